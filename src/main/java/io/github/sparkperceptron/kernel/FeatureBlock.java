@@ -1,0 +1,56 @@
+package io.github.sparkperceptron.kernel;
+
+import java.io.Serializable;
+
+/**
+ * The feature rows of one partition, stored once per training in primitive arrays.
+ *
+ * <p>The three operations are the only ones the learners need, so that the learners never see
+ * the storage layout. Every method reads or writes {@code numFeatures} consecutive slots of a
+ * weight array starting at {@code offset}; the bias slot that follows them is the caller's.
+ * Sums run in increasing feature order, so a sparse and a dense block holding the same rows give
+ * the same results (skipped zeros add nothing).
+ */
+public abstract class FeatureBlock implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  /** Rows in the block. */
+  public abstract int numRows();
+
+  /** Length of every row (the model's {@code d}). */
+  public abstract int numFeatures();
+
+  /** Stored values: the non-zeros of a sparse block, {@code numRows * numFeatures} of a dense one. */
+  public abstract long storedValues();
+
+  /** Returns Σ_j x[row, j] · w[offset + j]. */
+  public abstract double dot(int row, double[] w, int offset);
+
+  /** Performs w[offset + j] += alpha · x[row, j] for every stored j. */
+  public abstract void addScaled(int row, double alpha, double[] w, int offset);
+
+  /**
+   * Performs w[offset + j] += alpha · x[row, j] and u[offset + j] += beta · x[row, j] in one pass
+   * over the row: the averaged perceptron's update touches both arrays with the same pattern.
+   */
+  public abstract void addScaledTwice(int row, double alpha, double[] w, double beta, double[] u,
+      int offset);
+
+  /** Returns ‖x[row]‖². */
+  public abstract double squaredNorm(int row);
+
+  /**
+   * Calls {@code visitor} with the stored (index, value) pairs of one row, in increasing index
+   * order. For code outside the inner loops (vote recording, tests, conversions).
+   */
+  public abstract void forEachStored(int row, EntryVisitor visitor);
+
+  /** Receives one stored entry of a row. */
+  @FunctionalInterface
+  public interface EntryVisitor {
+    void accept(int index, double value);
+  }
+
+  /** Bytes held by the arrays of this block (what a cache of it costs). */
+  public abstract long sizeInBytes();
+}

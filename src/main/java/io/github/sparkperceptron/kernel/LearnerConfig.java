@@ -1,0 +1,98 @@
+package io.github.sparkperceptron.kernel;
+
+import java.io.Serializable;
+
+/**
+ * The immutable settings a partition's learner needs, built once on the driver from the
+ * estimator's params, so that Spark closures capture this small object and never the estimator.
+ */
+public final class LearnerConfig implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  private final int numFeatures;
+  private final int numClasses;
+  private final boolean fitIntercept;
+  private final double stepSize;
+  private final UpdateRule updateRule;
+  private final double aggressiveness;
+  private final Averaging averaging;
+
+  public LearnerConfig(int numFeatures, int numClasses, boolean fitIntercept, double stepSize,
+      UpdateRule updateRule, double aggressiveness, Averaging averaging) {
+    if (numFeatures < 0) {
+      throw new IllegalArgumentException("numFeatures must be >= 0, got " + numFeatures);
+    }
+    if (numClasses < 2) {
+      throw new IllegalArgumentException("numClasses must be >= 2, got " + numClasses);
+    }
+    if (!(stepSize > 0) || Double.isInfinite(stepSize)) {
+      throw new IllegalArgumentException("stepSize must be finite and > 0, got " + stepSize);
+    }
+    if (!(aggressiveness > 0) || Double.isInfinite(aggressiveness)) {
+      throw new IllegalArgumentException("aggressiveness must be finite and > 0, got "
+          + aggressiveness);
+    }
+    if ((long) weightRows(numClasses) * (numFeatures + 1L) > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException(numClasses + " classes x " + numFeatures
+          + " features do not fit one Java array of weights");
+    }
+    this.numFeatures = numFeatures;
+    this.numClasses = numClasses;
+    this.fitIntercept = fitIntercept;
+    this.stepSize = stepSize;
+    this.updateRule = updateRule;
+    this.aggressiveness = aggressiveness;
+    this.averaging = averaging;
+  }
+
+  private static int weightRows(int numClasses) {
+    return numClasses == 2 ? 1 : numClasses;
+  }
+
+  public int numFeatures() {
+    return numFeatures;
+  }
+
+  public int numClasses() {
+    return numClasses;
+  }
+
+  /** K': one weight row for a binary model, K for a multiclass one. */
+  public int weightRows() {
+    return weightRows(numClasses);
+  }
+
+  /** d + 1: a weight row with its bias slot. */
+  public int rowLength() {
+    return numFeatures + 1;
+  }
+
+  /** K' · (d + 1): the length of the flat weight array. */
+  public int stateLength() {
+    return weightRows() * rowLength();
+  }
+
+  public boolean isBinary() {
+    return numClasses == 2;
+  }
+
+  public boolean fitIntercept() {
+    return fitIntercept;
+  }
+
+  public double stepSize() {
+    return stepSize;
+  }
+
+  public UpdateRule updateRule() {
+    return updateRule;
+  }
+
+  public double aggressiveness() {
+    return aggressiveness;
+  }
+
+  public Averaging averaging() {
+    return averaging;
+  }
+}

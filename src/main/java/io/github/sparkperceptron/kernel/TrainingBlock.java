@@ -1,0 +1,88 @@
+package io.github.sparkperceptron.kernel;
+
+import java.io.Serializable;
+import java.util.Objects;
+
+/**
+ * The training data of one partition: feature rows, their class indices and (optionally) their
+ * sample weights, built once per training and cached by Spark for every epoch.
+ *
+ * <p>A plain final class of primitive arrays, so that Spark's serializers (Java and Kryo) and its
+ * size estimator handle it without surprises.
+ */
+public final class TrainingBlock implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  private final FeatureBlock features;
+  private final int[] labels;
+  private final double[] weights;
+  private final double totalWeight;
+
+  /**
+   * @param features the rows
+   * @param labels class index of each row, 0 .. K-1
+   * @param weights sample weight of each row, or {@code null} when every weight is 1
+   */
+  public TrainingBlock(FeatureBlock features, int[] labels, double[] weights) {
+    this.features = Objects.requireNonNull(features, "features");
+    this.labels = Objects.requireNonNull(labels, "labels");
+    this.weights = weights;
+    if (labels.length != features.numRows() || (weights != null && weights.length != labels.length)) {
+      throw new IllegalArgumentException("block has " + features.numRows() + " rows but "
+          + labels.length + " labels and " + (weights == null ? "no" : weights.length) + " weights");
+    }
+    double total = 0.0;
+    if (weights == null) {
+      total = labels.length;
+    } else {
+      for (double w : weights) {
+        total += w;
+      }
+    }
+    this.totalWeight = total;
+  }
+
+  /** An empty block, for partitions without rows. */
+  public static TrainingBlock empty(int numFeatures) {
+    return new TrainingBlock(new CsrFeatureBlock(numFeatures, new int[] {0}, new int[0],
+        new double[0]), new int[0], null);
+  }
+
+  public FeatureBlock features() {
+    return features;
+  }
+
+  public int numRows() {
+    return labels.length;
+  }
+
+  /** Class index of a row. */
+  public int label(int row) {
+    return labels[row];
+  }
+
+  /** Sample weight of a row (1 when the block has no weights). */
+  public double weight(int row) {
+    return weights == null ? 1.0 : weights[row];
+  }
+
+  /** The class indices; not a copy, the learners read it directly. */
+  int[] labelArray() {
+    return labels;
+  }
+
+  /** The sample weights, or {@code null} when all are 1; not a copy. */
+  double[] weightArray() {
+    return weights;
+  }
+
+  /** Σ of the sample weights (the row count when unweighted). */
+  public double totalWeight() {
+    return totalWeight;
+  }
+
+  /** Bytes held by the block's arrays. */
+  public long sizeInBytes() {
+    return features.sizeInBytes() + 4L * labels.length + (weights == null ? 0 : 8L * weights.length);
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * Spark-free learning kernels: the perceptron family's per-example updates over primitive arrays.
+ *
+ * <p>Nothing in this package imports Spark. A partition's training data arrives as one
+ * {@link io.github.sparkperceptron.kernel.TrainingBlock} (CSR or dense rows, class indices,
+ * optional sample weights) and {@link io.github.sparkperceptron.kernel.OnlineLearner} runs one
+ * epoch of updates over it in place on a {@link io.github.sparkperceptron.kernel.LinearState}.
+ *
+ * <p>Conventions, fixed once for the whole library:
+ * <ul>
+ *   <li>A model has {@code K'} weight rows of length {@code d + 1}, stored row after row in one
+ *       {@code double[]}; the last slot of a row is the bias ("notational hack": every x is
+ *       augmented with a constant 1 when the intercept is fitted). Binary models have
+ *       {@code K' = 1}; multiclass models {@code K' = K}.</li>
+ *   <li>Binary class indices {0, 1} become y = 2l − 1 ∈ {−1, +1}.</li>
+ *   <li>A margin of exactly zero counts as a mistake, so that training from w = 0 moves.</li>
+ * </ul>
+ */
+package io.github.sparkperceptron.kernel;

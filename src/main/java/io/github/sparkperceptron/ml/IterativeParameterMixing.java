@@ -1,0 +1,204 @@
+package io.github.sparkperceptron.ml;
+
+import io.github.sparkperceptron.kernel.EpochStats;
+import io.github.sparkperceptron.kernel.LearnerConfig;
+import io.github.sparkperceptron.kernel.LinearState;
+import io.github.sparkperceptron.kernel.OnlineLearner;
+import io.github.sparkperceptron.kernel.SeededShuffle;
+import io.github.sparkperceptron.kernel.TrainingBlock;
+import io.github.sparkperceptron.mixing.MixingMode;
+import io.github.sparkperceptron.mixing.ParameterMix;
+import io.github.sparkperceptron.mixing.PartitionResult;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.function.Function2;
+import org.apache.spark.broadcast.Broadcast;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The distributed training loop: iterative parameter mixing (McDonald, Hall &amp; Mann 2010) over
+ * the cached blocks of a {@link TrainingInput}; see {@code io.github.sparkperceptron.mixing} for
+ * the mixing rules and how averaging composes with them.
+ *
+ * <p>Each epoch is one Spark job: broadcast the mixed state, run one epoch on every partition from
+ * it ({@link OnlineLearner}), combine the partitions with {@code treeAggregate} into a
+ * {@link ParameterMix} (order-independent, so bit-reproducible), destroy the broadcast. One-shot
+ * mixing instead runs every epoch inside one job and mixes once.
+ *
+ * <p>Why a retried or recomputed task changes nothing: a partition epoch is a pure function of the
+ * broadcast state, the partition's rows (cached, or recomputed deterministically from the input)
+ * and the row order from {@link SeededShuffle}, seeded by (seed, epoch, partition) only.
+ */
+final class IterativeParameterMixing {
+  private static final Logger LOG = LoggerFactory.getLogger(IterativeParameterMixing.class);
+
+  private IterativeParameterMixing() {
+  }
+
+  /** The loop's result: the final mixed state and one record per epoch run. */
+  static final class Outcome {
+    LinearState state;
+    final List<EpochStats> epochs = new ArrayList<>();
+    final List<Double> weightChanges = new ArrayList<>();
+    final List<Double> seconds = new ArrayList<>();
+    PerceptronTrainingSummary.StopReason stopReason = PerceptronTrainingSummary.StopReason.MAX_ITER;
+
+    Outcome(LinearState state) {
+      this.state = state;
+    }
+  }
+
+  static Outcome run(JavaSparkContext jsc, TrainingInput input, LearnerConfig learner,
+      MixingSettings settings, LinearState initial) {
+    String previousDescription = jsc.getLocalProperty("spark.job.description");
+    try {
+      return settings.mixing == MixingMode.ONESHOT
+          ? oneShot(jsc, input, learner, settings, initial)
+          : iterative(jsc, input, learner, settings, initial);
+    } finally {
+      jsc.setJobDescription(previousDescription);
+    }
+  }
+
+  private static Outcome iterative(JavaSparkContext jsc, TrainingInput input,
+      LearnerConfig learner, MixingSettings settings, LinearState initial) {
+    Outcome outcome = new Outcome(initial);
+    LinearState state = initial;
+    for (int epoch = 1; epoch <= settings.maxIter; epoch++) {
+      long start = System.nanoTime();
+      jsc.setJobDescription(String.format(Locale.ROOT, "perceptron epoch %d/%d (%s mixing)",
+          epoch, settings.maxIter, settings.mixing.paramValue()));
+      Broadcast<LinearState> broadcast = jsc.broadcast(state);
+      PartitionResult mixed;
+      try {
+        JavaRDD<PartitionResult> results = input.partitions.mapPartitionsWithIndex(
+            partitionEpochs(broadcast, learner, settings, input.totalWeight, epoch, 1), true);
+        mixed = results.treeAggregate(new ParameterMix(input.numPartitions), ParameterMix::add,
+            ParameterMix::merge, settings.aggregationDepth).result();
+      } finally {
+        broadcast.destroy();
+      }
+      double change = relativeChange(state.weights(), mixed.state().weights());
+      state = mixed.state();
+      EpochStats stats = mixed.epochs()[0];
+      double seconds = (System.nanoTime() - start) / 1e9;
+      outcome.epochs.add(stats);
+      outcome.weightChanges.add(change);
+      outcome.seconds.add(seconds);
+      logEpoch(epoch, settings.maxIter, stats, change, seconds);
+      if (stats.updates == 0) {
+        outcome.stopReason = PerceptronTrainingSummary.StopReason.CONVERGED;
+        break;
+      }
+      if (settings.tol > 0 && change < settings.tol) {
+        outcome.stopReason = PerceptronTrainingSummary.StopReason.TOL;
+        break;
+      }
+    }
+    outcome.state = state;
+    return outcome;
+  }
+
+  private static Outcome oneShot(JavaSparkContext jsc, TrainingInput input, LearnerConfig learner,
+      MixingSettings settings, LinearState initial) {
+    long start = System.nanoTime();
+    jsc.setJobDescription(String.format(Locale.ROOT,
+        "perceptron: %d epochs on every partition alone (oneshot mixing)", settings.maxIter));
+    Broadcast<LinearState> broadcast = jsc.broadcast(initial);
+    PartitionResult mixed;
+    try {
+      JavaRDD<PartitionResult> results = input.partitions.mapPartitionsWithIndex(
+          partitionEpochs(broadcast, learner, settings, input.totalWeight, 1, settings.maxIter),
+          true);
+      mixed = results.treeAggregate(new ParameterMix(input.numPartitions), ParameterMix::add,
+          ParameterMix::merge, settings.aggregationDepth).result();
+    } finally {
+      broadcast.destroy();
+    }
+    Outcome outcome = new Outcome(mixed.state());
+    double seconds = (System.nanoTime() - start) / 1e9;
+    EpochStats[] epochs = mixed.epochs();
+    for (int e = 0; e < epochs.length; e++) {
+      outcome.epochs.add(epochs[e]);
+      outcome.weightChanges.add(Double.NaN);
+      outcome.seconds.add(seconds / epochs.length);
+      logEpoch(e + 1, settings.maxIter, epochs[e], Double.NaN, seconds / epochs.length);
+    }
+    if (epochs.length > 0 && epochs[epochs.length - 1].updates == 0) {
+      outcome.stopReason = PerceptronTrainingSummary.StopReason.CONVERGED;
+    }
+    return outcome;
+  }
+
+  /**
+   * The task body: {@code localEpochs} epochs over one partition, starting at global epoch
+   * {@code firstEpoch} from the broadcast state. For more than one local epoch (one-shot mixing)
+   * the partition stops early once an epoch makes no update, and its clock then moves on as if the
+   * remaining epochs had run (they could not change w or u).
+   */
+  private static Function2<Integer, Iterator<PreparedPartition>, Iterator<PartitionResult>>
+      partitionEpochs(Broadcast<LinearState> broadcast, LearnerConfig learner,
+          MixingSettings settings, double totalWeight, int firstEpoch, int localEpochs) {
+    return (partition, parts) -> {
+      PreparedPartition part = parts.next();
+      LinearState state = broadcast.value().copy();
+      double startClock = state.clock();
+      List<EpochStats> epochs = new ArrayList<>();
+      long updates = 0;
+      TrainingBlock block = part.block;
+      double clockScale = part.totalWeight > 0 ? totalWeight / part.totalWeight : 0.0;
+      for (int e = 0; e < localEpochs; e++) {
+        EpochStats stats = new EpochStats();
+        if (block != null) {
+          int[] order = SeededShuffle.order(settings.shuffle, settings.seed, firstEpoch + e,
+              partition, block.numRows());
+          OnlineLearner.runEpoch(learner, block, order, state, clockScale, stats, null);
+        }
+        // Every partition's epoch spans exactly [c, c + T] of the averaging clock.
+        state.setClock(startClock + (e + 1) * totalWeight);
+        epochs.add(stats);
+        updates += stats.updates;
+        if (localEpochs > 1 && stats.updates == 0) {
+          state.setClock(startClock + localEpochs * totalWeight);
+          break;
+        }
+      }
+      double mixWeight = settings.mixing.mixWeight(part.totalWeight, updates);
+      return Collections.singletonList(new PartitionResult(partition, mixWeight, state,
+          epochs.toArray(new EpochStats[0]))).iterator();
+    };
+  }
+
+  /** ‖after − before‖₂ / ‖after‖₂ (0 when nothing changed, ∞ when after is 0 but moved). */
+  static double relativeChange(double[] before, double[] after) {
+    double diff = 0.0;
+    double norm = 0.0;
+    for (int j = 0; j < after.length; j++) {
+      double d = after[j] - before[j];
+      diff += d * d;
+      norm += after[j] * after[j];
+    }
+    if (diff == 0.0) {
+      return 0.0;
+    }
+    return norm == 0.0 ? Double.POSITIVE_INFINITY : Math.sqrt(diff / norm);
+  }
+
+  private static void logEpoch(int epoch, int maxIter, EpochStats stats, double change,
+      double seconds) {
+    if (LOG.isInfoEnabled()) {
+      LOG.info(String.format(Locale.ROOT,
+          "epoch %d/%d: %,d mistakes (%.2f%% of %,d), %,d updates, loss %.6g, hinge %.6g,"
+              + " weight change %.3g, %.2f s",
+          epoch, maxIter, stats.mistakes,
+          stats.examples == 0 ? 0.0 : 100.0 * stats.mistakes / stats.examples, stats.examples,
+          stats.updates, stats.perceptronLoss, stats.hingeLoss, change, seconds));
+    }
+  }
+}

@@ -1,0 +1,26 @@
+package io.github.sparkperceptron.ml;
+
+import io.github.sparkperceptron.mixing.MixingMode;
+import java.io.Serializable;
+
+/** The driver-side settings of the mixing loop, read once from the estimator's params. */
+final class MixingSettings implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  final int maxIter;
+  final double tol;
+  final MixingMode mixing;
+  final boolean shuffle;
+  final long seed;
+  final int aggregationDepth;
+
+  MixingSettings(int maxIter, double tol, MixingMode mixing, boolean shuffle, long seed,
+      int aggregationDepth) {
+    this.maxIter = maxIter;
+    this.tol = tol;
+    this.mixing = mixing;
+    this.shuffle = shuffle;
+    this.seed = seed;
+    this.aggregationDepth = aggregationDepth;
+  }
+}

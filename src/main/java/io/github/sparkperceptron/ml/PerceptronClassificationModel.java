@@ -1,0 +1,339 @@
+package io.github.sparkperceptron.ml;
+
+import java.util.List;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.ml.attribute.AttributeGroup;
+import org.apache.spark.ml.classification.ClassificationModel;
+import org.apache.spark.ml.linalg.DenseMatrix;
+import org.apache.spark.ml.linalg.Matrix;
+import org.apache.spark.ml.linalg.SQLDataTypes;
+import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.ml.linalg.Vectors;
+import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.ml.util.DefaultParamsReader;
+import org.apache.spark.ml.util.DefaultParamsWriter;
+import org.apache.spark.ml.util.Identifiable;
+import org.apache.spark.ml.util.MLReader;
+import org.apache.spark.ml.util.MLWritable;
+import org.apache.spark.ml.util.MLWriter;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * A trained perceptron: K' weight rows over d features plus intercepts, where K' = 1 for binary
+ * models (margin m = w·x + b; raw prediction [−m, m] as Spark's {@code LinearSVCModel}; predicts 1
+ * when m &gt; {@code threshold}) and K' = K for multiclass models (raw prediction = the K scores
+ * w_k·x + b_k; predicts the arg-max, ties to the lowest class index).
+ *
+ * <p>Prediction costs O(K'·non-zeros of x). The model is immutable apart from its output params
+ * (column names, {@code threshold}); it carries the estimator's params with the same getters.
+ */
+public class PerceptronClassificationModel
+    extends ClassificationModel<Vector, PerceptronClassificationModel>
+    implements PerceptronParams, MLWritable {
+  private static final long serialVersionUID = 1L;
+
+  /**
+   * Spark's Scala superclass constructors create params, and with them call {@link #uid()},
+   * before any Java constructor body or field initializer of this class runs; the uid travels
+   * through this slot until the field is set.
+   */
+  private static final ThreadLocal<String> PENDING_UID = new ThreadLocal<>();
+
+  private String uid;
+  private final PerceptronParamSet paramSet = new PerceptronParamSet(this);
+  private final int numClasses;
+  private final int numFeatures;
+  /** K' rows of d coefficients, row after row. */
+  private final double[] coefficients;
+  /** K' intercepts. */
+  private final double[] intercepts;
+  private transient PerceptronTrainingSummary trainingSummary;
+
+  PerceptronClassificationModel(String uid, int numClasses, int numFeatures,
+      double[] coefficients, double[] intercepts) {
+    this(stash(uid), numClasses, numFeatures, coefficients, intercepts, true);
+  }
+
+  private PerceptronClassificationModel(String uid, int numClasses, int numFeatures,
+      double[] coefficients, double[] intercepts, boolean uidStashed) {
+    super();
+    this.uid = uid;
+    PENDING_UID.remove();
+    int rows = numClasses == 2 ? 1 : numClasses;
+    if (numClasses < 2 || numFeatures < 0 || coefficients.length != (long) rows * numFeatures
+        || intercepts.length != rows) {
+      throw new IllegalArgumentException("inconsistent model shape: " + numClasses + " classes, "
+          + numFeatures + " features, " + coefficients.length + " coefficients, "
+          + intercepts.length + " intercepts");
+    }
+    this.numClasses = numClasses;
+    this.numFeatures = numFeatures;
+    this.coefficients = coefficients;
+    this.intercepts = intercepts;
+  }
+
+  private static String stash(String uid) {
+    PENDING_UID.set(uid);
+    return uid;
+  }
+
+  /** Builds a model from one flat weight array in the kernel's layout (rows of d+1, bias last). */
+  static PerceptronClassificationModel fromStateWeights(String uid, int numClasses,
+      int numFeatures, double[] stateWeights) {
+    int rows = numClasses == 2 ? 1 : numClasses;
+    double[] coef = new double[rows * numFeatures];
+    double[] icpt = new double[rows];
+    for (int k = 0; k < rows; k++) {
+      System.arraycopy(stateWeights, k * (numFeatures + 1), coef, k * numFeatures, numFeatures);
+      icpt[k] = stateWeights[k * (numFeatures + 1) + numFeatures];
+    }
+    return new PerceptronClassificationModel(uid, numClasses, numFeatures, coef, icpt);
+  }
+
+  /** This model's weights in the kernel's layout (rows of d+1, bias last); a new array. */
+  double[] toStateWeights() {
+    int rows = weightRows();
+    double[] out = new double[rows * (numFeatures + 1)];
+    for (int k = 0; k < rows; k++) {
+      System.arraycopy(coefficients, k * numFeatures, out, k * (numFeatures + 1), numFeatures);
+      out[k * (numFeatures + 1) + numFeatures] = intercepts[k];
+    }
+    return out;
+  }
+
+  @Override
+  public String uid() {
+    return uid != null ? uid : PENDING_UID.get();
+  }
+
+  @Override
+  public PerceptronParamSet perceptronParamSet() {
+    return paramSet;
+  }
+
+  @Override
+  public int numClasses() {
+    return numClasses;
+  }
+
+  @Override
+  public int numFeatures() {
+    return numFeatures;
+  }
+
+  private int weightRows() {
+    return numClasses == 2 ? 1 : numClasses;
+  }
+
+  public PerceptronClassificationModel setThreshold(double value) {
+    return (PerceptronClassificationModel) set(threshold(), value);
+  }
+
+  /**
+   * The binary model's weights w (length d).
+   *
+   * @throws IllegalStateException for a multiclass model
+   */
+  public Vector coefficients() {
+    requireBinary("coefficients()", "coefficientMatrix()");
+    return Vectors.dense(coefficients.clone());
+  }
+
+  /**
+   * The binary model's bias b.
+   *
+   * @throws IllegalStateException for a multiclass model
+   */
+  public double intercept() {
+    requireBinary("intercept()", "interceptVector()");
+    return intercepts[0];
+  }
+
+  private void requireBinary(String method, String alternative) {
+    if (numClasses != 2) {
+      throw new IllegalStateException(method + " is defined for binary models only; this model has "
+          + numClasses + " classes: use " + alternative + " instead");
+    }
+  }
+
+  /** The weights as a K' × d matrix (1 × d for a binary model, K × d for K classes). */
+  public Matrix coefficientMatrix() {
+    return new DenseMatrix(weightRows(), numFeatures, coefficients.clone(), true);
+  }
+
+  /** The K' intercepts (one for a binary model). */
+  public Vector interceptVector() {
+    return Vectors.dense(intercepts.clone());
+  }
+
+  @Override
+  public Vector predictRaw(Vector features) {
+    checkSize(features);
+    if (numClasses == 2) {
+      double m = margin(features, 0);
+      return Vectors.dense(-m, m);
+    }
+    double[] scores = new double[numClasses];
+    for (int k = 0; k < numClasses; k++) {
+      scores[k] = margin(features, k);
+    }
+    return Vectors.dense(scores);
+  }
+
+  @Override
+  public double predict(Vector features) {
+    checkSize(features);
+    if (numClasses == 2) {
+      return margin(features, 0) > getThreshold() ? 1.0 : 0.0;
+    }
+    int best = 0;
+    double bestScore = margin(features, 0);
+    for (int k = 1; k < numClasses; k++) {
+      double s = margin(features, k);
+      if (s > bestScore) {
+        best = k;
+        bestScore = s;
+      }
+    }
+    return best;
+  }
+
+  @Override
+  public double raw2prediction(Vector rawPrediction) {
+    if (numClasses == 2) {
+      return rawPrediction.apply(1) > getThreshold() ? 1.0 : 0.0;
+    }
+    return rawPrediction.argmax();
+  }
+
+  private double margin(Vector features, int row) {
+    return FeatureVectors.dot(features, coefficients, row * numFeatures) + intercepts[row];
+  }
+
+  private void checkSize(Vector features) {
+    if (features == null) {
+      throw new IllegalArgumentException("Column '" + getFeaturesCol() + "' holds a null vector;"
+          + " the model needs a vector of " + numFeatures + " features in every row");
+    }
+    if (features.size() != numFeatures) {
+      throw new IllegalArgumentException("Column '" + getFeaturesCol() + "' holds a vector of size "
+          + features.size() + ", but this model was trained on " + numFeatures + " features;"
+          + " transform data built the same way as the training data");
+    }
+  }
+
+  @Override
+  public StructType transformSchema(StructType schema) {
+    InputChecks.requireVectorColumn(schema, getFeaturesCol(), "featuresCol");
+    StructField field = schema.apply(getFeaturesCol());
+    AttributeGroup group = AttributeGroup.fromStructField(field);
+    if (group.size() >= 0 && group.size() != numFeatures) {
+      throw new IllegalArgumentException("Column '" + getFeaturesCol() + "' holds vectors of size "
+          + group.size() + " (from its metadata), but this model was trained on " + numFeatures
+          + " features; transform data built the same way as the training data");
+    }
+    return super.transformSchema(schema);
+  }
+
+  /** Whether a training summary is attached (only on a model returned by {@code fit}). */
+  public boolean hasSummary() {
+    return trainingSummary != null;
+  }
+
+  /**
+   * The training summary.
+   *
+   * @throws IllegalStateException if the model was loaded rather than trained
+   */
+  public PerceptronTrainingSummary summary() {
+    if (trainingSummary == null) {
+      throw new IllegalStateException("No training summary: summaries exist only on models"
+          + " returned by fit() (and their copies), not on loaded ones; check hasSummary() first");
+    }
+    return trainingSummary;
+  }
+
+  PerceptronClassificationModel setSummary(PerceptronTrainingSummary summary) {
+    this.trainingSummary = summary;
+    return this;
+  }
+
+  @Override
+  public PerceptronClassificationModel copy(ParamMap extra) {
+    PerceptronClassificationModel copied = new PerceptronClassificationModel(uid(), numClasses,
+        numFeatures, coefficients.clone(), intercepts.clone());
+    copied.trainingSummary = trainingSummary;
+    return copyValues(copied, extra).setParent(parent());
+  }
+
+  @Override
+  public String toString() {
+    return "PerceptronClassificationModel: uid=" + uid() + ", numClasses=" + numClasses
+        + ", numFeatures=" + numFeatures + ", averaging=" + getAveraging();
+  }
+
+  @Override
+  public MLWriter write() {
+    return new Writer(this);
+  }
+
+  public static MLReader<PerceptronClassificationModel> read() {
+    return new Reader();
+  }
+
+  public static PerceptronClassificationModel load(String path) {
+    return read().load(path);
+  }
+
+  private static final StructType DATA_SCHEMA = new StructType(new StructField[] {
+      DataTypes.createStructField("numClasses", DataTypes.IntegerType, false),
+      DataTypes.createStructField("numFeatures", DataTypes.IntegerType, false),
+      DataTypes.createStructField("coefficientMatrix", SQLDataTypes.MatrixType(), false),
+      DataTypes.createStructField("interceptVector", SQLDataTypes.VectorType(), false)});
+
+  /** Spark's layout: {@code metadata/} (params, as JSON) and {@code data/} (one Parquet row). */
+  private static final class Writer extends MLWriter {
+    private final PerceptronClassificationModel instance;
+
+    Writer(PerceptronClassificationModel instance) {
+      this.instance = instance;
+    }
+
+    @Override
+    public void saveImpl(String path) {
+      DefaultParamsWriter.saveMetadata(instance, path, sparkSession());
+      Row row = RowFactory.create(instance.numClasses, instance.numFeatures,
+          instance.coefficientMatrix(), instance.interceptVector());
+      sparkSession().createDataFrame(List.of(row), DATA_SCHEMA).repartition(1).write()
+          .parquet(new Path(path, "data").toString());
+    }
+  }
+
+  private static final class Reader extends MLReader<PerceptronClassificationModel> {
+    @Override
+    public PerceptronClassificationModel load(String path) {
+      DefaultParamsReader.Metadata metadata = ModelFiles.loadMetadata(path, sparkSession(),
+          PerceptronClassificationModel.class);
+      Row row = ModelFiles.readSingleRow(sparkSession(), new Path(path, "data").toString(),
+          "numClasses", "numFeatures", "coefficientMatrix", "interceptVector");
+      int numClasses = row.getInt(0);
+      int numFeatures = row.getInt(1);
+      Matrix matrix = (Matrix) row.get(2);
+      double[] coef = new double[matrix.numRows() * matrix.numCols()];
+      for (int k = 0; k < matrix.numRows(); k++) {
+        for (int j = 0; j < matrix.numCols(); j++) {
+          coef[k * matrix.numCols() + j] = matrix.apply(k, j);
+        }
+      }
+      double[] icpt = ((Vector) row.get(3)).toArray();
+      PerceptronClassificationModel model = new PerceptronClassificationModel(metadata.uid(),
+          numClasses, numFeatures, coef, icpt);
+      metadata.getAndSetParams(model, scala.Option.empty());
+      return model;
+    }
+  }
+}

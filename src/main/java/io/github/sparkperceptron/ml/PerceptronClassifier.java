@@ -1,0 +1,342 @@
+package io.github.sparkperceptron.ml;
+
+import io.github.sparkperceptron.kernel.Averaging;
+import io.github.sparkperceptron.kernel.EpochStats;
+import io.github.sparkperceptron.kernel.LearnerConfig;
+import io.github.sparkperceptron.kernel.LinearState;
+import io.github.sparkperceptron.kernel.UpdateRule;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.ml.classification.Classifier;
+import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.ml.util.DefaultParamsReader;
+import org.apache.spark.ml.util.DefaultParamsWriter;
+import org.apache.spark.ml.util.Identifiable;
+import org.apache.spark.ml.util.MLReader;
+import org.apache.spark.ml.util.MLWritable;
+import org.apache.spark.ml.util.MLWriter;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.types.StructType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A perceptron classifier for Spark ML, trained on every partition at once and combined by
+ * iterative parameter mixing.
+ *
+ * <pre>
+ * Rosenblatt (1958); Novikoff (1962)        the perceptron and its mistake bound R²/γ²
+ * Freund &amp; Schapire (1999); Collins (2002)  averaged and voted perceptron, multiclass perceptron
+ * Crammer et al. (2006)                     passive-aggressive updates (pa, pa1, pa2)
+ * McDonald, Hall &amp; Mann (2010)              iterative parameter mixing
+ * </pre>
+ *
+ * <p>Binary labels are 0/1 (internally y = 2l − 1); multiclass labels 0 .. K−1, with K from the
+ * label column's metadata when present, else the largest label + 1. Defaults: 10 epochs, averaged
+ * perceptron, mistake-weighted mixing, shuffled every epoch, seed 42. One epoch costs one Spark job
+ * and O(non-zeros) work per partition; the driver holds a few K'·(d+1) weight arrays.
+ *
+ * <p>Usage: {@code new PerceptronClassifier().setMaxIter(20).fit(train)} or as a stage of a
+ * {@code Pipeline}; see the README for Java and Scala examples.
+ */
+public class PerceptronClassifier
+    extends Classifier<Vector, PerceptronClassifier, PerceptronClassificationModel>
+    implements PerceptronParams, MLWritable {
+  private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(PerceptronClassifier.class);
+
+  /** See {@link PerceptronClassificationModel}: the uid must answer inside {@code super()}. */
+  private static final ThreadLocal<String> PENDING_UID = new ThreadLocal<>();
+
+  private String uid;
+  private final PerceptronParamSet paramSet = new PerceptronParamSet(this);
+  private PerceptronClassificationModel initialModel;
+
+  public PerceptronClassifier() {
+    this(Identifiable.randomUID("perceptron"));
+  }
+
+  /** Required by Spark: copies and loading create instances through it. */
+  public PerceptronClassifier(String uid) {
+    this(stash(uid), true);
+  }
+
+  private PerceptronClassifier(String uid, boolean uidStashed) {
+    super();
+    this.uid = uid;
+    PENDING_UID.remove();
+  }
+
+  private static String stash(String uid) {
+    PENDING_UID.set(uid);
+    return uid;
+  }
+
+  @Override
+  public String uid() {
+    return uid != null ? uid : PENDING_UID.get();
+  }
+
+  @Override
+  public PerceptronParamSet perceptronParamSet() {
+    return paramSet;
+  }
+
+  public PerceptronClassifier setMaxIter(int value) {
+    return (PerceptronClassifier) set(maxIter(), value);
+  }
+
+  public PerceptronClassifier setTol(double value) {
+    return (PerceptronClassifier) set(tol(), value);
+  }
+
+  public PerceptronClassifier setStepSize(double value) {
+    return (PerceptronClassifier) set(stepSize(), value);
+  }
+
+  public PerceptronClassifier setFitIntercept(boolean value) {
+    return (PerceptronClassifier) set(fitIntercept(), value);
+  }
+
+  public PerceptronClassifier setUpdateRule(String value) {
+    return (PerceptronClassifier) set(updateRule(), value);
+  }
+
+  public PerceptronClassifier setAggressiveness(double value) {
+    return (PerceptronClassifier) set(aggressiveness(), value);
+  }
+
+  public PerceptronClassifier setAveraging(String value) {
+    return (PerceptronClassifier) set(averaging(), value);
+  }
+
+  public PerceptronClassifier setMixing(String value) {
+    return (PerceptronClassifier) set(mixing(), value);
+  }
+
+  public PerceptronClassifier setShuffle(boolean value) {
+    return (PerceptronClassifier) set(shuffle(), value);
+  }
+
+  public PerceptronClassifier setSeed(long value) {
+    return (PerceptronClassifier) set(seed(), value);
+  }
+
+  public PerceptronClassifier setThreshold(double value) {
+    return (PerceptronClassifier) set(threshold(), value);
+  }
+
+  public PerceptronClassifier setWeightCol(String value) {
+    return (PerceptronClassifier) set(weightCol(), value);
+  }
+
+  public PerceptronClassifier setAggregationDepth(int value) {
+    return (PerceptronClassifier) set(aggregationDepth(), value);
+  }
+
+  /**
+   * Warm start: training begins from this model's weights instead of zeros. Its number of
+   * features and classes must match the training data's. {@code null} clears it. The initial
+   * model travels with copies of this estimator and is saved with it.
+   */
+  public PerceptronClassifier setInitialModel(PerceptronClassificationModel model) {
+    this.initialModel = model;
+    return this;
+  }
+
+  /** The warm-start model, or {@code null}. */
+  public PerceptronClassificationModel getInitialModel() {
+    return initialModel;
+  }
+
+  @Override
+  public StructType transformSchema(StructType schema) {
+    InputChecks.requireNumericColumn(schema, getLabelCol(), "labelCol");
+    InputChecks.requireVectorColumn(schema, getFeaturesCol(), "featuresCol");
+    if (!getWeightCol().isEmpty()) {
+      InputChecks.requireNumericColumn(schema, getWeightCol(), "weightCol");
+    }
+    return super.transformSchema(schema);
+  }
+
+  /**
+   * Trains the model: validate → read the data into cached blocks → run the mixing loop → build
+   * the model and its summary.
+   */
+  @Override
+  public PerceptronClassificationModel train(Dataset<?> dataset) {
+    UpdateRule rule = updateRuleValue();
+    Averaging averagingMode = averagingValue();
+    if (averagingMode == Averaging.VOTE) {
+      throw new UnsupportedOperationException("averaging=vote is not supported yet;"
+          + " use averaging=average (the usual approximation of the voted perceptron) or none");
+    }
+    MixingSettings settings = new MixingSettings(getMaxIter(), getTol(), mixingValue(),
+        getShuffle(), getSeed(), getAggregationDepth());
+    if (rule.isPassiveAggressive() && getStepSize() != 1.0) {
+      LOG.warn("stepSize={} has no effect with updateRule={}: passive-aggressive rules compute"
+          + " their own step", getStepSize(), getUpdateRule());
+    }
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(dataset.sparkSession().sparkContext());
+
+    try (TrainingInput input = TrainingInput.prepare(dataset, getLabelCol(), getFeaturesCol(),
+        getWeightCol())) {
+      LearnerConfig learner = new LearnerConfig(input.numFeatures, input.numClasses,
+          getFitIntercept(), getStepSize(), rule, getAggressiveness(), averagingMode);
+      LinearState start = initialState(learner);
+      LOG.info("Training {}: {} on {} rows x {} features, {} classes, {} partitions",
+          uid(), describeParams(), input.numRows, input.numFeatures, input.numClasses,
+          input.numPartitions);
+
+      int onlyClass = input.singleClass();
+      if (onlyClass >= 0 && getFitIntercept() && initialModel == null) {
+        LOG.warn("The training data hold a single class ({}); the model predicts it for every"
+            + " input (zero coefficients, infinite intercept), as Spark's LogisticRegression does",
+            onlyClass);
+        return constantModel(learner, onlyClass, input.numPartitions);
+      }
+      if (onlyClass >= 0) {
+        LOG.warn("The training data hold a single class ({}); training anyway because"
+            + " fitIntercept=false or an initial model is set", onlyClass);
+      }
+
+      IterativeParameterMixing.Outcome outcome =
+          IterativeParameterMixing.run(jsc, input, learner, settings, start);
+      PerceptronClassificationModel model = PerceptronClassificationModel.fromStateWeights(uid(),
+          learner.numClasses(), learner.numFeatures(), outcome.state.modelWeights());
+      return model.setSummary(summarize(outcome, input.numPartitions));
+    }
+  }
+
+  private LinearState initialState(LearnerConfig learner) {
+    LinearState state = LinearState.zero(learner);
+    if (initialModel != null) {
+      if (initialModel.numFeatures() != learner.numFeatures()
+          || initialModel.numClasses() != learner.numClasses()) {
+        throw new IllegalArgumentException("The initial model (setInitialModel) has "
+            + initialModel.numFeatures() + " features and " + initialModel.numClasses()
+            + " classes, but the training data have " + learner.numFeatures() + " features and "
+            + learner.numClasses() + " classes; warm-start only from a model trained on data of"
+            + " the same shape");
+      }
+      double[] w = initialModel.toStateWeights();
+      System.arraycopy(w, 0, state.weights(), 0, w.length);
+    }
+    return state;
+  }
+
+  private PerceptronClassificationModel constantModel(LearnerConfig learner, int onlyClass,
+      int numPartitions) {
+    int rows = learner.weightRows();
+    double[] intercepts = new double[rows];
+    if (learner.isBinary()) {
+      intercepts[0] = onlyClass == 1 ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY;
+    } else {
+      Arrays.fill(intercepts, Double.NEGATIVE_INFINITY);
+      intercepts[onlyClass] = Double.POSITIVE_INFINITY;
+    }
+    PerceptronClassificationModel model = new PerceptronClassificationModel(uid(),
+        learner.numClasses(), learner.numFeatures(),
+        new double[rows * learner.numFeatures()], intercepts);
+    return model.setSummary(new PerceptronTrainingSummary(new long[0], new long[0], new long[0],
+        new double[0], new double[0], new double[0], new double[0],
+        PerceptronTrainingSummary.StopReason.NOTHING_TO_TRAIN, numPartitions));
+  }
+
+  private static PerceptronTrainingSummary summarize(IterativeParameterMixing.Outcome outcome,
+      int numPartitions) {
+    List<EpochStats> epochs = outcome.epochs;
+    int n = epochs.size();
+    long[] updates = new long[n];
+    long[] mistakes = new long[n];
+    long[] examples = new long[n];
+    double[] loss = new double[n];
+    double[] hinge = new double[n];
+    double[] change = new double[n];
+    double[] seconds = new double[n];
+    for (int e = 0; e < n; e++) {
+      EpochStats s = epochs.get(e);
+      updates[e] = s.updates;
+      mistakes[e] = s.mistakes;
+      examples[e] = s.examples;
+      loss[e] = s.perceptronLoss;
+      hinge[e] = s.hingeLoss;
+      change[e] = outcome.weightChanges.get(e);
+      seconds[e] = outcome.seconds.get(e);
+    }
+    PerceptronTrainingSummary.StopReason reason =
+        n == 0 ? PerceptronTrainingSummary.StopReason.NOTHING_TO_TRAIN : outcome.stopReason;
+    return new PerceptronTrainingSummary(updates, mistakes, examples, loss, hinge, change, seconds,
+        reason, numPartitions);
+  }
+
+  private String describeParams() {
+    return "updateRule=" + getUpdateRule() + ", averaging=" + getAveraging() + ", mixing="
+        + getMixing() + ", maxIter=" + getMaxIter() + ", stepSize=" + getStepSize()
+        + ", fitIntercept=" + getFitIntercept() + ", shuffle=" + getShuffle() + ", seed="
+        + getSeed();
+  }
+
+  @Override
+  public PerceptronClassifier copy(ParamMap extra) {
+    PerceptronClassifier copied = defaultCopy(extra);
+    copied.initialModel = initialModel;
+    return copied;
+  }
+
+  @Override
+  public MLWriter write() {
+    return new Writer(this);
+  }
+
+  public static MLReader<PerceptronClassifier> read() {
+    return new Reader();
+  }
+
+  public static PerceptronClassifier load(String path) {
+    return read().load(path);
+  }
+
+  private static final String INITIAL_MODEL_DIR = "initialModel";
+
+  /** Spark's params layout, plus the initial model (if any) under {@code initialModel/}. */
+  private static final class Writer extends MLWriter {
+    private final PerceptronClassifier instance;
+
+    Writer(PerceptronClassifier instance) {
+      this.instance = instance;
+    }
+
+    @Override
+    public void saveImpl(String path) {
+      DefaultParamsWriter.saveMetadata(instance, path, sparkSession());
+      if (instance.initialModel != null) {
+        try {
+          instance.initialModel.write().session(sparkSession())
+              .save(new Path(path, INITIAL_MODEL_DIR).toString());
+        } catch (java.io.IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      }
+    }
+  }
+
+  private static final class Reader extends MLReader<PerceptronClassifier> {
+    @Override
+    public PerceptronClassifier load(String path) {
+      DefaultParamsReader.Metadata metadata = ModelFiles.loadMetadata(path, sparkSession(),
+          PerceptronClassifier.class);
+      PerceptronClassifier estimator = new PerceptronClassifier(metadata.uid());
+      metadata.getAndSetParams(estimator, scala.Option.empty());
+      Path initial = new Path(path, INITIAL_MODEL_DIR);
+      if (ModelFiles.exists(sparkSession(), initial)) {
+        estimator.setInitialModel(PerceptronClassificationModel.read().session(sparkSession())
+            .load(initial.toString()));
+      }
+      return estimator;
+    }
+  }
+}

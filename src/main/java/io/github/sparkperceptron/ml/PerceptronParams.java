@@ -1,0 +1,143 @@
+package io.github.sparkperceptron.ml;
+
+import io.github.sparkperceptron.kernel.Averaging;
+import io.github.sparkperceptron.kernel.UpdateRule;
+import io.github.sparkperceptron.mixing.MixingMode;
+import org.apache.spark.ml.param.BooleanParam;
+import org.apache.spark.ml.param.DoubleParam;
+import org.apache.spark.ml.param.IntParam;
+import org.apache.spark.ml.param.LongParam;
+import org.apache.spark.ml.param.Param;
+import org.apache.spark.ml.param.Params;
+
+/**
+ * The params shared by {@link PerceptronClassifier} and {@link PerceptronClassificationModel},
+ * with Spark's names and getters. Spark discovers params reflectively as the public no-argument
+ * methods returning a {@link Param}; each such method here returns the instance's own object from
+ * {@link #perceptronParamSet()}.
+ */
+public interface PerceptronParams extends Params {
+
+  /** Internal: this instance's param objects. */
+  PerceptronParamSet perceptronParamSet();
+
+  default IntParam maxIter() {
+    return perceptronParamSet().maxIter;
+  }
+
+  default DoubleParam tol() {
+    return perceptronParamSet().tol;
+  }
+
+  default DoubleParam stepSize() {
+    return perceptronParamSet().stepSize;
+  }
+
+  default BooleanParam fitIntercept() {
+    return perceptronParamSet().fitIntercept;
+  }
+
+  default Param<String> updateRule() {
+    return perceptronParamSet().updateRule;
+  }
+
+  default DoubleParam aggressiveness() {
+    return perceptronParamSet().aggressiveness;
+  }
+
+  default Param<String> averaging() {
+    return perceptronParamSet().averaging;
+  }
+
+  default Param<String> mixing() {
+    return perceptronParamSet().mixing;
+  }
+
+  default BooleanParam shuffle() {
+    return perceptronParamSet().shuffle;
+  }
+
+  default LongParam seed() {
+    return perceptronParamSet().seed;
+  }
+
+  default DoubleParam threshold() {
+    return perceptronParamSet().threshold;
+  }
+
+  default Param<String> weightCol() {
+    return perceptronParamSet().weightCol;
+  }
+
+  default IntParam aggregationDepth() {
+    return perceptronParamSet().aggregationDepth;
+  }
+
+  default int getMaxIter() {
+    return (Integer) getOrDefault(maxIter());
+  }
+
+  default double getTol() {
+    return (Double) getOrDefault(tol());
+  }
+
+  default double getStepSize() {
+    return (Double) getOrDefault(stepSize());
+  }
+
+  default boolean getFitIntercept() {
+    return (Boolean) getOrDefault(fitIntercept());
+  }
+
+  default String getUpdateRule() {
+    return getOrDefault(updateRule());
+  }
+
+  default double getAggressiveness() {
+    return (Double) getOrDefault(aggressiveness());
+  }
+
+  default String getAveraging() {
+    return getOrDefault(averaging());
+  }
+
+  default String getMixing() {
+    return getOrDefault(mixing());
+  }
+
+  default boolean getShuffle() {
+    return (Boolean) getOrDefault(shuffle());
+  }
+
+  default long getSeed() {
+    return (Long) getOrDefault(seed());
+  }
+
+  default double getThreshold() {
+    return (Double) getOrDefault(threshold());
+  }
+
+  /** The weight column, or the empty string when unset (every weight is 1). */
+  default String getWeightCol() {
+    return isDefined(weightCol()) ? getOrDefault(weightCol()) : "";
+  }
+
+  default int getAggregationDepth() {
+    return (Integer) getOrDefault(aggregationDepth());
+  }
+
+  /** {@link #getUpdateRule()} as the kernel's enum. */
+  default UpdateRule updateRuleValue() {
+    return UpdateRule.fromParam(getUpdateRule());
+  }
+
+  /** {@link #getAveraging()} as the kernel's enum. */
+  default Averaging averagingValue() {
+    return Averaging.fromParam(getAveraging());
+  }
+
+  /** {@link #getMixing()} as the mixing package's enum. */
+  default MixingMode mixingValue() {
+    return MixingMode.fromParam(getMixing());
+  }
+}

@@ -1,0 +1,114 @@
+package io.github.sparkperceptron.ml;
+
+import java.io.Serializable;
+import java.util.Arrays;
+
+/**
+ * What training did, epoch by epoch: available from {@link PerceptronClassificationModel#summary()}
+ * on a freshly trained model (as for Spark's own models, not after loading). Every per-epoch array
+ * has {@link #totalIterations()} entries; counts and losses are summed over partitions and measured
+ * by the partitions during the epoch, before each example's update (no extra pass over the data).
+ */
+public final class PerceptronTrainingSummary implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  /** Why training stopped. */
+  public enum StopReason {
+    /** {@code maxIter} epochs ran. */
+    MAX_ITER,
+    /** An epoch made no update on any partition. */
+    CONVERGED,
+    /** An epoch changed the mixed weights by less than {@code tol}, relative to their norm. */
+    TOL,
+    /** Nothing to train: {@code maxIter} is 0, or the data hold a single class. */
+    NOTHING_TO_TRAIN
+  }
+
+  private final long[] updates;
+  private final long[] mistakes;
+  private final long[] examples;
+  private final double[] perceptronLoss;
+  private final double[] hingeLoss;
+  private final double[] weightChange;
+  private final double[] epochSeconds;
+  private final StopReason stopReason;
+  private final int numPartitions;
+
+  PerceptronTrainingSummary(long[] updates, long[] mistakes, long[] examples,
+      double[] perceptronLoss, double[] hingeLoss, double[] weightChange, double[] epochSeconds,
+      StopReason stopReason, int numPartitions) {
+    this.updates = updates;
+    this.mistakes = mistakes;
+    this.examples = examples;
+    this.perceptronLoss = perceptronLoss;
+    this.hingeLoss = hingeLoss;
+    this.weightChange = weightChange;
+    this.epochSeconds = epochSeconds;
+    this.stopReason = stopReason;
+    this.numPartitions = numPartitions;
+  }
+
+  /** Epochs run. */
+  public int totalIterations() {
+    return updates.length;
+  }
+
+  /**
+   * Per epoch, the number of weight updates summed over partitions. For the perceptron rule an
+   * update is a mistake (margin ≤ 0); the passive-aggressive rules also update on correct
+   * examples whose margin is below 1.
+   */
+  public long[] mistakesHistory() {
+    return updates.clone();
+  }
+
+  /** Per epoch, the examples whose margin was ≤ 0 (misclassified, ties counted as errors). */
+  public long[] marginErrorsHistory() {
+    return mistakes.clone();
+  }
+
+  /** Per epoch, the examples visited (zero-weight examples are skipped). */
+  public long[] examplesHistory() {
+    return examples.clone();
+  }
+
+  /** Per epoch, Σ s·max(0, −margin): the perceptron criterion. */
+  public double[] lossHistory() {
+    return perceptronLoss.clone();
+  }
+
+  /** Per epoch, Σ s·max(0, 1 − margin): the hinge loss the passive-aggressive rules bound. */
+  public double[] hingeLossHistory() {
+    return hingeLoss.clone();
+  }
+
+  /** Per epoch, ‖w_n − w_(n−1)‖ / ‖w_n‖ of the mixed (not averaged) weights. */
+  public double[] weightChangeHistory() {
+    return weightChange.clone();
+  }
+
+  /** Per epoch, wall-clock seconds on the driver, the Spark job included. */
+  public double[] epochSeconds() {
+    return epochSeconds.clone();
+  }
+
+  /** Whether some epoch made no update on any partition. */
+  public boolean converged() {
+    return stopReason == StopReason.CONVERGED;
+  }
+
+  public StopReason stopReason() {
+    return stopReason;
+  }
+
+  /** Partitions the training data had. */
+  public int numPartitions() {
+    return numPartitions;
+  }
+
+  @Override
+  public String toString() {
+    return "PerceptronTrainingSummary{epochs=" + totalIterations() + ", stop=" + stopReason
+        + ", updates=" + Arrays.toString(updates) + "}";
+  }
+}

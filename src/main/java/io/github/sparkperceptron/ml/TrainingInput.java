@@ -1,0 +1,183 @@
+package io.github.sparkperceptron.ml;
+
+import static org.apache.spark.sql.functions.col;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.ml.attribute.Attribute;
+import org.apache.spark.ml.attribute.AttributeGroup;
+import org.apache.spark.ml.attribute.BinaryAttribute;
+import org.apache.spark.ml.attribute.NominalAttribute;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.storage.StorageLevel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The training data of one {@code fit}: every partition converted once into a cached
+ * {@link io.github.sparkperceptron.kernel.TrainingBlock} (MEMORY_AND_DISK), validated as a whole,
+ * and released by {@link #close()}.
+ */
+final class TrainingInput implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(TrainingInput.class);
+
+  /** Without label metadata, at most this many classes are inferred from the largest label. */
+  static final int MAX_INFERRED_CLASSES = 10_000;
+
+  final JavaRDD<PreparedPartition> partitions;
+  final int numPartitions;
+  final int numFeatures;
+  final int numClasses;
+  final long numRows;
+  final long storedValues;
+  final double totalWeight;
+  /** Rows per class, length {@link #numClasses}. */
+  final long[] classCounts;
+  /** Rows per partition, in partition order. */
+  final long[] partitionRows;
+
+  private TrainingInput(JavaRDD<PreparedPartition> partitions, List<PreparedPartition> facts,
+      int numFeatures, int numClasses) {
+    this.partitions = partitions;
+    this.numPartitions = facts.size();
+    this.numFeatures = numFeatures;
+    this.numClasses = numClasses;
+    long rows = 0;
+    long stored = 0;
+    double weight = 0.0;
+    long[] counts = new long[numClasses];
+    long[] perPartition = new long[facts.size()];
+    for (PreparedPartition f : facts) {
+      rows += f.rows;
+      stored += f.storedValues;
+      weight += f.totalWeight;
+      perPartition[f.partition] = f.rows;
+      for (int k = 0; k < f.classCounts.length; k++) {
+        counts[k] += f.classCounts[k];
+      }
+    }
+    this.numRows = rows;
+    this.storedValues = stored;
+    this.totalWeight = weight;
+    this.classCounts = counts;
+    this.partitionRows = perPartition;
+  }
+
+  /**
+   * Converts and validates {@code dataset}; throws {@link IllegalArgumentException} naming the
+   * first problem (schema, then rows in partition order, then dataset-wide facts).
+   */
+  static TrainingInput prepare(Dataset<?> dataset, String labelCol, String featuresCol,
+      String weightCol) {
+    InputChecks.requireNumericColumn(dataset.schema(), labelCol, "labelCol");
+    InputChecks.requireVectorColumn(dataset.schema(), featuresCol, "featuresCol");
+    if (!weightCol.isEmpty()) {
+      InputChecks.requireNumericColumn(dataset.schema(), weightCol, "weightCol");
+    }
+    int declaredClasses = declaredClasses(dataset.schema().apply(labelCol));
+    int declaredFeatures = AttributeGroup.fromStructField(dataset.schema().apply(featuresCol))
+        .size();
+    PreparedPartition.Spec spec = new PreparedPartition.Spec(labelCol, featuresCol, weightCol,
+        declaredFeatures,
+        (declaredClasses > 0 ? declaredClasses : MAX_INFERRED_CLASSES) - 1, declaredClasses > 0);
+
+    List<Column> columns = new ArrayList<>();
+    columns.add(col(labelCol).cast("double"));
+    columns.add(col(featuresCol));
+    if (!weightCol.isEmpty()) {
+      columns.add(col(weightCol).cast("double"));
+    }
+    Dataset<Row> rows = dataset.select(columns.toArray(new Column[0]));
+    JavaRDD<PreparedPartition> prepared = rows.toJavaRDD()
+        .mapPartitionsWithIndex((p, it) -> Collections.singletonList(
+            PreparedPartition.prepare(p, it, spec)).iterator(), true)
+        .persist(StorageLevel.MEMORY_AND_DISK());
+    try {
+      List<PreparedPartition> facts = prepared.map(PreparedPartition::withoutBlock).collect();
+      return validate(prepared, facts, declaredClasses);
+    } catch (RuntimeException e) {
+      prepared.unpersist(false);
+      throw e;
+    }
+  }
+
+  private static TrainingInput validate(JavaRDD<PreparedPartition> prepared,
+      List<PreparedPartition> facts, int declaredClasses) {
+    int numFeatures = -1;
+    int featuresFrom = -1;
+    int maxLabel = -1;
+    long rows = 0;
+    double weight = 0.0;
+    for (PreparedPartition f : facts) {
+      if (f.problem != null) {
+        throw new IllegalArgumentException(f.problem);
+      }
+      if (f.rows > 0) {
+        if (numFeatures >= 0 && f.numFeatures != numFeatures) {
+          throw new IllegalArgumentException("Feature vectors differ in size: input partition "
+              + featuresFrom + " has vectors of size " + numFeatures + ", input partition "
+              + f.partition + " of size " + f.numFeatures
+              + "; all feature vectors must have the same size");
+        }
+        numFeatures = f.numFeatures;
+        featuresFrom = f.partition;
+        maxLabel = Math.max(maxLabel, f.classCounts.length - 1);
+      }
+      rows += f.rows;
+      weight += f.totalWeight;
+    }
+    if (rows == 0) {
+      throw new IllegalArgumentException("The training dataset is empty (0 rows); check the"
+          + " input path and any filter applied before fit()");
+    }
+    if (!(weight > 0)) {
+      throw new IllegalArgumentException("Every sample weight is 0, so there is nothing to learn;"
+          + " check the weight column");
+    }
+    int numClasses = declaredClasses > 0 ? declaredClasses : Math.max(2, maxLabel + 1);
+    TrainingInput input = new TrainingInput(prepared, facts, numFeatures, Math.max(2, numClasses));
+    LOG.info("Training data: {} rows, {} features, {} classes, {} stored values in {} partitions",
+        input.numRows, input.numFeatures, input.numClasses, input.storedValues,
+        input.numPartitions);
+    return input;
+  }
+
+  /** The number of classes the label column's ML metadata declares, or −1. */
+  private static int declaredClasses(StructField labelField) {
+    Attribute attribute = Attribute.fromStructField(labelField);
+    if (attribute instanceof BinaryAttribute) {
+      return 2;
+    }
+    if (attribute instanceof NominalAttribute) {
+      NominalAttribute nominal = (NominalAttribute) attribute;
+      if (nominal.getNumValues().isDefined()) {
+        return (Integer) nominal.getNumValues().get();
+      }
+    }
+    return -1;
+  }
+
+  /** Index of the only class present, or −1 when two or more are. */
+  int singleClass() {
+    int found = -1;
+    for (int k = 0; k < classCounts.length; k++) {
+      if (classCounts[k] > 0) {
+        if (found >= 0) {
+          return -1;
+        }
+        found = k;
+      }
+    }
+    return found;
+  }
+
+  @Override
+  public void close() {
+    partitions.unpersist(false);
+  }
+}
