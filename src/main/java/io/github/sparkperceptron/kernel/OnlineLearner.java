@@ -29,7 +29,7 @@ public final class OnlineLearner {
    * Runs one pass over {@code data} in the given order, mutating {@code state} and adding what it
    * saw into {@code stats}.
    *
-   * @param order the row visiting order (a permutation of 0 .. n-1)
+   * @param order the rows to visit, in order (an epoch passes a permutation of 0 .. n-1)
    * @param clockScale how far the averaging clock advances per unit of sample weight: 1 for
    *     serial training; T / T_i under parameter mixing, so that every partition's epoch spans the
    *     same stretch of the clock (see {@code io.github.sparkperceptron.mixing})
@@ -37,10 +37,6 @@ public final class OnlineLearner {
    */
   public static void runEpoch(LearnerConfig config, TrainingBlock data, int[] order,
       LinearState state, double clockScale, EpochStats stats, UpdateRecorder recorder) {
-    if (order.length != data.numRows()) {
-      throw new IllegalArgumentException("order has " + order.length + " entries for "
-          + data.numRows() + " rows");
-    }
     if (config.isBinary()) {
       binaryEpoch(config, data, order, state, clockScale, stats, recorder);
     } else {

@@ -17,6 +17,8 @@ public final class PartitionResult implements Serializable {
   private double mixWeight;
   private LinearState state;
   private EpochStats[] epochs;
+  /** Updates per local epoch of every partition covered, in partition order. */
+  private long[][] updatesByPartition;
 
   public PartitionResult(int partition, double mixWeight, LinearState state, EpochStats[] epochs) {
     if (!(mixWeight >= 0) || Double.isInfinite(mixWeight)) {
@@ -26,6 +28,11 @@ public final class PartitionResult implements Serializable {
     this.mixWeight = mixWeight;
     this.state = Objects.requireNonNull(state, "state");
     this.epochs = Objects.requireNonNull(epochs, "epochs");
+    long[] updates = new long[epochs.length];
+    for (int e = 0; e < epochs.length; e++) {
+      updates[e] = epochs[e].updates;
+    }
+    this.updatesByPartition = new long[][] {updates};
   }
 
   /** The first partition index this result covers. */
@@ -49,6 +56,14 @@ public final class PartitionResult implements Serializable {
   }
 
   /**
+   * The updates k_i,e of each partition i covered (in partition order) in each local epoch e: the
+   * per-partition mistake counts of McDonald et al.'s analysis.
+   */
+  public long[][] updatesByPartition() {
+    return updatesByPartition;
+  }
+
+  /**
    * Combines {@code right} (covering higher partition indices) into this result and returns this:
    * the weighted mean w ← w + r·(w_R − w) with r = μ_R / (μ + μ_R), which leaves a coordinate on
    * which both sides agree exactly unchanged, and the sum of the stats.
@@ -66,6 +81,11 @@ public final class PartitionResult implements Serializable {
     }
     mixWeight = total;
     epochs = sumStats(epochs, right.epochs);
+    long[][] both = new long[updatesByPartition.length + right.updatesByPartition.length][];
+    System.arraycopy(updatesByPartition, 0, both, 0, updatesByPartition.length);
+    System.arraycopy(right.updatesByPartition, 0, both, updatesByPartition.length,
+        right.updatesByPartition.length);
+    updatesByPartition = both;
     return this;
   }
 

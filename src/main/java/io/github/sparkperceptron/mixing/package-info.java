@@ -9,8 +9,10 @@
  * uniform:   μ_i = n_i / N                    (share of the examples)
  * mistakes:  μ_i,n = k_i,n / Σ_j k_j,n        (share of the epoch's updates; the weighting of the
  *            paper's Theorem 3: Σ_n Σ_i μ_i,n·k_i,n ≤ R²/γ² on separable data)
- * oneshot:   every partition trains alone for all epochs and the results are mixed once, with the
- *            uniform weights (the paper's "parameter mixing", Mann et al. 2009)
+ * oneshot:   every partition trains alone, as the serial algorithm would (stopping when an epoch
+ *            makes no update), and the partitions' final models (their averages, when
+ *            averaging) are mixed once with the uniform weights (the paper's "parameter mixing",
+ *            Mann et al. 2009)
  * </pre>
  *
  * <p><b>Averaging under mixing.</b> Every partition's averaging clock advances by T/T_i per unit of

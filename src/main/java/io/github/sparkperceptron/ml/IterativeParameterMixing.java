@@ -47,6 +47,8 @@ final class IterativeParameterMixing {
     final List<EpochStats> epochs = new ArrayList<>();
     final List<Double> weightChanges = new ArrayList<>();
     final List<Double> seconds = new ArrayList<>();
+    /** Per epoch, the updates of each partition. */
+    final List<long[]> partitionUpdates = new ArrayList<>();
     PerceptronTrainingSummary.StopReason stopReason = PerceptronTrainingSummary.StopReason.MAX_ITER;
 
     Outcome(LinearState state) {
@@ -91,6 +93,7 @@ final class IterativeParameterMixing {
       outcome.epochs.add(stats);
       outcome.weightChanges.add(change);
       outcome.seconds.add(seconds);
+      outcome.partitionUpdates.add(column(mixed.updatesByPartition(), 0));
       logEpoch(epoch, settings.maxIter, stats, change, seconds);
       if (stats.updates == 0) {
         outcome.stopReason = PerceptronTrainingSummary.StopReason.CONVERGED;
@@ -128,6 +131,7 @@ final class IterativeParameterMixing {
       outcome.epochs.add(epochs[e]);
       outcome.weightChanges.add(Double.NaN);
       outcome.seconds.add(seconds / epochs.length);
+      outcome.partitionUpdates.add(column(mixed.updatesByPartition(), e));
       logEpoch(e + 1, settings.maxIter, epochs[e], Double.NaN, seconds / epochs.length);
     }
     if (epochs.length > 0 && epochs[epochs.length - 1].updates == 0) {
@@ -138,9 +142,10 @@ final class IterativeParameterMixing {
 
   /**
    * The task body: {@code localEpochs} epochs over one partition, starting at global epoch
-   * {@code firstEpoch} from the broadcast state. For more than one local epoch (one-shot mixing)
-   * the partition stops early once an epoch makes no update, and its clock then moves on as if the
-   * remaining epochs had run (they could not change w or u).
+   * {@code firstEpoch} from the broadcast state. With more than one local epoch (one-shot mixing)
+   * the partition trains alone like the serial algorithm: it stops once an epoch makes no update,
+   * and it returns its own final model (its average, when averaging) with u = 0, so that mixing
+   * averages the partitions' models.
    */
   private static Function2<Integer, Iterator<PreparedPartition>, Iterator<PartitionResult>>
       partitionEpochs(Broadcast<LinearState> broadcast, LearnerConfig learner,
@@ -165,14 +170,26 @@ final class IterativeParameterMixing {
         epochs.add(stats);
         updates += stats.updates;
         if (localEpochs > 1 && stats.updates == 0) {
-          state.setClock(startClock + localEpochs * totalWeight);
           break;
         }
+      }
+      if (localEpochs > 1 && state.averageAccumulator() != null) {
+        double[] model = state.modelWeights();
+        state = new LinearState(model, new double[model.length], state.clock());
       }
       double mixWeight = settings.mixing.mixWeight(part.totalWeight, updates);
       return Collections.singletonList(new PartitionResult(partition, mixWeight, state,
           epochs.toArray(new EpochStats[0]))).iterator();
     };
+  }
+
+  /** Entry {@code e} of every row (0 where a partition stopped before epoch e). */
+  private static long[] column(long[][] rows, int e) {
+    long[] out = new long[rows.length];
+    for (int i = 0; i < rows.length; i++) {
+      out[i] = e < rows[i].length ? rows[i][e] : 0;
+    }
+    return out;
   }
 
   /** ‖after − before‖₂ / ‖after‖₂ (0 when nothing changed, ∞ when after is 0 but moved). */

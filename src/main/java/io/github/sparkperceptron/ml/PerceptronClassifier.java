@@ -242,7 +242,7 @@ public class PerceptronClassifier
         learner.numClasses(), learner.numFeatures(),
         new double[rows * learner.numFeatures()], intercepts);
     return model.setSummary(new PerceptronTrainingSummary(new long[0], new long[0], new long[0],
-        new double[0], new double[0], new double[0], new double[0],
+        new double[0], new double[0], new double[0], new double[0], new long[0][],
         PerceptronTrainingSummary.StopReason.NOTHING_TO_TRAIN, numPartitions));
   }
 
@@ -270,7 +270,7 @@ public class PerceptronClassifier
     PerceptronTrainingSummary.StopReason reason =
         n == 0 ? PerceptronTrainingSummary.StopReason.NOTHING_TO_TRAIN : outcome.stopReason;
     return new PerceptronTrainingSummary(updates, mistakes, examples, loss, hinge, change, seconds,
-        reason, numPartitions);
+        outcome.partitionUpdates.toArray(new long[0][]), reason, numPartitions);
   }
 
   private String describeParams() {

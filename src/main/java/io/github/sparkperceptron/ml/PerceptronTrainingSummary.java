@@ -31,12 +31,13 @@ public final class PerceptronTrainingSummary implements Serializable {
   private final double[] hingeLoss;
   private final double[] weightChange;
   private final double[] epochSeconds;
+  private final long[][] partitionUpdates;
   private final StopReason stopReason;
   private final int numPartitions;
 
   PerceptronTrainingSummary(long[] updates, long[] mistakes, long[] examples,
       double[] perceptronLoss, double[] hingeLoss, double[] weightChange, double[] epochSeconds,
-      StopReason stopReason, int numPartitions) {
+      long[][] partitionUpdates, StopReason stopReason, int numPartitions) {
     this.updates = updates;
     this.mistakes = mistakes;
     this.examples = examples;
@@ -44,6 +45,7 @@ public final class PerceptronTrainingSummary implements Serializable {
     this.hingeLoss = hingeLoss;
     this.weightChange = weightChange;
     this.epochSeconds = epochSeconds;
+    this.partitionUpdates = partitionUpdates;
     this.stopReason = stopReason;
     this.numPartitions = numPartitions;
   }
@@ -90,6 +92,18 @@ public final class PerceptronTrainingSummary implements Serializable {
   /** Per epoch, wall-clock seconds on the driver, the Spark job included. */
   public double[] epochSeconds() {
     return epochSeconds.clone();
+  }
+
+  /**
+   * Per epoch, the updates of each partition (k_i,n in McDonald et al. 2010): shows how evenly
+   * the partitions learn and gives the mistake-weighted mixing weights μ_i,n = k_i,n / Σ_j k_j,n.
+   */
+  public long[][] partitionMistakesHistory() {
+    long[][] out = new long[partitionUpdates.length][];
+    for (int e = 0; e < out.length; e++) {
+      out[e] = partitionUpdates[e].clone();
+    }
+    return out;
   }
 
   /** Whether some epoch made no update on any partition. */

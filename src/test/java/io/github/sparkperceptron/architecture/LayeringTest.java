@@ -1,0 +1,60 @@
+package io.github.sparkperceptron.architecture;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.sparkperceptron.testing.TestData;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layers depend one way: kernel ← mixing ← ml / io ← jobs. The math must stay free of Spark
+ * (so it can be read, tested and benchmarked alone) and the library free of the jobs.
+ */
+class LayeringTest {
+  private static final Path MAIN = TestData.projectRoot()
+      .resolve("src/main/java/io/github/sparkperceptron");
+
+  private static List<String> violations(String pkg, String... forbidden) throws IOException {
+    List<String> found = new ArrayList<>();
+    try (Stream<Path> files = Files.walk(MAIN.resolve(pkg))) {
+      for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".java"))::iterator) {
+        for (String line : Files.readAllLines(f)) {
+          for (String prefix : forbidden) {
+            if (line.startsWith("import " + prefix) || line.startsWith("import static " + prefix)) {
+              found.add(f.getFileName() + ": " + line);
+            }
+          }
+        }
+      }
+    }
+    return found;
+  }
+
+  @Test
+  void kernelImportsNeitherSparkNorOtherLayers() throws IOException {
+    List<String> v = violations("kernel", "org.apache.spark", "org.apache.hadoop", "scala.",
+        "io.github.sparkperceptron.mixing", "io.github.sparkperceptron.ml",
+        "io.github.sparkperceptron.io", "io.github.sparkperceptron.jobs");
+    assertTrue(v.isEmpty(), v.toString());
+  }
+
+  @Test
+  void mixingImportsNoSparkAndOnlyTheKernel() throws IOException {
+    List<String> v = violations("mixing", "org.apache.spark", "org.apache.hadoop", "scala.",
+        "io.github.sparkperceptron.ml", "io.github.sparkperceptron.io",
+        "io.github.sparkperceptron.jobs");
+    assertTrue(v.isEmpty(), v.toString());
+  }
+
+  @Test
+  void libraryDoesNotDependOnJobs() throws IOException {
+    List<String> v = violations("ml", "io.github.sparkperceptron.jobs");
+    v.addAll(violations("io", "io.github.sparkperceptron.jobs"));
+    assertTrue(v.isEmpty(), v.toString());
+  }
+}

@@ -1,0 +1,71 @@
+package io.github.sparkperceptron.kernel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import org.junit.jupiter.api.Test;
+
+class TrainingBlockBuilderTest {
+
+  @Test
+  void sparseRowsBecomeCsrAndDenseRowsBecomeDense() {
+    TrainingBlockBuilder sparse = new TrainingBlockBuilder(100);
+    for (int r = 0; r < 50; r++) {
+      sparse.addSparse(r % 2, 1.0, new int[] {r, r + 1}, new double[] {1.5, -2.0}, 2);
+    }
+    TrainingBlock s = sparse.build();
+    assertInstanceOf(CsrFeatureBlock.class, s.features());
+    assertEquals(100, s.features().storedValues());
+    assertEquals(12L * 100 + 4L * 51 + 4L * 50, s.sizeInBytes());
+    assertNull(s.weightArray());
+
+    TrainingBlockBuilder dense = new TrainingBlockBuilder(3);
+    for (int r = 0; r < 50; r++) {
+      dense.addDense(r % 2, 1.0, new double[] {1, r + 1, r % 5 == 0 ? 0 : 2});
+    }
+    TrainingBlock d = dense.build();
+    assertInstanceOf(DenseFeatureBlock.class, d.features());
+    assertEquals(150, d.features().storedValues());
+    assertEquals(8L * 150 + 4L * 50, d.sizeInBytes());
+  }
+
+  @Test
+  void bothLayoutsComputeTheSameProducts() {
+    double[][] rows = {{0, 1.5, 0, -2}, {3, 0, 0, 0}, {0, 0, 0, 0}, {1, 1, 1, 1}};
+    TrainingBlockBuilder builder = new TrainingBlockBuilder(4);
+    for (double[] row : rows) {
+      builder.addDense(0, 1.0, row);
+    }
+    TrainingBlock csrBlock = builder.build();
+    FeatureBlock dense = new DenseFeatureBlock(4, 4, new double[] {0, 1.5, 0, -2, 3, 0, 0, 0, 0,
+        0, 0, 0, 1, 1, 1, 1});
+    FeatureBlock csr = csrBlock.features();
+    assertInstanceOf(CsrFeatureBlock.class, csr);
+    double[] w = {0.5, -1, 2, 0.25, 9};
+    for (int r = 0; r < 4; r++) {
+      assertEquals(dense.dot(r, w, 0), csr.dot(r, w, 0), 0.0);
+      assertEquals(dense.dot(r, w, 1), csr.dot(r, w, 1), 0.0);
+      assertEquals(dense.squaredNorm(r), csr.squaredNorm(r), 0.0);
+      double[] a = new double[5];
+      double[] b = new double[5];
+      double[] ua = new double[5];
+      double[] ub = new double[5];
+      dense.addScaledTwice(r, 2.0, a, -3.0, ua, 1);
+      csr.addScaledTwice(r, 2.0, b, -3.0, ub, 1);
+      org.junit.jupiter.api.Assertions.assertArrayEquals(a, b, 0.0);
+      org.junit.jupiter.api.Assertions.assertArrayEquals(ua, ub, 0.0);
+    }
+  }
+
+  @Test
+  void weightsAreKeptOnlyWhenSomeDiffersFromOne() {
+    TrainingBlockBuilder builder = new TrainingBlockBuilder(2);
+    builder.addDense(0, 1.0, new double[] {1, 2});
+    builder.addDense(1, 2.5, new double[] {1, 2});
+    TrainingBlock block = builder.build();
+    assertEquals(1.0, block.weight(0), 0.0);
+    assertEquals(2.5, block.weight(1), 0.0);
+    assertEquals(3.5, block.totalWeight(), 0.0);
+  }
+}

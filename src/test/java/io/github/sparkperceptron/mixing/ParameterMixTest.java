@@ -1,0 +1,143 @@
+package io.github.sparkperceptron.mixing;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.github.sparkperceptron.kernel.EpochStats;
+import io.github.sparkperceptron.kernel.LinearState;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class ParameterMixTest {
+
+  private static PartitionResult leaf(int partition, double weight, double[] w, long updates) {
+    EpochStats stats = new EpochStats();
+    stats.updates = updates;
+    stats.perceptronLoss = 0.1 * (partition + 1);
+    return new PartitionResult(partition, weight, new LinearState(w.clone(), w.clone(), 5.0),
+        new EpochStats[] {stats});
+  }
+
+  private static List<PartitionResult> randomLeaves(Random rnd, int p, int d) {
+    List<PartitionResult> leaves = new ArrayList<>();
+    for (int i = 0; i < p; i++) {
+      double[] w = new double[d];
+      for (int j = 0; j < d; j++) {
+        w[j] = rnd.nextGaussian() * Math.pow(10, rnd.nextInt(8) - 4);
+      }
+      leaves.add(leaf(i, rnd.nextInt(4) == 0 ? 0 : 1 + rnd.nextInt(50), w, rnd.nextInt(9)));
+    }
+    return leaves;
+  }
+
+  private static List<PartitionResult> copies(List<PartitionResult> leaves) {
+    List<PartitionResult> out = new ArrayList<>();
+    for (PartitionResult r : leaves) {
+      out.add(new PartitionResult(r.partition(), r.mixWeight(), r.state().copy(),
+          new EpochStats[] {r.epochs()[0].copy()}));
+    }
+    return out;
+  }
+
+  /**
+   * The mix must not depend on arrival order nor on how Spark groups results (treeAggregate's
+   * levels): random orders and random groupings give bit-identical weights and losses.
+   */
+  @Test
+  void resultIsBitIdenticalForEveryArrivalOrderAndGrouping() {
+    Random rnd = new Random(3);
+    for (int p : new int[] {1, 2, 3, 5, 8, 13, 16}) {
+      List<PartitionResult> leaves = randomLeaves(rnd, p, 6);
+      PartitionResult reference = null;
+      for (int trial = 0; trial < 30; trial++) {
+        List<PartitionResult> shuffled = copies(leaves);
+        Collections.shuffle(shuffled, rnd);
+        // random grouping into sub-mixes, merged in random order
+        List<ParameterMix> groups = new ArrayList<>();
+        for (PartitionResult r : shuffled) {
+          if (groups.isEmpty() || rnd.nextBoolean()) {
+            groups.add(new ParameterMix(p));
+          }
+          groups.get(rnd.nextInt(groups.size())).add(r);
+        }
+        Collections.shuffle(groups, rnd);
+        ParameterMix total = new ParameterMix(p);
+        for (ParameterMix g : groups) {
+          total.merge(g);
+        }
+        PartitionResult result = total.result();
+        if (reference == null) {
+          reference = result;
+        } else {
+          assertArrayEquals(reference.state().weights(), result.state().weights(), 0.0);
+          assertEquals(reference.epochs()[0].perceptronLoss, result.epochs()[0].perceptronLoss,
+              0.0);
+        }
+      }
+    }
+  }
+
+  @Test
+  void resultIsTheWeightedMean() {
+    Random rnd = new Random(5);
+    List<PartitionResult> leaves = randomLeaves(rnd, 7, 4);
+    double total = 0;
+    double[] expected = new double[4];
+    long updates = 0;
+    for (PartitionResult r : leaves) {
+      total += r.mixWeight();
+      updates += r.epochs()[0].updates;
+    }
+    for (PartitionResult r : leaves) {
+      for (int j = 0; j < 4; j++) {
+        expected[j] += r.mixWeight() / total * r.state().weights()[j];
+      }
+    }
+    ParameterMix mix = new ParameterMix(7);
+    for (PartitionResult r : copies(leaves)) {
+      mix.add(r);
+    }
+    PartitionResult result = mix.result();
+    for (int j = 0; j < 4; j++) {
+      // Pairwise blending and a direct weighted sum round differently; weights span 1e-4..1e4.
+      assertEquals(expected[j], result.state().weights()[j], 1e-9 * (1 + Math.abs(expected[j])));
+    }
+    assertEquals(total, result.mixWeight(), 0.0);
+    assertEquals(updates, result.epochs()[0].updates);
+  }
+
+  @Test
+  void singlePartitionPassesThroughUntouched() {
+    double[] w = {0.1, 0.2, 0.30000000000000004};
+    PartitionResult only = leaf(0, 3, w, 3);
+    PartitionResult result = new ParameterMix(1).add(only).result();
+    assertSame(only, result);
+    assertArrayEquals(w, result.state().weights(), 0.0);
+  }
+
+  @Test
+  void zeroWeightPartitionsDoNotCountAndAllZeroKeepsTheLeftmost() {
+    ParameterMix mix = new ParameterMix(3)
+        .add(leaf(0, 0, new double[] {100}, 0))
+        .add(leaf(1, 2, new double[] {1}, 2))
+        .add(leaf(2, 0, new double[] {-100}, 0));
+    assertArrayEquals(new double[] {1}, mix.result().state().weights(), 0.0);
+
+    ParameterMix none = new ParameterMix(2).add(leaf(1, 0, new double[] {7}, 0))
+        .add(leaf(0, 0, new double[] {7}, 0));
+    assertArrayEquals(new double[] {7}, none.result().state().weights(), 0.0);
+  }
+
+  @Test
+  void incompleteOrDuplicatedInputIsRefused() {
+    ParameterMix mix = new ParameterMix(3).add(leaf(0, 1, new double[] {1}, 1));
+    assertThrows(IllegalStateException.class, mix::result);
+    assertThrows(IllegalStateException.class, () -> mix.add(leaf(0, 1, new double[] {1}, 1)));
+    assertThrows(IllegalArgumentException.class, () -> mix.add(leaf(3, 1, new double[] {1}, 1)));
+  }
+}

@@ -1,0 +1,182 @@
+package io.github.sparkperceptron.testing;
+
+import java.util.List;
+import java.util.function.IntFunction;
+
+/**
+ * The textbook serial perceptron family, written as plainly as possible over dense arrays: the
+ * reference the production kernel and the distributed trainer must match bit for bit.
+ *
+ * <p>It follows the library's documented conventions (zero margin is a mistake; multiclass rival =
+ * highest-scoring wrong class, ties to the lowest index; averaging = mean of the weights after
+ * every example via w − u/c) but shares no code with it. The only concessions to bit-exactness
+ * are the association of products (delta = η·y first, then delta·x and (c·delta)·x), which the
+ * production code documents too.
+ */
+public final class NaivePerceptron {
+  public final int d;
+  public final int numClasses;
+  public final boolean fitIntercept;
+  public final double eta;
+  public final boolean averaged;
+  /** "perceptron", "pa", "pa1", "pa2". */
+  public final String rule;
+  public final double c;
+  /** w[k][j], j = d is the bias. Binary models use k = 0 only. */
+  public final double[][] w;
+  public final double[][] u;
+  public double clock;
+  /** How far the clock moves per example (1 serially; T/T_i under parameter mixing). */
+  public double clockStep = 1.0;
+  public int epochsRun;
+  public long lastEpochUpdates;
+
+  public NaivePerceptron(int d, int numClasses, boolean fitIntercept, double eta, boolean averaged,
+      String rule, double aggressiveness) {
+    this.d = d;
+    this.numClasses = numClasses;
+    this.fitIntercept = fitIntercept;
+    this.eta = eta;
+    this.averaged = averaged;
+    this.rule = rule;
+    this.c = aggressiveness;
+    int rows = numClasses == 2 ? 1 : numClasses;
+    this.w = new double[rows][d + 1];
+    this.u = new double[rows][d + 1];
+  }
+
+  /** A standard (or averaged) perceptron with step η. */
+  public static NaivePerceptron perceptron(int d, int numClasses, boolean fitIntercept, double eta,
+      boolean averaged) {
+    return new NaivePerceptron(d, numClasses, fitIntercept, eta, averaged, "perceptron", 1.0);
+  }
+
+  /** Runs up to {@code epochs} epochs, stopping after an epoch without updates. */
+  public NaivePerceptron train(List<double[]> xs, List<Integer> labels, int epochs,
+      IntFunction<int[]> orderForEpoch) {
+    for (int epoch = 1; epoch <= epochs; epoch++) {
+      int[] order = orderForEpoch.apply(epoch);
+      long updates = 0;
+      for (int t = 0; t < order.length; t++) {
+        int i = order[t];
+        if (step(xs.get(i), labels.get(i))) {
+          updates++;
+        }
+        clock += clockStep;
+      }
+      epochsRun = epoch;
+      lastEpochUpdates = updates;
+      if (updates == 0) {
+        break;
+      }
+    }
+    return this;
+  }
+
+  /** Processes one example; returns whether the weights changed. */
+  public boolean step(double[] x, int label) {
+    double bias = fitIntercept ? 1.0 : 0.0;
+    double sq = 0;
+    for (int j = 0; j < d; j++) {
+      sq += x[j] * x[j];
+    }
+    if (numClasses == 2) {
+      double y = label == 1 ? 1.0 : -1.0;
+      double score = 0;
+      for (int j = 0; j < d; j++) {
+        score += x[j] * w[0][j];
+      }
+      if (fitIntercept) {
+        score += w[0][d];
+      }
+      double margin = y * score;
+      double tau = stepSize(margin, sq + bias);
+      if (tau <= 0) {
+        return false;
+      }
+      double delta = tau * y;
+      for (int j = 0; j < d; j++) {
+        w[0][j] += delta * x[j];
+        u[0][j] += (clock * delta) * x[j];
+      }
+      if (fitIntercept) {
+        w[0][d] += delta;
+        u[0][d] += clock * delta;
+      }
+      return true;
+    }
+    double[] scores = new double[numClasses];
+    for (int k = 0; k < numClasses; k++) {
+      for (int j = 0; j < d; j++) {
+        scores[k] += x[j] * w[k][j];
+      }
+      if (fitIntercept) {
+        scores[k] += w[k][d];
+      }
+    }
+    int rival = -1;
+    for (int k = 0; k < numClasses; k++) {
+      if (k != label && (rival == -1 || scores[k] > scores[rival])) {
+        rival = k;
+      }
+    }
+    double margin = scores[label] - scores[rival];
+    double tau = stepSize(margin, 2.0 * (sq + bias));
+    if (tau <= 0) {
+      return false;
+    }
+    for (int j = 0; j < d; j++) {
+      w[label][j] += tau * x[j];
+      w[rival][j] -= tau * x[j];
+      u[label][j] += (clock * tau) * x[j];
+      u[rival][j] -= (clock * tau) * x[j];
+    }
+    if (fitIntercept) {
+      w[label][d] += tau;
+      w[rival][d] -= tau;
+      u[label][d] += clock * tau;
+      u[rival][d] -= clock * tau;
+    }
+    return true;
+  }
+
+  private double stepSize(double margin, double q) {
+    if (rule.equals("perceptron")) {
+      return margin <= 0 ? eta * 1.0 : 0.0;
+    }
+    double loss = 1.0 - margin;
+    if (loss <= 0 || q == 0) {
+      return 0.0;
+    }
+    switch (rule) {
+      case "pa":
+        return loss / q;
+      case "pa1":
+        return Math.min(c * 1.0, loss / q);
+      case "pa2":
+        return loss / (q + 1.0 / (2.0 * (c * 1.0)));
+      default:
+        throw new IllegalArgumentException(rule);
+    }
+  }
+
+  /** The model's weights for class row k (averaged when configured), bias last. */
+  public double[] modelRow(int k) {
+    double[] out = new double[d + 1];
+    for (int j = 0; j <= d; j++) {
+      out[j] = averaged && clock > 0 ? w[k][j] - u[k][j] / clock : w[k][j];
+    }
+    return out;
+  }
+
+  /** The identity order for n examples, every epoch. */
+  public static IntFunction<int[]> inOrder(int n) {
+    return epoch -> {
+      int[] order = new int[n];
+      for (int i = 0; i < n; i++) {
+        order[i] = i;
+      }
+      return order;
+    };
+  }
+}
