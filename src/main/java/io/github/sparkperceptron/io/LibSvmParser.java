@@ -1,0 +1,142 @@
+package io.github.sparkperceptron.io;
+
+import java.util.Arrays;
+
+/**
+ * Parses LIBSVM text lines, {@code label index:value index:value ...}, with 1-based strictly
+ * increasing indices; text after {@code #} is a comment and blank lines hold no example. One
+ * parser is reused for every line of a partition: the parsed row lives in its buffers until the
+ * next call.
+ *
+ * <p>Spark's own LIBSVM source fails on a bad line with a stack trace that names neither the file
+ * nor the line; this parser returns a one-line reason instead, and the caller adds the place.
+ */
+public final class LibSvmParser {
+  private int[] indices = new int[16];
+  private double[] values = new double[16];
+  private int size;
+  private double label;
+  private boolean blank;
+
+  /**
+   * Parses one line.
+   *
+   * @return {@code null} when the line parsed (check {@link #isBlank()}), else why it did not
+   */
+  public String parse(String line) {
+    size = 0;
+    blank = false;
+    int end = line.indexOf('#');
+    if (end < 0) {
+      end = line.length();
+    }
+    int pos = skipSpace(line, 0, end);
+    if (pos == end) {
+      blank = true;
+      return null;
+    }
+    int tokenEnd = tokenEnd(line, pos, end);
+    String labelText = line.substring(pos, tokenEnd);
+    try {
+      label = Double.parseDouble(labelText);
+    } catch (NumberFormatException e) {
+      return "label '" + abbreviate(labelText) + "' is not a number";
+    }
+    if (Double.isNaN(label) || Double.isInfinite(label)) {
+      return "label " + labelText + " is not a finite number";
+    }
+    int previous = 0;
+    pos = skipSpace(line, tokenEnd, end);
+    while (pos < end) {
+      tokenEnd = tokenEnd(line, pos, end);
+      int colon = line.indexOf(':', pos);
+      if (colon < 0 || colon >= tokenEnd) {
+        return "'" + abbreviate(line.substring(pos, tokenEnd))
+            + "' is not an index:value pair";
+      }
+      String indexText = line.substring(pos, colon);
+      int index;
+      try {
+        index = Integer.parseInt(indexText);
+      } catch (NumberFormatException e) {
+        return "feature index '" + abbreviate(indexText)
+            + "' is not a whole number between 1 and " + Integer.MAX_VALUE;
+      }
+      if (index < 1) {
+        return "feature index " + index + " is below 1 (LIBSVM indices start at 1)";
+      }
+      if (index <= previous) {
+        return "feature index " + index + " follows " + previous
+            + "; indices must increase strictly within a line";
+      }
+      String valueText = line.substring(colon + 1, tokenEnd);
+      double value;
+      try {
+        value = Double.parseDouble(valueText);
+      } catch (NumberFormatException e) {
+        return "value '" + abbreviate(valueText) + "' of feature " + index + " is not a number";
+      }
+      if (Double.isNaN(value) || Double.isInfinite(value)) {
+        return "value " + valueText + " of feature " + index + " is not a finite number";
+      }
+      if (size == indices.length) {
+        indices = Arrays.copyOf(indices, size * 2);
+        values = Arrays.copyOf(values, size * 2);
+      }
+      indices[size] = index - 1;
+      values[size] = value;
+      size++;
+      previous = index;
+      pos = skipSpace(line, tokenEnd, end);
+    }
+    return null;
+  }
+
+  private static int skipSpace(String s, int from, int end) {
+    int i = from;
+    while (i < end && Character.isWhitespace(s.charAt(i))) {
+      i++;
+    }
+    return i;
+  }
+
+  private static int tokenEnd(String s, int from, int end) {
+    int i = from;
+    while (i < end && !Character.isWhitespace(s.charAt(i))) {
+      i++;
+    }
+    return i;
+  }
+
+  private static String abbreviate(String s) {
+    return s.length() <= 40 ? s : s.substring(0, 37) + "...";
+  }
+
+  /** Whether the last line held no example (empty, blank or a comment). */
+  public boolean isBlank() {
+    return blank;
+  }
+
+  public double label() {
+    return label;
+  }
+
+  /** Number of index:value pairs of the last line. */
+  public int size() {
+    return size;
+  }
+
+  /** The 0-based feature indices of the last line (valid up to {@link #size()}). */
+  public int[] indices() {
+    return indices;
+  }
+
+  public double[] values() {
+    return values;
+  }
+
+  /** The largest 0-based index of the last line, or −1 when it has none. */
+  public int maxIndex() {
+    return size == 0 ? -1 : indices[size - 1];
+  }
+}

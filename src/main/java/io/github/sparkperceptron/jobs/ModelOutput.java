@@ -1,0 +1,91 @@
+package io.github.sparkperceptron.jobs;
+
+import io.github.sparkperceptron.io.BadInputException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * Writes a job's outputs (model directories, prediction directories, metrics files) so that a
+ * reader never mistakes a half-written output for a complete one: everything is written beside
+ * the target under a temporary name and renamed into place at the end, and an existing target is
+ * only replaced with {@code --overwrite}.
+ */
+final class ModelOutput {
+  private final Configuration conf;
+
+  ModelOutput(Configuration conf) {
+    this.conf = conf;
+  }
+
+  /** Fails (exit 2) if {@code target} exists and may not be replaced; call before any work. */
+  void checkWritable(String target, boolean overwrite, String flag) {
+    try {
+      Path p = new Path(target);
+      if (p.getFileSystem(conf).exists(p) && !overwrite) {
+        throw new BadInputException("The output " + flag + " '" + target
+            + "' already exists; pass --overwrite to replace it, or choose another path");
+      }
+    } catch (IOException e) {
+      throw new BadInputException("Cannot access the output " + flag + " '" + target + "': "
+          + e.getMessage(), e);
+    }
+  }
+
+  /** A fresh temporary sibling of {@code target}, removed again if the job fails. */
+  String temporarySibling(String target) {
+    Path p = new Path(target);
+    return new Path(p.getParent() == null ? new Path(".") : p.getParent(),
+        "." + p.getName() + ".tmp-" + UUID.randomUUID()).toString();
+  }
+
+  /** Moves the finished {@code temporary} output to {@code target}, replacing what was there. */
+  void commit(String temporary, String target) {
+    try {
+      Path tmp = new Path(temporary);
+      Path dst = new Path(target);
+      FileSystem fs = dst.getFileSystem(conf);
+      if (fs.exists(dst)) {
+        fs.delete(dst, true);
+      }
+      if (dst.getParent() != null) {
+        fs.mkdirs(dst.getParent());
+      }
+      if (!fs.rename(tmp, dst)) {
+        throw new IOException("rename of " + tmp + " to " + dst + " failed");
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Could not move the output into '" + target + "'", e);
+    }
+  }
+
+  /** Best-effort removal of a temporary output after a failure. */
+  void discard(String temporary) {
+    try {
+      Path tmp = new Path(temporary);
+      tmp.getFileSystem(conf).delete(tmp, true);
+    } catch (IOException | RuntimeException e) {
+      // nothing more to do: the name marks it as temporary
+    }
+  }
+
+  /** Writes a small text file atomically (temporary sibling, then rename). */
+  void writeText(String target, String text) {
+    String tmp = temporarySibling(target);
+    try {
+      Path p = new Path(tmp);
+      try (OutputStream out = p.getFileSystem(conf).create(p, true)) {
+        out.write(text.getBytes(StandardCharsets.UTF_8));
+      }
+      commit(tmp, target);
+    } catch (IOException e) {
+      discard(tmp);
+      throw new UncheckedIOException("Could not write '" + target + "'", e);
+    }
+  }
+}

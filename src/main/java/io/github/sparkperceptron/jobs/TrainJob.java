@@ -1,0 +1,276 @@
+package io.github.sparkperceptron.jobs;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.sparkperceptron.io.LabeledData;
+import io.github.sparkperceptron.ml.PerceptronClassificationModel;
+import io.github.sparkperceptron.ml.PerceptronClassifier;
+import io.github.sparkperceptron.ml.PerceptronParamSet;
+import io.github.sparkperceptron.ml.PerceptronTrainingSummary;
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.apache.spark.ml.param.ParamPair;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code submit/train}: trains a {@link PerceptronClassifier} on a file, saves the model, and
+ * reports training progress, accuracy on the training and (optionally) a test file, and a JSON
+ * metrics file.
+ */
+@Command(name = "train", sortOptions = false, mixinStandardHelpOptions = true,
+    version = "spark-perceptron train 0.1.0",
+    description = "Train a perceptron classifier on Spark and save it as a Spark ML model.",
+    footer = {"", "Spark options (--master, --conf, --properties-file, --driver-memory, ...) go to"
+        + " spark-submit; the default master is local[*].",
+        "Exit codes: 0 success, 2 bad usage or bad input, 1 any other failure."})
+public final class TrainJob implements Callable<Integer> {
+
+  @Option(names = "--train", required = true, paramLabel = "PATH",
+      description = "training data: a file, directory or glob; local, file:// or hdfs://")
+  String trainPath;
+
+  @Option(names = "--test", paramLabel = "PATH",
+      description = "test data, evaluated after training (same format)")
+  String testPath;
+
+  @Option(names = "--model", required = true, paramLabel = "DIR",
+      description = "where to save the model (Spark ML layout, loadable with"
+          + " PerceptronClassificationModel.load)")
+  String modelPath;
+
+  @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "libsvm",
+      description = "input format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE});"
+          + " LIBSVM labels -1/+1 are mapped to 0/1")
+  DataFormat format;
+
+  @Option(names = "--num-features", paramLabel = "D", defaultValue = "-1",
+      description = "number of features; -1 takes the largest index in the training data"
+          + " (default: ${DEFAULT-VALUE})")
+  int numFeatures;
+
+  @Option(names = "--metrics", paramLabel = "FILE.json",
+      description = "write training and test metrics and the per-epoch history as JSON")
+  String metricsPath;
+
+  @Option(names = "--overwrite", description = "replace an existing model or metrics file")
+  boolean overwrite;
+
+  @Option(names = "--partitions", paramLabel = "P", defaultValue = "0",
+      description = "partitions to train on (one perceptron each); 0 keeps the input's,"
+          + " raised to Spark's default parallelism (default: ${DEFAULT-VALUE})")
+  int partitions;
+
+  @Option(names = "--max-iter", paramLabel = "N",
+      defaultValue = "" + PerceptronParamSet.DEFAULT_MAX_ITER,
+      description = "maximum epochs (default: ${DEFAULT-VALUE})")
+  int maxIter;
+
+  @Option(names = "--tol", paramLabel = "T", defaultValue = "" + PerceptronParamSet.DEFAULT_TOL,
+      description = "stop when an epoch changes the weights by less than T relative to their norm;"
+          + " 0 disables (default: ${DEFAULT-VALUE})")
+  double tol;
+
+  @Option(names = "--step-size", paramLabel = "ETA", defaultValue = "1.0",
+      description = "learning rate of the perceptron rule (default: ${DEFAULT-VALUE})")
+  double stepSize;
+
+  @Option(names = "--fit-intercept", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "learn a bias; --no-fit-intercept turns it off (default: ${DEFAULT-VALUE})")
+  boolean fitIntercept;
+
+  @Option(names = "--update-rule", paramLabel = "RULE", defaultValue = "perceptron",
+      description = "perceptron, pa, pa1 or pa2 (passive-aggressive) (default: ${DEFAULT-VALUE})")
+  String updateRule;
+
+  @Option(names = "--aggressiveness", paramLabel = "C", defaultValue = "1.0",
+      description = "C of pa1 and pa2 (default: ${DEFAULT-VALUE})")
+  double aggressiveness;
+
+  @Option(names = "--averaging", paramLabel = "MODE", defaultValue = "average",
+      description = "none, average or vote (default: ${DEFAULT-VALUE})")
+  String averaging;
+
+  @Option(names = "--mixing", paramLabel = "MODE", defaultValue = "mistakes",
+      description = "uniform, mistakes or oneshot (default: ${DEFAULT-VALUE})")
+  String mixing;
+
+  @Option(names = "--shuffle", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "reshuffle every partition each epoch; --no-shuffle keeps the input order"
+          + " (default: ${DEFAULT-VALUE})")
+  boolean shuffle;
+
+  @Option(names = "--seed", paramLabel = "S", defaultValue = "" + PerceptronParamSet.DEFAULT_SEED,
+      description = "random seed (default: ${DEFAULT-VALUE})")
+  long seed;
+
+  @Option(names = "--threshold", paramLabel = "M", defaultValue = "0.0",
+      description = "binary models predict 1 when the margin exceeds M (default: ${DEFAULT-VALUE})")
+  double threshold;
+
+  @Option(names = "--aggregation-depth", paramLabel = "K", defaultValue = "2",
+      description = "depth of the tree aggregation (default: ${DEFAULT-VALUE})")
+  int aggregationDepth;
+
+  @Spec
+  CommandSpec spec;
+
+  private PrintWriter out;
+
+  public static void main(String[] args) {
+    System.exit(JobSupport.run(new TrainJob(), args));
+  }
+
+  /** Builds the estimator from the flags; its param validators check the values. */
+  PerceptronClassifier estimator() {
+    return new PerceptronClassifier()
+        .setMaxIter(maxIter).setTol(tol).setStepSize(stepSize).setFitIntercept(fitIntercept)
+        .setUpdateRule(updateRule).setAggressiveness(aggressiveness).setAveraging(averaging)
+        .setMixing(mixing).setShuffle(shuffle).setSeed(seed).setThreshold(threshold)
+        .setAggregationDepth(aggregationDepth);
+  }
+
+  @Override
+  public Integer call() {
+    out = spec.commandLine().getOut();
+    PerceptronClassifier estimator = estimator();
+    if (partitions < 0) {
+      throw new IllegalArgumentException("--partitions must be >= 0, got " + partitions);
+    }
+    SparkSession spark = JobSupport.session("spark-perceptron train");
+    ModelOutput output = new ModelOutput(spark.sparkContext().hadoopConfiguration());
+    output.checkWritable(modelPath, overwrite, "--model");
+    if (metricsPath != null) {
+      output.checkWritable(metricsPath, overwrite, "--metrics");
+    }
+
+    LabeledData train = format.read(spark, trainPath, numFeatures, "training data (--train)");
+    LabeledData test = testPath == null ? null
+        : format.read(spark, testPath, train.numFeatures(), "test data (--test)");
+    Dataset<Row> trainFrame = partitioned(spark, train.frame());
+    if (!train.labelNote().isEmpty()) {
+      out.println("Training data: " + train.labelNote());
+    }
+
+    long start = System.nanoTime();
+    PerceptronClassificationModel model = estimator.fit(trainFrame);
+    double fitSeconds = (System.nanoTime() - start) / 1e9;
+
+    String temporary = output.temporarySibling(modelPath);
+    try {
+      model.write().save(temporary);
+      output.commit(temporary, modelPath);
+    } catch (java.io.IOException e) {
+      output.discard(temporary);
+      throw new java.io.UncheckedIOException("Could not save the model to '" + modelPath + "'", e);
+    } catch (RuntimeException e) {
+      output.discard(temporary);
+      throw e;
+    }
+
+    Evaluation trainEval = Evaluation.of(model.transform(trainFrame), model.numClasses());
+    Evaluation testEval = test == null ? null
+        : Evaluation.of(model.transform(test.frame()), model.numClasses());
+
+    printReport(model, fitSeconds, trainEval, testEval);
+    if (metricsPath != null) {
+      output.writeText(metricsPath, Json.write(metrics(model, estimator, fitSeconds,
+          trainFrame.rdd().getNumPartitions(), trainEval, testEval)));
+      out.println("Metrics written to " + metricsPath);
+    }
+    out.println("Model saved to " + modelPath);
+    out.flush();
+    return JobFailure.OK;
+  }
+
+  private Dataset<Row> partitioned(SparkSession spark, Dataset<Row> frame) {
+    int current = frame.rdd().getNumPartitions();
+    int wanted = partitions > 0 ? partitions
+        : Math.max(current, spark.sparkContext().defaultParallelism());
+    return wanted == current ? frame : frame.repartition(wanted);
+  }
+
+  private void printReport(PerceptronClassificationModel model, double fitSeconds,
+      Evaluation trainEval, Evaluation testEval) {
+    PerceptronTrainingSummary s = model.summary();
+    out.printf(Locale.ROOT, "Trained a perceptron (%s, averaging=%s, mixing=%s) on %,d rows x %,d"
+        + " features, %d classes, %d partitions in %.2f s%n", model.getUpdateRule(),
+        model.getAveraging(), model.getMixing(), trainEval.rows, model.numFeatures(),
+        model.numClasses(), s.numPartitions(), fitSeconds);
+    out.println(epochTable(s));
+    out.printf(Locale.ROOT, "Stopped: %s after %d epochs%n",
+        s.stopReason().name().toLowerCase(Locale.ROOT).replace('_', ' '), s.totalIterations());
+    out.print(trainEval.describe("Training data"));
+    if (testEval != null) {
+      out.print(testEval.describe("Test data"));
+    }
+  }
+
+  static String epochTable(PerceptronTrainingSummary s) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(String.format(Locale.ROOT, "%5s %12s %8s %12s %14s %14s %13s %8s%n", "epoch",
+        "mistakes", "share", "updates", "loss", "hinge loss", "weight change", "seconds"));
+    long[] mistakes = s.marginErrorsHistory();
+    long[] updates = s.mistakesHistory();
+    long[] examples = s.examplesHistory();
+    double[] loss = s.lossHistory();
+    double[] hinge = s.hingeLossHistory();
+    double[] change = s.weightChangeHistory();
+    double[] seconds = s.epochSeconds();
+    for (int e = 0; e < s.totalIterations(); e++) {
+      sb.append(String.format(Locale.ROOT, "%5d %,12d %7.2f%% %,12d %14.6g %14.6g %13.4g %8.2f%n",
+          e + 1, mistakes[e], examples[e] == 0 ? 0.0 : 100.0 * mistakes[e] / examples[e],
+          updates[e], loss[e], hinge[e], change[e], seconds[e]));
+    }
+    return sb.toString().stripTrailing();
+  }
+
+  private ObjectNode metrics(PerceptronClassificationModel model, PerceptronClassifier estimator,
+      double fitSeconds, int numPartitions, Evaluation trainEval, Evaluation testEval) {
+    ObjectNode root = Json.object();
+    root.put("model", modelPath);
+    ObjectNode params = root.putObject("params");
+    for (ParamPair<?> pair : estimator.extractParamMap().toList()) {
+      params.put(pair.param().name(), String.valueOf(pair.value()));
+    }
+    ObjectNode data = root.putObject("data");
+    data.put("train", trainPath);
+    if (testPath != null) {
+      data.put("test", testPath);
+    }
+    data.put("format", format.name());
+    data.put("numFeatures", model.numFeatures());
+    data.put("numClasses", model.numClasses());
+    data.put("partitions", numPartitions);
+
+    PerceptronTrainingSummary s = model.summary();
+    ObjectNode train = root.putObject("train");
+    trainEval.writeTo(train);
+    Json.putNumber(train, "fitSeconds", fitSeconds);
+    train.put("epochs", s.totalIterations());
+    train.put("stopReason", s.stopReason().name());
+    train.put("converged", s.converged());
+    if (testEval != null) {
+      testEval.writeTo(root.putObject("test"));
+    }
+    ArrayNode epochs = root.putArray("epochs");
+    for (int e = 0; e < s.totalIterations(); e++) {
+      ObjectNode ep = epochs.addObject();
+      ep.put("epoch", e + 1);
+      ep.put("mistakes", s.marginErrorsHistory()[e]);
+      ep.put("updates", s.mistakesHistory()[e]);
+      ep.put("examples", s.examplesHistory()[e]);
+      Json.putNumber(ep, "loss", s.lossHistory()[e]);
+      Json.putNumber(ep, "hingeLoss", s.hingeLossHistory()[e]);
+      Json.putNumber(ep, "weightChange", s.weightChangeHistory()[e]);
+      Json.putNumber(ep, "seconds", s.epochSeconds()[e]);
+    }
+    return root;
+  }
+}

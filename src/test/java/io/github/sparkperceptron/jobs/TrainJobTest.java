@@ -1,0 +1,137 @@
+package io.github.sparkperceptron.jobs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.github.sparkperceptron.ml.PerceptronClassificationModel;
+import io.github.sparkperceptron.testing.SparkTestSupport;
+import io.github.sparkperceptron.testing.TestData;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TrainJobTest {
+  private static final String TRAIN =
+      TestData.sharedData("breast_cancer", "train.libsvm").toString();
+  private static final String TEST =
+      TestData.sharedData("breast_cancer", "test.libsvm").toString();
+
+  @TempDir
+  Path tmp;
+
+  @BeforeAll
+  static void session() {
+    SparkTestSupport.spark();
+  }
+
+  @Test
+  void trainsSavesTheModelAndWritesMetrics() throws IOException {
+    Path model = tmp.resolve("model");
+    Path metrics = tmp.resolve("metrics.json");
+    JobRun run = JobRun.of(new TrainJob(), "--train", TRAIN, "--test", TEST, "--model",
+        model.toString(), "--metrics", metrics.toString(), "--max-iter", "7", "--update-rule",
+        "pa1", "--partitions", "3");
+    assertEquals(0, run.exitCode, run.toString());
+    assertTrue(run.out.contains("Test data: accuracy"), run.out);
+    assertTrue(run.out.contains("epoch"), run.out);
+
+    PerceptronClassificationModel loaded = PerceptronClassificationModel.load(model.toString());
+    assertEquals(30, loaded.numFeatures());
+    assertEquals("pa1", loaded.getUpdateRule());
+    assertEquals(7, loaded.getMaxIter());
+
+    JsonNode json = Json.MAPPER.readTree(metrics.toFile());
+    assertEquals(455, json.get("train").get("rows").asLong());
+    assertEquals(114, json.get("test").get("rows").asLong());
+    double accuracy = json.get("test").get("accuracy").asDouble();
+    assertTrue(accuracy > 0.9 && accuracy <= 1.0, "test accuracy " + accuracy);
+    assertTrue(json.get("test").get("areaUnderROC").asDouble() > 0.9);
+    assertEquals(2, json.get("test").get("confusionMatrix").size());
+    assertEquals(json.get("train").get("epochs").asInt(), json.get("epochs").size());
+    assertEquals(3, json.get("data").get("partitions").asInt());
+    assertEquals("pa1", json.get("params").get("updateRule").asText());
+    try (Stream<Path> files = Files.list(tmp)) {
+      assertFalse(files.anyMatch(f -> f.getFileName().toString().contains(".tmp-")),
+          "no temporary output may be left behind");
+    }
+  }
+
+  @Test
+  void existingOutputNeedsOverwrite() throws IOException {
+    Path model = tmp.resolve("exists");
+    Files.createDirectories(model);
+    JobRun run = JobRun.of(new TrainJob(), "--train", TRAIN, "--model", model.toString());
+    assertEquals(2, run.exitCode, run.toString());
+    assertTrue(run.err.startsWith("train: error: The output --model '" + model
+        + "' already exists; pass --overwrite"), run.err);
+    assertEquals(1, run.err.strip().lines().count(), run.err);
+
+    JobRun again = JobRun.of(new TrainJob(), "--train", TRAIN, "--model", model.toString(),
+        "--overwrite", "--max-iter", "1");
+    assertEquals(0, again.exitCode, again.toString());
+  }
+
+  @Test
+  void badFlagsAndValuesGiveOneLineAndExitTwo() {
+    String[][] cases = {
+        {"--train", TRAIN, "--model", "x", "--bogus"},
+        {"--train", TRAIN, "--model", "x", "--max-iter", "ten"},
+        {"--model", "x"},
+        {"--train", TRAIN, "--model", tmp.resolve("m").toString(), "--update-rule", "mira"},
+        {"--train", TRAIN, "--model", tmp.resolve("m").toString(), "--max-iter", "-3"},
+        {"--train", TRAIN, "--model", tmp.resolve("m").toString(), "--format", "xml"},
+    };
+    String[] expected = {
+        "Unknown option: '--bogus'",
+        "Invalid value for option '--max-iter': 'ten' is not an int",
+        "Missing required option: '--train=PATH'",
+        "updateRule must be one of [perceptron, pa, pa1, pa2], got 'mira'",
+        "maxIter must be >= 0, got -3",
+        "Invalid value for option '--format'",
+    };
+    for (int i = 0; i < cases.length; i++) {
+      JobRun run = JobRun.of(new TrainJob(), cases[i]);
+      assertEquals(2, run.exitCode, run.toString());
+      assertTrue(run.err.startsWith("train: error: "), run.err);
+      assertTrue(run.err.contains(expected[i]), run.err);
+      assertFalse(run.err.contains("\tat "), "no stack trace: " + run.err);
+    }
+  }
+
+  @Test
+  void missingAndMalformedInputGiveOneLineAndExitTwo() throws IOException {
+    JobRun missing = JobRun.of(new TrainJob(), "--train", tmp.resolve("none.libsvm").toString(),
+        "--model", tmp.resolve("m").toString());
+    assertEquals(2, missing.exitCode, missing.toString());
+    assertTrue(missing.err.contains("does not exist"), missing.err);
+
+    Path bad = tmp.resolve("bad.libsvm");
+    Files.writeString(bad, "1 1:0.5\n0 2:0.1 1:0.3\n");
+    JobRun malformed = JobRun.of(new TrainJob(), "--train", bad.toString(), "--model",
+        tmp.resolve("m").toString());
+    assertEquals(2, malformed.exitCode, malformed.toString());
+    assertTrue(malformed.err.contains(bad + ":2: feature index 1 follows 2"), malformed.err);
+    assertEquals(1, malformed.err.strip().lines().count(), malformed.err);
+    assertFalse(Files.exists(tmp.resolve("m")), "no model may be written for bad input");
+  }
+
+  @Test
+  void helpListsEveryOptionWithItsDefault() {
+    JobRun help = JobRun.of(new TrainJob(), "--help");
+    assertEquals(0, help.exitCode);
+    for (String flag : new String[] {"--train", "--test", "--model", "--format", "--metrics",
+        "--overwrite", "--partitions", "--max-iter", "--tol", "--step-size", "--[no-]fit-intercept",
+        "--update-rule", "--aggressiveness", "--averaging", "--mixing", "--[no-]shuffle", "--seed",
+        "--threshold", "--aggregation-depth", "--num-features"}) {
+      assertTrue(help.out.contains(flag), "help lacks " + flag + ":\n" + help.out);
+    }
+    assertTrue(help.out.contains("(default: 10)"), help.out);
+    assertTrue(help.out.contains("(default: mistakes)"), help.out);
+  }
+}
