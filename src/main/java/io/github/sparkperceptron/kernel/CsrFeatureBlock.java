@@ -103,6 +103,15 @@ public final class CsrFeatureBlock extends FeatureBlock {
   }
 
   @Override
+  public int copyRow(int row, int[] rowIndices, double[] rowValues) {
+    int from = rowStart[row];
+    int n = rowStart[row + 1] - from;
+    System.arraycopy(indices, from, rowIndices, 0, n);
+    System.arraycopy(values, from, rowValues, 0, n);
+    return n;
+  }
+
+  @Override
   public long sizeInBytes() {
     return 4L * rowStart.length + 4L * indices.length + 8L * values.length;
   }

@@ -95,6 +95,20 @@ public final class DenseFeatureBlock extends FeatureBlock {
   }
 
   @Override
+  public int copyRow(int row, int[] rowIndices, double[] rowValues) {
+    final int base = row * numFeatures;
+    int n = 0;
+    for (int j = 0; j < numFeatures; j++) {
+      if (values[base + j] != 0.0) {
+        rowIndices[n] = j;
+        rowValues[n] = values[base + j];
+        n++;
+      }
+    }
+    return n;
+  }
+
+  @Override
   public long sizeInBytes() {
     return 8L * values.length;
   }

@@ -51,6 +51,12 @@ public abstract class FeatureBlock implements Serializable {
     void accept(int index, double value);
   }
 
+  /**
+   * Copies the stored entries of a row into the buffers (each at least {@link #numFeatures()}
+   * long), in increasing index order; returns how many.
+   */
+  public abstract int copyRow(int row, int[] indices, double[] values);
+
   /** Bytes held by the arrays of this block (what a cache of it costs). */
   public abstract long sizeInBytes();
 }

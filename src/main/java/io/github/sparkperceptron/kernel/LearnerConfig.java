@@ -16,9 +16,20 @@ public final class LearnerConfig implements Serializable {
   private final UpdateRule updateRule;
   private final double aggressiveness;
   private final Averaging averaging;
+  private final double[] classWeights;
 
   public LearnerConfig(int numFeatures, int numClasses, boolean fitIntercept, double stepSize,
       UpdateRule updateRule, double aggressiveness, Averaging averaging) {
+    this(numFeatures, numClasses, fitIntercept, stepSize, updateRule, aggressiveness, averaging,
+        null);
+  }
+
+  /**
+   * @param classWeights a factor per class that multiplies every example's sample weight, or
+   *     {@code null} for none
+   */
+  public LearnerConfig(int numFeatures, int numClasses, boolean fitIntercept, double stepSize,
+      UpdateRule updateRule, double aggressiveness, Averaging averaging, double[] classWeights) {
     if (numFeatures < 0) {
       throw new IllegalArgumentException("numFeatures must be >= 0, got " + numFeatures);
     }
@@ -43,6 +54,18 @@ public final class LearnerConfig implements Serializable {
     this.updateRule = updateRule;
     this.aggressiveness = aggressiveness;
     this.averaging = averaging;
+    if (classWeights != null) {
+      if (classWeights.length != numClasses) {
+        throw new IllegalArgumentException(classWeights.length + " class weights for "
+            + numClasses + " classes");
+      }
+      for (double w : classWeights) {
+        if (!(w >= 0) || Double.isInfinite(w)) {
+          throw new IllegalArgumentException("class weights must be finite and >= 0, got " + w);
+        }
+      }
+    }
+    this.classWeights = classWeights == null ? null : classWeights.clone();
   }
 
   private static int weightRows(int numClasses) {
@@ -94,5 +117,15 @@ public final class LearnerConfig implements Serializable {
 
   public Averaging averaging() {
     return averaging;
+  }
+
+  /** The per-class factors on the sample weights, or {@code null}; not a copy. */
+  public double[] classWeights() {
+    return classWeights;
+  }
+
+  /** The effective weight of an example: its sample weight times its class's weight. */
+  public double exampleWeight(double sampleWeight, int label) {
+    return classWeights == null ? sampleWeight : sampleWeight * classWeights[label];
   }
 }

@@ -18,6 +18,9 @@ package io.github.sparkperceptron.kernel;
  * averaging:              u ← u + c·Δ for every change Δ, then c ← c + s·clockScale
  * </pre>
  *
+ * <p>s is the example's weight: its sample weight times its class's weight (if any); it scales
+ * the perceptron's step and PA's C, and is the example's share of the averaging clock.
+ *
  * <p>Cost per epoch: O(non-zeros) for the margins (K' dot products per row), plus O(non-zeros of
  * the row) per update; never O(d) per example. No allocation per row.
  */
@@ -67,15 +70,15 @@ public final class OnlineLearner {
 
     for (int t = 0; t < order.length; t++) {
       final int row = order[t];
-      final double s = sampleWeights == null ? 1.0 : sampleWeights[row];
+      final double s = config.exampleWeight(sampleWeights == null ? 1.0 : sampleWeights[row],
+          labels[row]);
       if (s == 0.0) {
         continue;
       }
       final double y = labels[row] == 1 ? 1.0 : -1.0;
-      double score = x.dot(row, w, 0);
-      if (fitIntercept) {
-        score += w[biasSlot];
-      }
+      // The bias slot is read even without fitIntercept: it then stays at its starting value
+      // (0, or a warm-start model's intercept), which predictions add too.
+      final double score = x.dot(row, w, 0) + w[biasSlot];
       final double margin = y * score;
       examples++;
       weightSeen += s;
@@ -155,17 +158,13 @@ public final class OnlineLearner {
 
     for (int t = 0; t < order.length; t++) {
       final int row = order[t];
-      final double s = sampleWeights == null ? 1.0 : sampleWeights[row];
+      final int y = labels[row];
+      final double s = config.exampleWeight(sampleWeights == null ? 1.0 : sampleWeights[row], y);
       if (s == 0.0) {
         continue;
       }
-      final int y = labels[row];
       for (int k = 0; k < numClasses; k++) {
-        double score = x.dot(row, w, k * rowLength);
-        if (fitIntercept) {
-          score += w[k * rowLength + biasSlot];
-        }
-        scores[k] = score;
+        scores[k] = x.dot(row, w, k * rowLength) + w[k * rowLength + biasSlot];
       }
       int rival = -1;
       for (int k = 0; k < numClasses; k++) {

@@ -2,7 +2,10 @@ package io.github.sparkperceptron.mixing;
 
 import io.github.sparkperceptron.kernel.EpochStats;
 import io.github.sparkperceptron.kernel.LinearState;
+import io.github.sparkperceptron.kernel.VoteTrace;
 import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -19,6 +22,8 @@ public final class PartitionResult implements Serializable {
   private EpochStats[] epochs;
   /** Updates per local epoch of every partition covered, in partition order. */
   private long[][] updatesByPartition;
+  /** The voted perceptron's traces of the partitions covered, in partition order (or empty). */
+  private List<VoteTrace> voteTraces = new ArrayList<>();
 
   public PartitionResult(int partition, double mixWeight, LinearState state, EpochStats[] epochs) {
     if (!(mixWeight >= 0) || Double.isInfinite(mixWeight)) {
@@ -63,6 +68,17 @@ public final class PartitionResult implements Serializable {
     return updatesByPartition;
   }
 
+  /** Attaches this partition's vote trace; returns this. */
+  public PartitionResult withVoteTrace(VoteTrace trace) {
+    voteTraces.add(trace);
+    return this;
+  }
+
+  /** The vote traces of the partitions covered, in partition order. */
+  public List<VoteTrace> voteTraces() {
+    return voteTraces;
+  }
+
   /**
    * Combines {@code right} (covering higher partition indices) into this result and returns this:
    * the weighted mean w ← w + r·(w_R − w) with r = μ_R / (μ + μ_R), which leaves a coordinate on
@@ -86,6 +102,11 @@ public final class PartitionResult implements Serializable {
     System.arraycopy(right.updatesByPartition, 0, both, updatesByPartition.length,
         right.updatesByPartition.length);
     updatesByPartition = both;
+    if (!right.voteTraces.isEmpty()) {
+      List<VoteTrace> traces = new ArrayList<>(voteTraces);
+      traces.addAll(right.voteTraces);
+      voteTraces = traces;
+    }
     return this;
   }
 

@@ -1,11 +1,15 @@
 package io.github.sparkperceptron.ml;
 
+import io.github.sparkperceptron.kernel.Averaging;
 import io.github.sparkperceptron.kernel.EpochStats;
 import io.github.sparkperceptron.kernel.LearnerConfig;
 import io.github.sparkperceptron.kernel.LinearState;
 import io.github.sparkperceptron.kernel.OnlineLearner;
+import io.github.sparkperceptron.kernel.Predictor;
 import io.github.sparkperceptron.kernel.SeededShuffle;
 import io.github.sparkperceptron.kernel.TrainingBlock;
+import io.github.sparkperceptron.kernel.VoteTrace;
+import io.github.sparkperceptron.kernel.VotedPerceptron;
 import io.github.sparkperceptron.mixing.MixingMode;
 import io.github.sparkperceptron.mixing.ParameterMix;
 import io.github.sparkperceptron.mixing.PartitionResult;
@@ -28,12 +32,14 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each epoch is one Spark job: broadcast the mixed state, run one epoch on every partition from
  * it ({@link OnlineLearner}), combine the partitions with {@code treeAggregate} into a
- * {@link ParameterMix} (order-independent, so bit-reproducible), destroy the broadcast. One-shot
+ * {@link ParameterMix} (order-independent, so bit-reproducible), destroy the broadcast. With a
+ * validation set, a second small job scores the epoch's model on the held-out rows. One-shot
  * mixing instead runs every epoch inside one job and mixes once.
  *
  * <p>Why a retried or recomputed task changes nothing: a partition epoch is a pure function of the
  * broadcast state, the partition's rows (cached, or recomputed deterministically from the input)
- * and the row order from {@link SeededShuffle}, seeded by (seed, epoch, partition) only.
+ * and the row order from {@link SeededShuffle}, seeded by (seed, epoch, partition) only; it never
+ * reads the task attempt, the executor, the time or any random source of its own.
  */
 final class IterativeParameterMixing {
   private static final Logger LOG = LoggerFactory.getLogger(IterativeParameterMixing.class);
@@ -41,19 +47,20 @@ final class IterativeParameterMixing {
   private IterativeParameterMixing() {
   }
 
-  /** The loop's result: the final mixed state and one record per epoch run. */
+  /** The loop's result: the model's state (the best epoch's, with early stopping) and history. */
   static final class Outcome {
     LinearState state;
+    VotedPerceptron vote;
     final List<EpochStats> epochs = new ArrayList<>();
     final List<Double> weightChanges = new ArrayList<>();
     final List<Double> seconds = new ArrayList<>();
     /** Per epoch, the updates of each partition. */
     final List<long[]> partitionUpdates = new ArrayList<>();
+    /** Per epoch, the model's accuracy on the validation rows (empty without validation). */
+    final List<Double> validationAccuracy = new ArrayList<>();
+    /** The epoch whose model is returned (the last one run, or the best on validation). */
+    int modelEpoch;
     PerceptronTrainingSummary.StopReason stopReason = PerceptronTrainingSummary.StopReason.MAX_ITER;
-
-    Outcome(LinearState state) {
-      this.state = state;
-    }
   }
 
   static Outcome run(JavaSparkContext jsc, TrainingInput input, LearnerConfig learner,
@@ -70,17 +77,23 @@ final class IterativeParameterMixing {
 
   private static Outcome iterative(JavaSparkContext jsc, TrainingInput input,
       LearnerConfig learner, MixingSettings settings, LinearState initial) {
-    Outcome outcome = new Outcome(initial);
+    Outcome outcome = new Outcome();
+    double totalWeight = input.trainingWeight(learner.classWeights());
+    VotedPerceptron.Builder vote = voteBuilder(learner);
     LinearState state = initial;
+    LinearState best = null;
+    double bestAccuracy = Double.NEGATIVE_INFINITY;
     for (int epoch = 1; epoch <= settings.maxIter; epoch++) {
       long start = System.nanoTime();
       jsc.setJobDescription(String.format(Locale.ROOT, "perceptron epoch %d/%d (%s mixing)",
           epoch, settings.maxIter, settings.mixing.paramValue()));
+      int startVector = vote == null ? -1 : vote.addStartVector(state.weights());
       Broadcast<LinearState> broadcast = jsc.broadcast(state);
       PartitionResult mixed;
       try {
         JavaRDD<PartitionResult> results = input.partitions.mapPartitionsWithIndex(
-            partitionEpochs(broadcast, learner, settings, input.totalWeight, epoch, 1), true);
+            partitionEpochs(broadcast, learner, settings, totalWeight, epoch, 1, startVector),
+            true);
         mixed = results.treeAggregate(new ParameterMix(input.numPartitions), ParameterMix::add,
             ParameterMix::merge, settings.aggregationDepth).result();
       } finally {
@@ -88,13 +101,33 @@ final class IterativeParameterMixing {
       }
       double change = relativeChange(state.weights(), mixed.state().weights());
       state = mixed.state();
+      if (vote != null) {
+        vote.addEpoch(epoch, mixed.voteTraces());
+      }
       EpochStats stats = mixed.epochs()[0];
-      double seconds = (System.nanoTime() - start) / 1e9;
       outcome.epochs.add(stats);
       outcome.weightChanges.add(change);
-      outcome.seconds.add(seconds);
       outcome.partitionUpdates.add(column(mixed.updatesByPartition(), 0));
-      logEpoch(epoch, settings.maxIter, stats, change, seconds);
+      if (!settings.validate) {
+        outcome.modelEpoch = epoch;
+      }
+
+      double accuracy = Double.NaN;
+      if (settings.validate) {
+        jsc.setJobDescription(String.format(Locale.ROOT,
+            "perceptron epoch %d/%d: validation", epoch, settings.maxIter));
+        accuracy = validationAccuracy(jsc, input, learner, settings, state, vote, epoch);
+        outcome.validationAccuracy.add(accuracy);
+        if (accuracy > bestAccuracy) {
+          bestAccuracy = accuracy;
+          best = state;
+          outcome.modelEpoch = epoch;
+        }
+      }
+      double seconds = (System.nanoTime() - start) / 1e9;
+      outcome.seconds.add(seconds);
+      logEpoch(epoch, settings.maxIter, stats, change, seconds, accuracy);
+
       if (stats.updates == 0) {
         outcome.stopReason = PerceptronTrainingSummary.StopReason.CONVERGED;
         break;
@@ -103,8 +136,16 @@ final class IterativeParameterMixing {
         outcome.stopReason = PerceptronTrainingSummary.StopReason.TOL;
         break;
       }
+      if (settings.validate && epoch - outcome.modelEpoch >= settings.validationPatience) {
+        outcome.stopReason = PerceptronTrainingSummary.StopReason.VALIDATION;
+        LOG.info("No better validation accuracy for {} epochs: returning epoch {}'s model"
+            + " (validation accuracy {})", settings.validationPatience, outcome.modelEpoch,
+            bestAccuracy);
+        break;
+      }
     }
-    outcome.state = state;
+    outcome.state = settings.validate && best != null ? best : state;
+    outcome.vote = vote == null ? null : vote.build(outcome.modelEpoch);
     return outcome;
   }
 
@@ -113,18 +154,22 @@ final class IterativeParameterMixing {
     long start = System.nanoTime();
     jsc.setJobDescription(String.format(Locale.ROOT,
         "perceptron: %d epochs on every partition alone (oneshot mixing)", settings.maxIter));
+    double totalWeight = input.trainingWeight(learner.classWeights());
+    VotedPerceptron.Builder vote = voteBuilder(learner);
+    int startVector = vote == null ? -1 : vote.addStartVector(initial.weights());
     Broadcast<LinearState> broadcast = jsc.broadcast(initial);
     PartitionResult mixed;
     try {
       JavaRDD<PartitionResult> results = input.partitions.mapPartitionsWithIndex(
-          partitionEpochs(broadcast, learner, settings, input.totalWeight, 1, settings.maxIter),
-          true);
+          partitionEpochs(broadcast, learner, settings, totalWeight, 1, settings.maxIter,
+              startVector), true);
       mixed = results.treeAggregate(new ParameterMix(input.numPartitions), ParameterMix::add,
           ParameterMix::merge, settings.aggregationDepth).result();
     } finally {
       broadcast.destroy();
     }
-    Outcome outcome = new Outcome(mixed.state());
+    Outcome outcome = new Outcome();
+    outcome.state = mixed.state();
     double seconds = (System.nanoTime() - start) / 1e9;
     EpochStats[] epochs = mixed.epochs();
     for (int e = 0; e < epochs.length; e++) {
@@ -132,12 +177,25 @@ final class IterativeParameterMixing {
       outcome.weightChanges.add(Double.NaN);
       outcome.seconds.add(seconds / epochs.length);
       outcome.partitionUpdates.add(column(mixed.updatesByPartition(), e));
-      logEpoch(e + 1, settings.maxIter, epochs[e], Double.NaN, seconds / epochs.length);
+      logEpoch(e + 1, settings.maxIter, epochs[e], Double.NaN, seconds / epochs.length,
+          Double.NaN);
     }
+    outcome.modelEpoch = epochs.length;
     if (epochs.length > 0 && epochs[epochs.length - 1].updates == 0) {
       outcome.stopReason = PerceptronTrainingSummary.StopReason.CONVERGED;
     }
+    if (vote != null) {
+      vote.addEpoch(1, mixed.voteTraces());
+      outcome.vote = vote.build(1);
+    }
     return outcome;
+  }
+
+  private static VotedPerceptron.Builder voteBuilder(LearnerConfig learner) {
+    return learner.averaging() == Averaging.VOTE
+        ? new VotedPerceptron.Builder(learner.numClasses(), learner.numFeatures(),
+            learner.fitIntercept())
+        : null;
   }
 
   /**
@@ -149,21 +207,25 @@ final class IterativeParameterMixing {
    */
   private static Function2<Integer, Iterator<PreparedPartition>, Iterator<PartitionResult>>
       partitionEpochs(Broadcast<LinearState> broadcast, LearnerConfig learner,
-          MixingSettings settings, double totalWeight, int firstEpoch, int localEpochs) {
+          MixingSettings settings, double totalWeight, int firstEpoch, int localEpochs,
+          int startVector) {
     return (partition, parts) -> {
       PreparedPartition part = parts.next();
       LinearState state = broadcast.value().copy();
       double startClock = state.clock();
+      double partitionWeight = part.trainingWeight(learner.classWeights());
+      double clockScale = partitionWeight > 0 ? totalWeight / partitionWeight : 0.0;
+      TrainingBlock block = part.block;
+      VoteTrace trace = startVector >= 0 && block != null
+          ? new VoteTrace(block.features(), startVector, startClock) : null;
       List<EpochStats> epochs = new ArrayList<>();
       long updates = 0;
-      TrainingBlock block = part.block;
-      double clockScale = part.totalWeight > 0 ? totalWeight / part.totalWeight : 0.0;
       for (int e = 0; e < localEpochs; e++) {
         EpochStats stats = new EpochStats();
         if (block != null) {
           int[] order = SeededShuffle.order(settings.shuffle, settings.seed, firstEpoch + e,
               partition, block.numRows());
-          OnlineLearner.runEpoch(learner, block, order, state, clockScale, stats, null);
+          OnlineLearner.runEpoch(learner, block, order, state, clockScale, stats, trace);
         }
         // Every partition's epoch spans exactly [c, c + T] of the averaging clock.
         state.setClock(startClock + (e + 1) * totalWeight);
@@ -177,10 +239,43 @@ final class IterativeParameterMixing {
         double[] model = state.modelWeights();
         state = new LinearState(model, new double[model.length], state.clock());
       }
-      double mixWeight = settings.mixing.mixWeight(part.totalWeight, updates);
-      return Collections.singletonList(new PartitionResult(partition, mixWeight, state,
-          epochs.toArray(new EpochStats[0]))).iterator();
+      double mixWeight = settings.mixing.mixWeight(partitionWeight, updates);
+      PartitionResult result = new PartitionResult(partition, mixWeight, state,
+          epochs.toArray(new EpochStats[0]));
+      if (trace != null) {
+        trace.finish(state.clock(), mixWeight);
+        result.withVoteTrace(trace);
+      }
+      return Collections.singletonList(result).iterator();
     };
+  }
+
+  /**
+   * The accuracy (weighted by sample weights) on the validation rows of the model this epoch
+   * would return. Partition sums come back in partition order and are added in that order, so
+   * the value, and the best epoch chosen from it, are reproducible.
+   */
+  private static double validationAccuracy(JavaSparkContext jsc, TrainingInput input,
+      LearnerConfig learner, MixingSettings settings, LinearState state,
+      VotedPerceptron.Builder vote, int epoch) {
+    Predictor predictor = vote != null
+        ? Predictor.voted(vote.build(epoch), settings.threshold)
+        : Predictor.linear(learner.numClasses(), learner.numFeatures(), settings.threshold,
+            state.modelWeights());
+    Broadcast<Predictor> broadcast = jsc.broadcast(predictor);
+    try {
+      List<double[]> sums = input.partitions.map(part -> part.validation == null
+          ? new double[2] : broadcast.value().weightedAccuracy(part.validation)).collect();
+      double correct = 0;
+      double total = 0;
+      for (double[] s : sums) {
+        correct += s[0];
+        total += s[1];
+      }
+      return total > 0 ? correct / total : Double.NaN;
+    } finally {
+      broadcast.destroy();
+    }
   }
 
   /** Entry {@code e} of every row (0 where a partition stopped before epoch e). */
@@ -208,14 +303,17 @@ final class IterativeParameterMixing {
   }
 
   private static void logEpoch(int epoch, int maxIter, EpochStats stats, double change,
-      double seconds) {
+      double seconds, double validationAccuracy) {
     if (LOG.isInfoEnabled()) {
       LOG.info(String.format(Locale.ROOT,
           "epoch %d/%d: %,d mistakes (%.2f%% of %,d), %,d updates, loss %.6g, hinge %.6g,"
-              + " weight change %.3g, %.2f s",
+              + " weight change %.3g%s, %.2f s",
           epoch, maxIter, stats.mistakes,
           stats.examples == 0 ? 0.0 : 100.0 * stats.mistakes / stats.examples, stats.examples,
-          stats.updates, stats.perceptronLoss, stats.hingeLoss, change, seconds));
+          stats.updates, stats.perceptronLoss, stats.hingeLoss, change,
+          Double.isNaN(validationAccuracy) ? ""
+              : String.format(Locale.ROOT, ", validation accuracy %.4f", validationAccuracy),
+          seconds));
     }
   }
 }

@@ -13,14 +13,22 @@ final class MixingSettings implements Serializable {
   final boolean shuffle;
   final long seed;
   final int aggregationDepth;
+  /** Whether validation rows are scored each epoch (early stopping). */
+  final boolean validate;
+  final int validationPatience;
+  /** The binary decision threshold, used to score validation rows. */
+  final double threshold;
 
   MixingSettings(int maxIter, double tol, MixingMode mixing, boolean shuffle, long seed,
-      int aggregationDepth) {
+      int aggregationDepth, boolean validate, int validationPatience, double threshold) {
     this.maxIter = maxIter;
     this.tol = tol;
     this.mixing = mixing;
     this.shuffle = shuffle;
     this.seed = seed;
     this.aggregationDepth = aggregationDepth;
+    this.validate = validate;
+    this.validationPatience = validationPatience;
+    this.threshold = threshold;
   }
 }

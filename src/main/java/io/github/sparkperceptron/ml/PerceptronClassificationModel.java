@@ -4,7 +4,10 @@ import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.ml.attribute.AttributeGroup;
 import org.apache.spark.ml.classification.ClassificationModel;
+import io.github.sparkperceptron.kernel.VotedPerceptron;
 import org.apache.spark.ml.linalg.DenseMatrix;
+import org.apache.spark.ml.linalg.DenseVector;
+import org.apache.spark.ml.linalg.SparseVector;
 import org.apache.spark.ml.linalg.Matrix;
 import org.apache.spark.ml.linalg.SQLDataTypes;
 import org.apache.spark.ml.linalg.Vector;
@@ -28,8 +31,13 @@ import org.apache.spark.sql.types.StructType;
  * when m &gt; {@code threshold}) and K' = K for multiclass models (raw prediction = the K scores
  * w_k·x + b_k; predicts the arg-max, ties to the lowest class index).
  *
- * <p>Prediction costs O(K'·non-zeros of x). The model is immutable apart from its output params
- * (column names, {@code threshold}); it carries the estimator's params with the same getters.
+ * <p>A voted model (averaging=vote) predicts by the vote of every intermediate weight vector
+ * instead (see {@link VotedPerceptron}): binary raw prediction [−v, v] with v the weighted vote,
+ * predicting 1 when v &gt; {@code threshold}; multiclass raw prediction = the K vote totals.
+ *
+ * <p>Prediction costs O(K'·non-zeros of x) (a vote: see {@link VotedPerceptron}). The model is
+ * immutable apart from its output params (column names, {@code threshold}); it carries the
+ * estimator's params with the same getters.
  */
 public class PerceptronClassificationModel
     extends ClassificationModel<Vector, PerceptronClassificationModel>
@@ -51,15 +59,17 @@ public class PerceptronClassificationModel
   private final double[] coefficients;
   /** K' intercepts. */
   private final double[] intercepts;
+  /** The voted perceptron's vote (averaging=vote), or {@code null}. */
+  private final VotedPerceptron vote;
   private transient PerceptronTrainingSummary trainingSummary;
 
   PerceptronClassificationModel(String uid, int numClasses, int numFeatures,
-      double[] coefficients, double[] intercepts) {
-    this(stash(uid), numClasses, numFeatures, coefficients, intercepts, true);
+      double[] coefficients, double[] intercepts, VotedPerceptron vote) {
+    this(stash(uid), numClasses, numFeatures, coefficients, intercepts, vote, true);
   }
 
   private PerceptronClassificationModel(String uid, int numClasses, int numFeatures,
-      double[] coefficients, double[] intercepts, boolean uidStashed) {
+      double[] coefficients, double[] intercepts, VotedPerceptron vote, boolean uidStashed) {
     super();
     this.uid = uid;
     PENDING_UID.remove();
@@ -74,6 +84,10 @@ public class PerceptronClassificationModel
     this.numFeatures = numFeatures;
     this.coefficients = coefficients;
     this.intercepts = intercepts;
+    if (vote != null && (vote.numClasses() != numClasses || vote.numFeatures() != numFeatures)) {
+      throw new IllegalArgumentException("the vote's shape differs from the model's");
+    }
+    this.vote = vote;
   }
 
   private static String stash(String uid) {
@@ -83,7 +97,7 @@ public class PerceptronClassificationModel
 
   /** Builds a model from one flat weight array in the kernel's layout (rows of d+1, bias last). */
   static PerceptronClassificationModel fromStateWeights(String uid, int numClasses,
-      int numFeatures, double[] stateWeights) {
+      int numFeatures, double[] stateWeights, VotedPerceptron vote) {
     int rows = numClasses == 2 ? 1 : numClasses;
     double[] coef = new double[rows * numFeatures];
     double[] icpt = new double[rows];
@@ -91,7 +105,7 @@ public class PerceptronClassificationModel
       System.arraycopy(stateWeights, k * (numFeatures + 1), coef, k * numFeatures, numFeatures);
       icpt[k] = stateWeights[k * (numFeatures + 1) + numFeatures];
     }
-    return new PerceptronClassificationModel(uid, numClasses, numFeatures, coef, icpt);
+    return new PerceptronClassificationModel(uid, numClasses, numFeatures, coef, icpt, vote);
   }
 
   /** This model's weights in the kernel's layout (rows of d+1, bias last); a new array. */
@@ -134,7 +148,8 @@ public class PerceptronClassificationModel
   }
 
   /**
-   * The binary model's weights w (length d).
+   * The binary model's weights w (length d). For a voted model (averaging=vote), which predicts
+   * by its vote, these are the averaged weights: the vote's linear summary.
    *
    * @throws IllegalStateException for a multiclass model
    */
@@ -173,6 +188,10 @@ public class PerceptronClassificationModel
   @Override
   public Vector predictRaw(Vector features) {
     checkSize(features);
+    if (vote != null) {
+      double[] votes = votes(features);
+      return numClasses == 2 ? Vectors.dense(-votes[0], votes[0]) : Vectors.dense(votes);
+    }
     if (numClasses == 2) {
       double m = margin(features, 0);
       return Vectors.dense(-m, m);
@@ -187,6 +206,9 @@ public class PerceptronClassificationModel
   @Override
   public double predict(Vector features) {
     checkSize(features);
+    if (vote != null) {
+      return raw2prediction(predictRaw(features));
+    }
     if (numClasses == 2) {
       return margin(features, 0) > getThreshold() ? 1.0 : 0.0;
     }
@@ -208,6 +230,29 @@ public class PerceptronClassificationModel
       return rawPrediction.apply(1) > getThreshold() ? 1.0 : 0.0;
     }
     return rawPrediction.argmax();
+  }
+
+  private transient int[] denseIndices;
+
+  private double[] votes(Vector features) {
+    if (features instanceof SparseVector) {
+      SparseVector sv = (SparseVector) features;
+      return vote.votes(sv.indices(), sv.values(), sv.indices().length);
+    }
+    int[] identity = denseIndices;
+    if (identity == null) {
+      identity = new int[numFeatures];
+      for (int j = 0; j < numFeatures; j++) {
+        identity[j] = j;
+      }
+      denseIndices = identity;
+    }
+    return vote.votes(identity, ((DenseVector) features).values(), numFeatures);
+  }
+
+  /** Whether predictions come from the voted perceptron's vote (averaging=vote). */
+  public boolean isVoted() {
+    return vote != null;
   }
 
   private double margin(Vector features, int row) {
@@ -265,7 +310,7 @@ public class PerceptronClassificationModel
   @Override
   public PerceptronClassificationModel copy(ParamMap extra) {
     PerceptronClassificationModel copied = new PerceptronClassificationModel(uid(), numClasses,
-        numFeatures, coefficients.clone(), intercepts.clone());
+        numFeatures, coefficients.clone(), intercepts.clone(), vote);
     copied.trainingSummary = trainingSummary;
     return copyValues(copied, extra).setParent(parent());
   }
@@ -295,7 +340,10 @@ public class PerceptronClassificationModel
       DataTypes.createStructField("coefficientMatrix", SQLDataTypes.MatrixType(), false),
       DataTypes.createStructField("interceptVector", SQLDataTypes.VectorType(), false)});
 
-  /** Spark's layout: {@code metadata/} (params, as JSON) and {@code data/} (one Parquet row). */
+  /**
+   * Spark's layout: {@code metadata/} (params, as JSON) and {@code data/} (one Parquet row), plus
+   * {@code vote/} for a voted model.
+   */
   private static final class Writer extends MLWriter {
     private final PerceptronClassificationModel instance;
 
@@ -310,6 +358,9 @@ public class PerceptronClassificationModel
           instance.coefficientMatrix(), instance.interceptVector());
       sparkSession().createDataFrame(List.of(row), DATA_SCHEMA).repartition(1).write()
           .parquet(new Path(path, "data").toString());
+      if (instance.vote != null) {
+        VoteFiles.save(sparkSession(), instance.vote, path);
+      }
     }
   }
 
@@ -330,10 +381,17 @@ public class PerceptronClassificationModel
         }
       }
       double[] icpt = ((Vector) row.get(3)).toArray();
+      PerceptronClassificationModel plain = new PerceptronClassificationModel(metadata.uid(),
+          numClasses, numFeatures, coef, icpt, null);
+      metadata.getAndSetParams(plain, scala.Option.empty());
+      if (!VoteFiles.exists(sparkSession(), path)) {
+        return plain;
+      }
+      VotedPerceptron vote = VoteFiles.load(sparkSession(), path, numClasses, numFeatures,
+          plain.getFitIntercept());
       PerceptronClassificationModel model = new PerceptronClassificationModel(metadata.uid(),
-          numClasses, numFeatures, coef, icpt);
-      metadata.getAndSetParams(model, scala.Option.empty());
-      return model;
+          numClasses, numFeatures, coef, icpt, vote);
+      return plain.copyValues(model, plain.extractParamMap());
     }
   }
 }

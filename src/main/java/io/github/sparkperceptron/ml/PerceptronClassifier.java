@@ -5,8 +5,11 @@ import io.github.sparkperceptron.kernel.EpochStats;
 import io.github.sparkperceptron.kernel.LearnerConfig;
 import io.github.sparkperceptron.kernel.LinearState;
 import io.github.sparkperceptron.kernel.UpdateRule;
+import io.github.sparkperceptron.kernel.VotedPerceptron;
+import io.github.sparkperceptron.mixing.MixingMode;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.ml.classification.Classifier;
@@ -137,6 +140,18 @@ public class PerceptronClassifier
     return (PerceptronClassifier) set(aggregationDepth(), value);
   }
 
+  public PerceptronClassifier setValidationIndicatorCol(String value) {
+    return (PerceptronClassifier) set(validationIndicatorCol(), value);
+  }
+
+  public PerceptronClassifier setValidationPatience(int value) {
+    return (PerceptronClassifier) set(validationPatience(), value);
+  }
+
+  public PerceptronClassifier setClassWeight(String value) {
+    return (PerceptronClassifier) set(classWeight(), value);
+  }
+
   /**
    * Warm start: training begins from this model's weights instead of zeros. Its number of
    * features and classes must match the training data's. {@code null} clears it. The initial
@@ -159,23 +174,31 @@ public class PerceptronClassifier
     if (!getWeightCol().isEmpty()) {
       InputChecks.requireNumericColumn(schema, getWeightCol(), "weightCol");
     }
+    if (!getValidationIndicatorCol().isEmpty()) {
+      InputChecks.requireBooleanColumn(schema, getValidationIndicatorCol(),
+          "validationIndicatorCol");
+    }
     return super.transformSchema(schema);
   }
 
   /**
-   * Trains the model: validate → read the data into cached blocks → run the mixing loop → build
-   * the model and its summary.
+   * Trains the model: check the params → read the data into cached blocks (validating every row)
+   * → run the mixing loop → build the model and its summary.
    */
   @Override
   public PerceptronClassificationModel train(Dataset<?> dataset) {
     UpdateRule rule = updateRuleValue();
     Averaging averagingMode = averagingValue();
-    if (averagingMode == Averaging.VOTE) {
-      throw new UnsupportedOperationException("averaging=vote is not supported yet;"
-          + " use averaging=average (the usual approximation of the voted perceptron) or none");
+    MixingMode mixingMode = mixingValue();
+    String validationCol = getValidationIndicatorCol();
+    if (!validationCol.isEmpty() && mixingMode == MixingMode.ONESHOT) {
+      throw new IllegalArgumentException("validationIndicatorCol needs a model after every"
+          + " epoch, which mixing=oneshot never forms; use mixing=mistakes or mixing=uniform, or"
+          + " unset validationIndicatorCol");
     }
-    MixingSettings settings = new MixingSettings(getMaxIter(), getTol(), mixingValue(),
-        getShuffle(), getSeed(), getAggregationDepth());
+    MixingSettings settings = new MixingSettings(getMaxIter(), getTol(), mixingMode,
+        getShuffle(), getSeed(), getAggregationDepth(), !validationCol.isEmpty(),
+        getValidationPatience(), getThreshold());
     if (rule.isPassiveAggressive() && getStepSize() != 1.0) {
       LOG.warn("stepSize={} has no effect with updateRule={}: passive-aggressive rules compute"
           + " their own step", getStepSize(), getUpdateRule());
@@ -183,9 +206,13 @@ public class PerceptronClassifier
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(dataset.sparkSession().sparkContext());
 
     try (TrainingInput input = TrainingInput.prepare(dataset, getLabelCol(), getFeaturesCol(),
-        getWeightCol())) {
+        getWeightCol(), validationCol)) {
       LearnerConfig learner = new LearnerConfig(input.numFeatures, input.numClasses,
-          getFitIntercept(), getStepSize(), rule, getAggressiveness(), averagingMode);
+          getFitIntercept(), getStepSize(), rule, getAggressiveness(), averagingMode,
+          classWeights(input));
+      if (averagingMode == Averaging.VOTE) {
+        requireVoteFits(input, learner);
+      }
       LinearState start = initialState(learner);
       LOG.info("Training {}: {} on {} rows x {} features, {} classes, {} partitions",
           uid(), describeParams(), input.numRows, input.numFeatures, input.numClasses,
@@ -206,8 +233,48 @@ public class PerceptronClassifier
       IterativeParameterMixing.Outcome outcome =
           IterativeParameterMixing.run(jsc, input, learner, settings, start);
       PerceptronClassificationModel model = PerceptronClassificationModel.fromStateWeights(uid(),
-          learner.numClasses(), learner.numFeatures(), outcome.state.modelWeights());
+          learner.numClasses(), learner.numFeatures(), outcome.state.modelWeights(),
+          outcome.vote);
       return model.setSummary(summarize(outcome, input.numPartitions));
+    }
+  }
+
+  /** The per-class factors on the sample weights that {@code classWeight} asks for, or null. */
+  private double[] classWeights(TrainingInput input) {
+    if (!getClassWeight().equalsIgnoreCase("balanced")) {
+      return null;
+    }
+    double total = 0;
+    int present = 0;
+    for (double w : input.classWeightSums) {
+      total += w;
+      present += w > 0 ? 1 : 0;
+    }
+    double[] weights = new double[input.numClasses];
+    for (int k = 0; k < weights.length; k++) {
+      double w = input.classWeightSums[k];
+      weights[k] = w > 0 ? total / (present * w) : 0.0;
+    }
+    LOG.info("classWeight=balanced: class weights {}", Arrays.toString(weights));
+    return weights;
+  }
+
+  /**
+   * Refuses, before the first epoch, a vote that could outgrow the driver: in the worst case
+   * every example is a mistake in every epoch, and the vote keeps each one.
+   */
+  private void requireVoteFits(TrainingInput input, LearnerConfig learner) {
+    long worst = VotedPerceptron.worstCaseBytes(getMaxIter(), input.numRows, input.storedValues,
+        learner.stateLength());
+    long heap = Runtime.getRuntime().maxMemory();
+    if (worst > heap / 2) {
+      throw new IllegalArgumentException(String.format(Locale.ROOT,
+          "averaging=vote keeps every intermediate weight vector: with maxIter=%d over %,d rows"
+              + " (%,d non-zeros) it can reach %,d MB on the driver (every example a mistake in"
+              + " every epoch), more than half of the driver's %,d MB heap. Use averaging=average"
+              + " (the averaged perceptron approximates the vote in O(features) memory), lower"
+              + " maxIter, or give the driver more memory (spark.driver.memory)",
+          getMaxIter(), input.numRows, input.storedValues, worst >> 20, heap >> 20));
     }
   }
 
@@ -240,10 +307,10 @@ public class PerceptronClassifier
     }
     PerceptronClassificationModel model = new PerceptronClassificationModel(uid(),
         learner.numClasses(), learner.numFeatures(),
-        new double[rows * learner.numFeatures()], intercepts);
+        new double[rows * learner.numFeatures()], intercepts, null);
     return model.setSummary(new PerceptronTrainingSummary(new long[0], new long[0], new long[0],
         new double[0], new double[0], new double[0], new double[0], new long[0][],
-        PerceptronTrainingSummary.StopReason.NOTHING_TO_TRAIN, numPartitions));
+        new double[0], 0, PerceptronTrainingSummary.StopReason.NOTHING_TO_TRAIN, numPartitions));
   }
 
   private static PerceptronTrainingSummary summarize(IterativeParameterMixing.Outcome outcome,
@@ -269,8 +336,11 @@ public class PerceptronClassifier
     }
     PerceptronTrainingSummary.StopReason reason =
         n == 0 ? PerceptronTrainingSummary.StopReason.NOTHING_TO_TRAIN : outcome.stopReason;
+    double[] validation = outcome.validationAccuracy.stream().mapToDouble(Double::doubleValue)
+        .toArray();
     return new PerceptronTrainingSummary(updates, mistakes, examples, loss, hinge, change, seconds,
-        outcome.partitionUpdates.toArray(new long[0][]), reason, numPartitions);
+        outcome.partitionUpdates.toArray(new long[0][]), validation, outcome.modelEpoch, reason,
+        numPartitions);
   }
 
   private String describeParams() {

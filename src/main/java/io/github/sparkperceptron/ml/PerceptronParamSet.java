@@ -28,6 +28,8 @@ public final class PerceptronParamSet implements Serializable {
   public static final double DEFAULT_TOL = 1e-6;
   /** Default of {@code seed}. */
   public static final long DEFAULT_SEED = 42L;
+  /** Default of {@code validationPatience}. */
+  public static final int DEFAULT_VALIDATION_PATIENCE = 3;
 
   final IntParam maxIter;
   final DoubleParam tol;
@@ -42,6 +44,9 @@ public final class PerceptronParamSet implements Serializable {
   final DoubleParam threshold;
   final Param<String> weightCol;
   final IntParam aggregationDepth;
+  final Param<String> validationIndicatorCol;
+  final IntParam validationPatience;
+  final Param<String> classWeight;
 
   PerceptronParamSet(Params owner) {
     maxIter = new IntParam(owner, "maxIter",
@@ -84,6 +89,18 @@ public final class PerceptronParamSet implements Serializable {
     aggregationDepth = new IntParam(owner, "aggregationDepth",
         "depth of the tree aggregation of partition results (>= 2)",
         ParamChecks.intAtLeast("aggregationDepth", 2));
+    validationIndicatorCol = new Param<>(owner, "validationIndicatorCol",
+        "boolean column marking validation rows (true): they are not trained on; each epoch the"
+            + " model is scored on them, training stops after validationPatience epochs without"
+            + " improvement and the best epoch's model is returned (unset: no early stopping)",
+        ParamChecks.columnName("validationIndicatorCol"));
+    validationPatience = new IntParam(owner, "validationPatience",
+        "with validationIndicatorCol, stop after this many epochs without a better validation"
+            + " accuracy (>= 1)", ParamChecks.intAtLeast("validationPatience", 1));
+    classWeight = new Param<>(owner, "classWeight",
+        "none, or balanced: multiply each example's weight by N / (K * N_k), N_k the (weighted)"
+            + " size of its class, so that every class weighs the same in training",
+        ParamChecks.oneOf("classWeight", "none", "balanced"));
 
     owner.setDefault(maxIter, DEFAULT_MAX_ITER);
     owner.setDefault(tol, DEFAULT_TOL);
@@ -97,5 +114,7 @@ public final class PerceptronParamSet implements Serializable {
     owner.setDefault(seed, DEFAULT_SEED);
     owner.setDefault(threshold, 0.0);
     owner.setDefault(aggregationDepth, 2);
+    owner.setDefault(validationPatience, DEFAULT_VALIDATION_PATIENCE);
+    owner.setDefault(classWeight, "none");
   }
 }

@@ -73,6 +73,18 @@ public interface PerceptronParams extends Params {
     return perceptronParamSet().aggregationDepth;
   }
 
+  default Param<String> validationIndicatorCol() {
+    return perceptronParamSet().validationIndicatorCol;
+  }
+
+  default IntParam validationPatience() {
+    return perceptronParamSet().validationPatience;
+  }
+
+  default Param<String> classWeight() {
+    return perceptronParamSet().classWeight;
+  }
+
   default int getMaxIter() {
     return (Integer) getOrDefault(maxIter());
   }
@@ -124,6 +136,19 @@ public interface PerceptronParams extends Params {
 
   default int getAggregationDepth() {
     return (Integer) getOrDefault(aggregationDepth());
+  }
+
+  /** The validation indicator column, or the empty string when unset (no early stopping). */
+  default String getValidationIndicatorCol() {
+    return isDefined(validationIndicatorCol()) ? getOrDefault(validationIndicatorCol()) : "";
+  }
+
+  default int getValidationPatience() {
+    return (Integer) getOrDefault(validationPatience());
+  }
+
+  default String getClassWeight() {
+    return getOrDefault(classWeight());
   }
 
   /** {@link #getUpdateRule()} as the kernel's enum. */

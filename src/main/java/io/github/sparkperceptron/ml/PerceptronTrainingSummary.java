@@ -20,6 +20,8 @@ public final class PerceptronTrainingSummary implements Serializable {
     CONVERGED,
     /** An epoch changed the mixed weights by less than {@code tol}, relative to their norm. */
     TOL,
+    /** {@code validationPatience} epochs brought no better validation accuracy. */
+    VALIDATION,
     /** Nothing to train: {@code maxIter} is 0, or the data hold a single class. */
     NOTHING_TO_TRAIN
   }
@@ -32,12 +34,15 @@ public final class PerceptronTrainingSummary implements Serializable {
   private final double[] weightChange;
   private final double[] epochSeconds;
   private final long[][] partitionUpdates;
+  private final double[] validationAccuracy;
+  private final int modelEpoch;
   private final StopReason stopReason;
   private final int numPartitions;
 
   PerceptronTrainingSummary(long[] updates, long[] mistakes, long[] examples,
       double[] perceptronLoss, double[] hingeLoss, double[] weightChange, double[] epochSeconds,
-      long[][] partitionUpdates, StopReason stopReason, int numPartitions) {
+      long[][] partitionUpdates, double[] validationAccuracy, int modelEpoch,
+      StopReason stopReason, int numPartitions) {
     this.updates = updates;
     this.mistakes = mistakes;
     this.examples = examples;
@@ -46,6 +51,8 @@ public final class PerceptronTrainingSummary implements Serializable {
     this.weightChange = weightChange;
     this.epochSeconds = epochSeconds;
     this.partitionUpdates = partitionUpdates;
+    this.validationAccuracy = validationAccuracy;
+    this.modelEpoch = modelEpoch;
     this.stopReason = stopReason;
     this.numPartitions = numPartitions;
   }
@@ -104,6 +111,22 @@ public final class PerceptronTrainingSummary implements Serializable {
       out[e] = partitionUpdates[e].clone();
     }
     return out;
+  }
+
+  /**
+   * Per epoch, the accuracy (weighted by sample weights) of that epoch's model on the rows that
+   * {@code validationIndicatorCol} marks; empty when no validation column was set.
+   */
+  public double[] validationHistory() {
+    return validationAccuracy.clone();
+  }
+
+  /**
+   * The epoch whose model was returned: the last one run, or with a validation column the one
+   * with the best validation accuracy (the earliest among equals).
+   */
+  public int modelEpoch() {
+    return modelEpoch;
   }
 
   /** Whether some epoch made no update on any partition. */

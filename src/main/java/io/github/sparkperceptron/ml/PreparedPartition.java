@@ -19,29 +19,56 @@ import org.apache.spark.sql.Row;
 final class PreparedPartition implements Serializable {
   private static final long serialVersionUID = 1L;
 
-  /** The rows; {@code null} when the partition is empty or has a problem. */
+  /** The training rows; {@code null} when there are none or the partition has a problem. */
   final TrainingBlock block;
+  /** The validation rows ({@code validationIndicatorCol} true), or {@code null}. */
+  final TrainingBlock validation;
   final int partition;
+  /** Training rows. */
   final int rows;
+  final int validationRows;
   /** Vector size seen in this partition, −1 if it has no rows. */
   final int numFeatures;
   final long storedValues;
+  /** Σ of the training rows' sample weights. */
   final double totalWeight;
-  /** Rows per class index (length: largest label + 1). */
+  /** Training rows per class index (length: largest label + 1). */
   final long[] classCounts;
+  /** Σ of the training rows' sample weights per class index (same length). */
+  final double[] classWeightSums;
   /** The first bad row, or {@code null}. */
   final String problem;
 
-  private PreparedPartition(TrainingBlock block, int partition, int rows, int numFeatures,
-      long storedValues, double totalWeight, long[] classCounts, String problem) {
+  private PreparedPartition(TrainingBlock block, TrainingBlock validation, int partition,
+      int rows, int validationRows, int numFeatures, long storedValues, double totalWeight,
+      long[] classCounts, double[] classWeightSums, String problem) {
     this.block = block;
+    this.validation = validation;
     this.partition = partition;
     this.rows = rows;
+    this.validationRows = validationRows;
     this.numFeatures = numFeatures;
     this.storedValues = storedValues;
     this.totalWeight = totalWeight;
     this.classCounts = classCounts;
+    this.classWeightSums = classWeightSums;
     this.problem = problem;
+  }
+
+  /**
+   * The partition's total training weight T_i with the class weights applied (the plain total
+   * when {@code classWeights} is null). The driver and the tasks compute it with this one method,
+   * so their sums agree bit for bit.
+   */
+  double trainingWeight(double[] classWeights) {
+    if (classWeights == null) {
+      return totalWeight;
+    }
+    double t = 0.0;
+    for (int k = 0; k < classWeightSums.length; k++) {
+      t += classWeights[k] * classWeightSums[k];
+    }
+    return t;
   }
 
   /** What the conversion needs to know about the input columns. */
@@ -49,8 +76,10 @@ final class PreparedPartition implements Serializable {
     private static final long serialVersionUID = 1L;
     final String labelCol;
     final String featuresCol;
-    /** Empty when the rows carry no weight column. */
+    /** Empty when the rows carry no weight column (else it is column 2). */
     final String weightCol;
+    /** Empty when there is no validation indicator (else it is the last column). */
+    final String validationCol;
     /** The vector size every row must have, or −1 to take it from the first row. */
     final int expectedFeatures;
     /** Largest class index allowed (from label metadata, or the inference limit). */
@@ -58,11 +87,12 @@ final class PreparedPartition implements Serializable {
     /** Whether {@link #maxLabel} comes from the label column's metadata. */
     final boolean labelsFromMetadata;
 
-    Spec(String labelCol, String featuresCol, String weightCol, int expectedFeatures,
-        int maxLabel, boolean labelsFromMetadata) {
+    Spec(String labelCol, String featuresCol, String weightCol, String validationCol,
+        int expectedFeatures, int maxLabel, boolean labelsFromMetadata) {
       this.labelCol = labelCol;
       this.featuresCol = featuresCol;
       this.weightCol = weightCol;
+      this.validationCol = validationCol;
       this.expectedFeatures = expectedFeatures;
       this.maxLabel = maxLabel;
       this.labelsFromMetadata = labelsFromMetadata;
@@ -70,19 +100,23 @@ final class PreparedPartition implements Serializable {
   }
 
   /**
-   * Converts the rows (label: double, features: Vector[, weight: double]) of one partition. Stops
-   * at the first bad row.
+   * Converts the rows (label: double, features: Vector[, weight: double][, validation: boolean])
+   * of one partition. Stops at the first bad row.
    */
   static PreparedPartition prepare(int partition, Iterator<Row> rows, Spec spec) {
-    TrainingBlockBuilder builder = null;
+    TrainingBlockBuilder train = null;
+    TrainingBlockBuilder held = null;
     int numFeatures = spec.expectedFeatures;
     long[] classCounts = new long[0];
+    double[] classWeightSums = new double[0];
     double totalWeight = 0.0;
     int count = 0;
+    int validationCount = 0;
     boolean weighted = !spec.weightCol.isEmpty();
+    int validationIndex = spec.validationCol.isEmpty() ? -1 : (weighted ? 3 : 2);
     while (rows.hasNext()) {
       Row row = rows.next();
-      String where = "row " + count + " of input partition " + partition;
+      String where = "row " + (count + validationCount) + " of input partition " + partition;
 
       if (row.isNullAt(0)) {
         return failed(partition, "Column '" + spec.labelCol + "' (labelCol) is null in " + where
@@ -109,6 +143,15 @@ final class PreparedPartition implements Serializable {
         }
       }
 
+      boolean isValidation = false;
+      if (validationIndex >= 0) {
+        if (row.isNullAt(validationIndex)) {
+          return failed(partition, "Column '" + spec.validationCol + "' (validationIndicatorCol)"
+              + " is null in " + where + "; mark every row true (validation) or false (training)");
+        }
+        isValidation = row.getBoolean(validationIndex);
+      }
+
       if (row.isNullAt(1)) {
         return failed(partition, "Column '" + spec.featuresCol + "' (featuresCol) is null in "
             + where + "; every row needs a feature vector (drop such rows or impute them)");
@@ -130,36 +173,52 @@ final class PreparedPartition implements Serializable {
             + " (e.g. with org.apache.spark.ml.feature.Imputer) or drop those rows");
       }
 
-      if (builder == null) {
-        builder = new TrainingBlockBuilder(numFeatures);
-      }
       int classIndex = (int) label;
-      if (classIndex >= classCounts.length) {
-        classCounts = Arrays.copyOf(classCounts, classIndex + 1);
+      TrainingBlockBuilder target;
+      if (isValidation) {
+        if (held == null) {
+          held = new TrainingBlockBuilder(numFeatures);
+        }
+        target = held;
+        validationCount++;
+      } else {
+        if (train == null) {
+          train = new TrainingBlockBuilder(numFeatures);
+        }
+        target = train;
+        if (classIndex >= classCounts.length) {
+          classCounts = Arrays.copyOf(classCounts, classIndex + 1);
+          classWeightSums = Arrays.copyOf(classWeightSums, classIndex + 1);
+        }
+        classCounts[classIndex]++;
+        classWeightSums[classIndex] += weight;
+        totalWeight += weight;
+        count++;
       }
-      classCounts[classIndex]++;
-      totalWeight += weight;
       if (features instanceof SparseVector) {
         SparseVector sv = (SparseVector) features;
-        builder.addSparse(classIndex, weight, sv.indices(), sv.values(), sv.indices().length);
+        target.addSparse(classIndex, weight, sv.indices(), sv.values(), sv.indices().length);
       } else {
-        builder.addDense(classIndex, weight, ((DenseVector) features).values());
+        target.addDense(classIndex, weight, ((DenseVector) features).values());
       }
-      count++;
     }
-    TrainingBlock block = builder == null ? null : builder.build();
-    return new PreparedPartition(block, partition, count, count == 0 ? -1 : numFeatures,
-        block == null ? 0 : block.features().storedValues(), totalWeight, classCounts, null);
+    TrainingBlock block = train == null ? null : train.build();
+    TrainingBlock validation = held == null ? null : held.build();
+    return new PreparedPartition(block, validation, partition, count, validationCount,
+        count + validationCount == 0 ? -1 : numFeatures,
+        block == null ? 0 : block.features().storedValues(), totalWeight, classCounts,
+        classWeightSums, null);
   }
 
   /** The facts alone, for shipping to the driver. */
   PreparedPartition withoutBlock() {
-    return new PreparedPartition(null, partition, rows, numFeatures, storedValues, totalWeight,
-        classCounts, problem);
+    return new PreparedPartition(null, null, partition, rows, validationRows, numFeatures,
+        storedValues, totalWeight, classCounts, classWeightSums, problem);
   }
 
   private static PreparedPartition failed(int partition, String problem) {
-    return new PreparedPartition(null, partition, 0, -1, 0, 0.0, new long[0], problem);
+    return new PreparedPartition(null, null, partition, 0, 0, -1, 0, 0.0, new long[0],
+        new double[0], problem);
   }
 
   private static String checkLabel(double label, Spec spec) {

@@ -33,13 +33,19 @@ final class TrainingInput implements AutoCloseable {
   final int numPartitions;
   final int numFeatures;
   final int numClasses;
+  /** Training rows (validation rows excluded). */
   final long numRows;
+  final long validationRows;
   final long storedValues;
   final double totalWeight;
-  /** Rows per class, length {@link #numClasses}. */
+  /** Training rows per class, length {@link #numClasses}. */
   final long[] classCounts;
+  /** Σ of the training rows' sample weights per class, length {@link #numClasses}. */
+  final double[] classWeightSums;
   /** Rows per partition, in partition order. */
   final long[] partitionRows;
+  /** Each partition's facts (without its blocks), in partition order. */
+  private final List<PreparedPartition> facts;
 
   private TrainingInput(JavaRDD<PreparedPartition> partitions, List<PreparedPartition> facts,
       int numFeatures, int numClasses) {
@@ -48,20 +54,27 @@ final class TrainingInput implements AutoCloseable {
     this.numFeatures = numFeatures;
     this.numClasses = numClasses;
     long rows = 0;
+    long heldOut = 0;
     long stored = 0;
     double weight = 0.0;
     long[] counts = new long[numClasses];
+    double[] weightSums = new double[numClasses];
     long[] perPartition = new long[facts.size()];
     for (PreparedPartition f : facts) {
       rows += f.rows;
+      heldOut += f.validationRows;
       stored += f.storedValues;
       weight += f.totalWeight;
       perPartition[f.partition] = f.rows;
       for (int k = 0; k < f.classCounts.length; k++) {
         counts[k] += f.classCounts[k];
+        weightSums[k] += f.classWeightSums[k];
       }
     }
+    this.facts = facts;
     this.numRows = rows;
+    this.validationRows = heldOut;
+    this.classWeightSums = weightSums;
     this.storedValues = stored;
     this.totalWeight = weight;
     this.classCounts = counts;
@@ -73,17 +86,20 @@ final class TrainingInput implements AutoCloseable {
    * first problem (schema, then rows in partition order, then dataset-wide facts).
    */
   static TrainingInput prepare(Dataset<?> dataset, String labelCol, String featuresCol,
-      String weightCol) {
+      String weightCol, String validationCol) {
     InputChecks.requireNumericColumn(dataset.schema(), labelCol, "labelCol");
     InputChecks.requireVectorColumn(dataset.schema(), featuresCol, "featuresCol");
     if (!weightCol.isEmpty()) {
       InputChecks.requireNumericColumn(dataset.schema(), weightCol, "weightCol");
     }
+    if (!validationCol.isEmpty()) {
+      InputChecks.requireBooleanColumn(dataset.schema(), validationCol, "validationIndicatorCol");
+    }
     int declaredClasses = declaredClasses(dataset.schema().apply(labelCol));
     int declaredFeatures = AttributeGroup.fromStructField(dataset.schema().apply(featuresCol))
         .size();
     PreparedPartition.Spec spec = new PreparedPartition.Spec(labelCol, featuresCol, weightCol,
-        declaredFeatures,
+        validationCol, declaredFeatures,
         (declaredClasses > 0 ? declaredClasses : MAX_INFERRED_CLASSES) - 1, declaredClasses > 0);
 
     List<Column> columns = new ArrayList<>();
@@ -92,6 +108,9 @@ final class TrainingInput implements AutoCloseable {
     if (!weightCol.isEmpty()) {
       columns.add(col(weightCol).cast("double"));
     }
+    if (!validationCol.isEmpty()) {
+      columns.add(col(validationCol));
+    }
     Dataset<Row> rows = dataset.select(columns.toArray(new Column[0]));
     JavaRDD<PreparedPartition> prepared = rows.toJavaRDD()
         .mapPartitionsWithIndex((p, it) -> Collections.singletonList(
@@ -99,7 +118,7 @@ final class TrainingInput implements AutoCloseable {
         .persist(StorageLevel.MEMORY_AND_DISK());
     try {
       List<PreparedPartition> facts = prepared.map(PreparedPartition::withoutBlock).collect();
-      return validate(prepared, facts, declaredClasses);
+      return validate(prepared, facts, declaredClasses, validationCol);
     } catch (RuntimeException e) {
       prepared.unpersist(false);
       throw e;
@@ -107,17 +126,19 @@ final class TrainingInput implements AutoCloseable {
   }
 
   private static TrainingInput validate(JavaRDD<PreparedPartition> prepared,
-      List<PreparedPartition> facts, int declaredClasses) {
+      List<PreparedPartition> facts, int declaredClasses, String validationCol) {
     int numFeatures = -1;
     int featuresFrom = -1;
     int maxLabel = -1;
     long rows = 0;
+    long heldOut = 0;
     double weight = 0.0;
     for (PreparedPartition f : facts) {
       if (f.problem != null) {
         throw new IllegalArgumentException(f.problem);
       }
-      if (f.rows > 0) {
+      heldOut += f.validationRows;
+      if (f.rows + f.validationRows > 0) {
         if (numFeatures >= 0 && f.numFeatures != numFeatures) {
           throw new IllegalArgumentException("Feature vectors differ in size: input partition "
               + featuresFrom + " has vectors of size " + numFeatures + ", input partition "
@@ -131,9 +152,17 @@ final class TrainingInput implements AutoCloseable {
       rows += f.rows;
       weight += f.totalWeight;
     }
-    if (rows == 0) {
+    if (rows + heldOut == 0) {
       throw new IllegalArgumentException("The training dataset is empty (0 rows); check the"
           + " input path and any filter applied before fit()");
+    }
+    if (rows == 0) {
+      throw new IllegalArgumentException("Column '" + validationCol + "' (validationIndicatorCol)"
+          + " marks all " + heldOut + " rows as validation rows, which leaves none to train on");
+    }
+    if (!validationCol.isEmpty() && heldOut == 0) {
+      throw new IllegalArgumentException("Column '" + validationCol + "' (validationIndicatorCol)"
+          + " marks no row as a validation row (true); mark some, or unset the param");
     }
     if (!(weight > 0)) {
       throw new IllegalArgumentException("Every sample weight is 0, so there is nothing to learn;"
@@ -141,9 +170,9 @@ final class TrainingInput implements AutoCloseable {
     }
     int numClasses = declaredClasses > 0 ? declaredClasses : Math.max(2, maxLabel + 1);
     TrainingInput input = new TrainingInput(prepared, facts, numFeatures, Math.max(2, numClasses));
-    LOG.info("Training data: {} rows, {} features, {} classes, {} stored values in {} partitions",
-        input.numRows, input.numFeatures, input.numClasses, input.storedValues,
-        input.numPartitions);
+    LOG.info("Training data: {} rows (+ {} validation rows), {} features, {} classes, {} stored"
+        + " values in {} partitions", input.numRows, input.validationRows, input.numFeatures,
+        input.numClasses, input.storedValues, input.numPartitions);
     return input;
   }
 
@@ -160,6 +189,15 @@ final class TrainingInput implements AutoCloseable {
       }
     }
     return -1;
+  }
+
+  /** Σ_i T_i with the class weights applied, summed in partition order. */
+  double trainingWeight(double[] classWeights) {
+    double t = 0.0;
+    for (PreparedPartition f : facts) {
+      t += f.trainingWeight(classWeights);
+    }
+    return t;
   }
 
   /** Index of the only class present, or −1 when two or more are. */

@@ -30,6 +30,11 @@ public final class NaivePerceptron {
   public double clockStep = 1.0;
   public int epochsRun;
   public long lastEpochUpdates;
+  /** Per epoch, Σ max(0, −margin) and Σ max(0, 1 − margin), measured before each update. */
+  public final java.util.List<Double> perceptronLosses = new java.util.ArrayList<>();
+  public final java.util.List<Double> hingeLosses = new java.util.ArrayList<>();
+  private double epochLoss;
+  private double epochHinge;
 
   public NaivePerceptron(int d, int numClasses, boolean fitIntercept, double eta, boolean averaged,
       String rule, double aggressiveness) {
@@ -57,6 +62,8 @@ public final class NaivePerceptron {
     for (int epoch = 1; epoch <= epochs; epoch++) {
       int[] order = orderForEpoch.apply(epoch);
       long updates = 0;
+      epochLoss = 0;
+      epochHinge = 0;
       for (int t = 0; t < order.length; t++) {
         int i = order[t];
         if (step(xs.get(i), labels.get(i))) {
@@ -66,6 +73,8 @@ public final class NaivePerceptron {
       }
       epochsRun = epoch;
       lastEpochUpdates = updates;
+      perceptronLosses.add(epochLoss);
+      hingeLosses.add(epochHinge);
       if (updates == 0) {
         break;
       }
@@ -90,6 +99,7 @@ public final class NaivePerceptron {
         score += w[0][d];
       }
       double margin = y * score;
+      recordLoss(margin);
       double tau = stepSize(margin, sq + bias);
       if (tau <= 0) {
         return false;
@@ -121,6 +131,7 @@ public final class NaivePerceptron {
       }
     }
     double margin = scores[label] - scores[rival];
+    recordLoss(margin);
     double tau = stepSize(margin, 2.0 * (sq + bias));
     if (tau <= 0) {
       return false;
@@ -138,6 +149,15 @@ public final class NaivePerceptron {
       u[rival][d] -= clock * tau;
     }
     return true;
+  }
+
+  private void recordLoss(double margin) {
+    if (margin <= 0) {
+      epochLoss += -margin;
+    }
+    if (margin < 1) {
+      epochHinge += 1 - margin;
+    }
   }
 
   private double stepSize(double margin, double q) {

@@ -1,0 +1,333 @@
+package io.github.sparkperceptron.kernel;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The voted perceptron's prediction rule (Freund &amp; Schapire, "Large Margin Classification
+ * Using the Perceptron Algorithm", Machine Learning 37, 1999):
+ * <pre>
+ *   binary:      v(x) = Σ_k c_k · sign(w_k·x + b_k),   predict 1 when v(x) &gt; threshold
+ *   multiclass:  v_y(x) = Σ_k c_k · [argmax_j (w_k,j·x + b_k,j) = y],   predict argmax_y v_y(x)
+ * </pre>
+ * over every intermediate weight vector w_k, where c_k is how many examples w_k survived (sign(0)
+ * counts as −1 and arg-max ties go to the lowest class, as in training).
+ *
+ * <p>Under parameter mixing the vote ranges over every partition's own sequence of intermediate
+ * vectors in every epoch: partition i's epoch n starts from the mixed vector w̄⁽ⁿ⁾ and each vector
+ * it passes through votes with weight μ_i,n · c (c measured on the partition's clock, which spans
+ * the same T per epoch on every partition). With one partition μ = 1, the clock counts examples
+ * and this is exactly Freund &amp; Schapire's voted perceptron.
+ *
+ * <p>Storage: the E start vectors (K'·(d+1) doubles each, one per epoch) and the updates
+ * (12 bytes per non-zero of each update's row + 28 bytes per update). Prediction of x costs
+ * O(E·P·K'·nnz(x) + Σ_updates (nnz(row) + nnz(x))): each segment's start vector is dotted with x
+ * once and every update moves the scores by δ·(x_update·x), a sparse merge.
+ */
+public final class VotedPerceptron implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  private final int numClasses;
+  private final int numFeatures;
+  /** 1 when updates moved the bias (fitIntercept), else 0. */
+  private final double biasValue;
+  private final double[][] startVectors;
+  /** Per segment: its start vector, the vote weight of that vector, and its updates' range. */
+  private final int[] segmentStart;
+  private final double[] segmentStartWeight;
+  private final int[] segmentFirstUpdate;
+  /** Per update: row (CSR), rows moved, step, vote weight of the vector it produced. */
+  private final int[] rowStart;
+  private final int[] indices;
+  private final double[] values;
+  private final int[] raised;
+  private final int[] lowered;
+  private final double[] delta;
+  private final double[] weight;
+
+  /** Assembles a vote from its arrays (as stored); see the Builder for their meaning. */
+  public VotedPerceptron(int numClasses, int numFeatures, boolean fitIntercept,
+      double[][] startVectors,
+      int[] segmentStart, double[] segmentStartWeight, int[] segmentFirstUpdate, int[] rowStart,
+      int[] indices, double[] values, int[] raised, int[] lowered, double[] delta,
+      double[] weight) {
+    this.numClasses = numClasses;
+    this.numFeatures = numFeatures;
+    this.biasValue = fitIntercept ? 1.0 : 0.0;
+    this.startVectors = startVectors;
+    this.segmentStart = segmentStart;
+    this.segmentStartWeight = segmentStartWeight;
+    this.segmentFirstUpdate = segmentFirstUpdate;
+    this.rowStart = rowStart;
+    this.indices = indices;
+    this.values = values;
+    this.raised = raised;
+    this.lowered = lowered;
+    this.delta = delta;
+    this.weight = weight;
+    int updates = raised.length;
+    if (segmentFirstUpdate.length != segmentStart.length + 1
+        || segmentFirstUpdate[segmentStart.length] != updates || rowStart.length != updates + 1
+        || lowered.length != updates || delta.length != updates || weight.length != updates
+        || segmentStartWeight.length != segmentStart.length) {
+      throw new IllegalArgumentException("inconsistent vote arrays");
+    }
+  }
+
+  /**
+   * The largest vote (in bytes) training could produce: every example an update in every epoch.
+   * Checked against the driver's memory before training.
+   */
+  public static long worstCaseBytes(int epochs, long rows, long storedValues, int stateLength) {
+    return (long) epochs * (8L * stateLength + 12L * storedValues + 40L * rows);
+  }
+
+  public int numClasses() {
+    return numClasses;
+  }
+
+  public int numFeatures() {
+    return numFeatures;
+  }
+
+  public int numSegments() {
+    return segmentStart.length;
+  }
+
+  public int numUpdates() {
+    return raised.length;
+  }
+
+  /**
+   * The vote for one input given as sorted sparse entries (the first {@code nnz} of
+   * {@code xIndices}/{@code xValues}). Binary: one number v(x); multiclass: K vote totals.
+   */
+  public double[] votes(int[] xIndices, double[] xValues, int nnz) {
+    int rows = numClasses == 2 ? 1 : numClasses;
+    int rowLength = numFeatures + 1;
+    double[] scores = new double[rows];
+    double[] out = new double[numClasses == 2 ? 1 : numClasses];
+    for (int s = 0; s < segmentStart.length; s++) {
+      double[] w = startVectors[segmentStart[s]];
+      for (int k = 0; k < rows; k++) {
+        double m = 0.0;
+        for (int t = 0; t < nnz; t++) {
+          m += xValues[t] * w[k * rowLength + xIndices[t]];
+        }
+        scores[k] = m + w[k * rowLength + numFeatures];
+      }
+      cast(scores, segmentStartWeight[s], out);
+      for (int u = segmentFirstUpdate[s]; u < segmentFirstUpdate[s + 1]; u++) {
+        // The update moved w by δ·x_u and the bias by δ·biasValue.
+        double p = sparseDot(u, xIndices, xValues, nnz) + biasValue;
+        if (rows == 1) {
+          scores[0] += delta[u] * p;
+        } else {
+          scores[raised[u]] += delta[u] * p;
+          scores[lowered[u]] -= delta[u] * p;
+        }
+        cast(scores, weight[u], out);
+      }
+    }
+    return out;
+  }
+
+  private static void cast(double[] scores, double voteWeight, double[] out) {
+    if (voteWeight == 0.0) {
+      return;
+    }
+    if (scores.length == 1) {
+      out[0] += scores[0] > 0.0 ? voteWeight : -voteWeight;
+      return;
+    }
+    int best = 0;
+    for (int k = 1; k < scores.length; k++) {
+      if (scores[k] > scores[best]) {
+        best = k;
+      }
+    }
+    out[best] += voteWeight;
+  }
+
+  private double sparseDot(int u, int[] xIndices, double[] xValues, int nnz) {
+    int a = rowStart[u];
+    int aEnd = rowStart[u + 1];
+    int b = 0;
+    double sum = 0.0;
+    while (a < aEnd && b < nnz) {
+      int ia = indices[a];
+      int ib = xIndices[b];
+      if (ia == ib) {
+        sum += values[a] * xValues[b];
+        a++;
+        b++;
+      } else if (ia < ib) {
+        a++;
+      } else {
+        b++;
+      }
+    }
+    return sum;
+  }
+
+  /** The stored arrays, for persistence. */
+  public double[][] startVectors() {
+    return startVectors;
+  }
+
+  public int[] segmentStartVectors() {
+    return segmentStart;
+  }
+
+  public double[] segmentStartWeights() {
+    return segmentStartWeight;
+  }
+
+  public int[] segmentFirstUpdates() {
+    return segmentFirstUpdate;
+  }
+
+  public int[] updateRowStarts() {
+    return rowStart;
+  }
+
+  public int[] updateIndices() {
+    return indices;
+  }
+
+  public double[] updateValues() {
+    return values;
+  }
+
+  public int[] updateRaised() {
+    return raised;
+  }
+
+  public int[] updateLowered() {
+    return lowered;
+  }
+
+  public double[] updateDeltas() {
+    return delta;
+  }
+
+  public double[] updateWeights() {
+    return weight;
+  }
+
+  public boolean fitIntercept() {
+    return biasValue != 0.0;
+  }
+
+  /**
+   * Collects start vectors and the partitions' traces epoch by epoch, and assembles the vote,
+   * optionally only up to some epoch (early stopping keeps the best epoch's vote).
+   */
+  public static final class Builder {
+    private final int numClasses;
+    private final int numFeatures;
+    private final boolean fitIntercept;
+    private final List<double[]> starts = new ArrayList<>();
+    private final List<VoteTrace> traces = new ArrayList<>();
+    private final List<Double> mu = new ArrayList<>();
+    private final List<Integer> epochs = new ArrayList<>();
+
+    public Builder(int numClasses, int numFeatures, boolean fitIntercept) {
+      this.numClasses = numClasses;
+      this.numFeatures = numFeatures;
+      this.fitIntercept = fitIntercept;
+    }
+
+    /** Stores a copy of a start vector; returns its index. */
+    public int addStartVector(double[] weights) {
+      starts.add(weights.clone());
+      return starts.size() - 1;
+    }
+
+    /**
+     * Adds the traces one epoch produced (one per partition, or per partition over all epochs
+     * for one-shot mixing), each weighted by its μ_i = mixWeight_i / Σ_j mixWeight_j; when every
+     * mixing weight is zero (no partition updated), by 1 / #traces.
+     */
+    public void addEpoch(int epoch, List<VoteTrace> epochTraces) {
+      double total = 0;
+      for (VoteTrace t : epochTraces) {
+        total += t.mixWeight();
+      }
+      for (VoteTrace t : epochTraces) {
+        traces.add(t);
+        mu.add(total > 0 ? t.mixWeight() / total : 1.0 / epochTraces.size());
+        epochs.add(epoch);
+      }
+    }
+
+    /** Bytes the vote holds so far (the model's size on the driver). */
+    public long sizeInBytes() {
+      long bytes = 8L * starts.size() * (starts.isEmpty() ? 0 : starts.get(0).length);
+      for (VoteTrace t : traces) {
+        bytes += 12L * t.storedValues() + 32L * t.updates();
+      }
+      return bytes;
+    }
+
+    /** The vote over the segments of epochs ≤ {@code lastEpoch}. */
+    public VotedPerceptron build(int lastEpoch) {
+      int segments = 0;
+      int updates = 0;
+      long stored = 0;
+      for (int s = 0; s < traces.size(); s++) {
+        if (epochs.get(s) <= lastEpoch) {
+          segments++;
+          updates += traces.get(s).updates();
+          stored += traces.get(s).storedValues();
+        }
+      }
+      if (stored > Integer.MAX_VALUE - 8) {
+        throw new IllegalStateException("the vote holds " + stored + " non-zeros, more than one"
+            + " Java array can; use averaging=average");
+      }
+      int[] segStart = new int[segments];
+      double[] segWeight = new double[segments];
+      int[] segFirst = new int[segments + 1];
+      int[] rowStart = new int[updates + 1];
+      int[] idx = new int[(int) stored];
+      double[] val = new double[(int) stored];
+      int[] up = new int[updates];
+      int[] down = new int[updates];
+      double[] step = new double[updates];
+      double[] w = new double[updates];
+      int seg = 0;
+      int u = 0;
+      int nz = 0;
+      for (int s = 0; s < traces.size(); s++) {
+        if (epochs.get(s) > lastEpoch) {
+          continue;
+        }
+        VoteTrace t = traces.get(s);
+        double m = mu.get(s);
+        segStart[seg] = t.startVector();
+        segWeight[seg] = m * t.startSurvival();
+        segFirst[seg] = u;
+        for (int j = 0; j < t.updates(); j++) {
+          for (int k = t.rowStart(j); k < t.rowStart(j + 1); k++) {
+            idx[nz] = t.index(k);
+            val[nz] = t.value(k);
+            nz++;
+          }
+          rowStart[u + 1] = nz;
+          up[u] = t.raised(j);
+          down[u] = t.lowered(j);
+          step[u] = t.delta(j);
+          w[u] = m * t.survival(j);
+          u++;
+        }
+        seg++;
+      }
+      segFirst[segments] = u;
+      return new VotedPerceptron(numClasses, numFeatures, fitIntercept,
+          starts.toArray(new double[0][]), segStart, segWeight, segFirst, rowStart, idx, val, up,
+          down, step, w);
+    }
+  }
+}
