@@ -14,6 +14,7 @@ import org.apache.spark.ml.param.ParamPair;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -39,6 +40,12 @@ public final class TrainJob implements Callable<Integer> {
   @Option(names = "--test", paramLabel = "PATH",
       description = "test data, evaluated after training (same format)")
   String testPath;
+
+  @Option(names = "--validation", paramLabel = "PATH",
+      description = "validation data (same format): scored after every epoch; training stops"
+          + " after --validation-patience epochs without a better accuracy and keeps the best"
+          + " epoch's model")
+  String validationPath;
 
   @Option(names = "--model", required = true, paramLabel = "DIR",
       description = "where to save the model (Spark ML layout, loadable with"
@@ -114,6 +121,17 @@ public final class TrainJob implements Callable<Integer> {
       description = "binary models predict 1 when the margin exceeds M (default: ${DEFAULT-VALUE})")
   double threshold;
 
+  @Option(names = "--validation-patience", paramLabel = "N",
+      defaultValue = "" + PerceptronParamSet.DEFAULT_VALIDATION_PATIENCE,
+      description = "with --validation, epochs without improvement before stopping"
+          + " (default: ${DEFAULT-VALUE})")
+  int validationPatience;
+
+  @Option(names = "--class-weight", paramLabel = "MODE", defaultValue = "none",
+      description = "none, or balanced: weight each class inversely to its size"
+          + " (default: ${DEFAULT-VALUE})")
+  String classWeight;
+
   @Option(names = "--aggregation-depth", paramLabel = "K", defaultValue = "2",
       description = "depth of the tree aggregation (default: ${DEFAULT-VALUE})")
   int aggregationDepth;
@@ -122,6 +140,8 @@ public final class TrainJob implements Callable<Integer> {
   CommandSpec spec;
 
   private PrintWriter out;
+
+  private static final String VALIDATION_COLUMN = "isValidation";
 
   public static void main(String[] args) {
     System.exit(JobSupport.run(new TrainJob(), args));
@@ -133,7 +153,8 @@ public final class TrainJob implements Callable<Integer> {
         .setMaxIter(maxIter).setTol(tol).setStepSize(stepSize).setFitIntercept(fitIntercept)
         .setUpdateRule(updateRule).setAggressiveness(aggressiveness).setAveraging(averaging)
         .setMixing(mixing).setShuffle(shuffle).setSeed(seed).setThreshold(threshold)
-        .setAggregationDepth(aggregationDepth);
+        .setAggregationDepth(aggregationDepth).setValidationPatience(validationPatience)
+        .setClassWeight(classWeight);
   }
 
   @Override
@@ -153,7 +174,15 @@ public final class TrainJob implements Callable<Integer> {
     LabeledData train = format.read(spark, trainPath, numFeatures, "training data (--train)");
     LabeledData test = testPath == null ? null
         : format.read(spark, testPath, train.numFeatures(), "test data (--test)");
-    Dataset<Row> trainFrame = partitioned(spark, train.frame());
+    Dataset<Row> trainFrame = train.frame();
+    if (validationPath != null) {
+      LabeledData validation = format.read(spark, validationPath, train.numFeatures(),
+          "validation data (--validation)");
+      trainFrame = trainFrame.withColumn(VALIDATION_COLUMN, functions.lit(false))
+          .union(validation.frame().withColumn(VALIDATION_COLUMN, functions.lit(true)));
+      estimator.setValidationIndicatorCol(VALIDATION_COLUMN);
+    }
+    trainFrame = partitioned(spark, trainFrame);
     if (!train.labelNote().isEmpty()) {
       out.println("Training data: " + train.labelNote());
     }
@@ -174,7 +203,9 @@ public final class TrainJob implements Callable<Integer> {
       throw e;
     }
 
-    Evaluation trainEval = Evaluation.of(model.transform(trainFrame), model.numClasses());
+    Dataset<Row> trainingRows = validationPath == null ? trainFrame
+        : trainFrame.filter(functions.col(VALIDATION_COLUMN).equalTo(false));
+    Evaluation trainEval = Evaluation.of(model.transform(trainingRows), model.numClasses());
     Evaluation testEval = test == null ? null
         : Evaluation.of(model.transform(test.frame()), model.numClasses());
 
@@ -204,8 +235,11 @@ public final class TrainJob implements Callable<Integer> {
         model.getAveraging(), model.getMixing(), trainEval.rows, model.numFeatures(),
         model.numClasses(), s.numPartitions(), fitSeconds);
     out.println(epochTable(s));
-    out.printf(Locale.ROOT, "Stopped: %s after %d epochs%n",
-        s.stopReason().name().toLowerCase(Locale.ROOT).replace('_', ' '), s.totalIterations());
+    out.printf(Locale.ROOT, "Stopped: %s after %d epochs%s%n",
+        s.stopReason().name().toLowerCase(Locale.ROOT).replace('_', ' '), s.totalIterations(),
+        s.validationHistory().length == 0 ? "" : String.format(Locale.ROOT,
+            "; kept epoch %d (validation accuracy %.4f)", s.modelEpoch(),
+            s.validationHistory()[s.modelEpoch() - 1]));
     out.print(trainEval.describe("Training data"));
     if (testEval != null) {
       out.print(testEval.describe("Test data"));
@@ -214,8 +248,10 @@ public final class TrainJob implements Callable<Integer> {
 
   static String epochTable(PerceptronTrainingSummary s) {
     StringBuilder sb = new StringBuilder();
-    sb.append(String.format(Locale.ROOT, "%5s %12s %8s %12s %14s %14s %13s %8s%n", "epoch",
-        "mistakes", "share", "updates", "loss", "hinge loss", "weight change", "seconds"));
+    double[] validation = s.validationHistory();
+    sb.append(String.format(Locale.ROOT, "%5s %12s %8s %12s %14s %14s %13s %8s%s%n", "epoch",
+        "mistakes", "share", "updates", "loss", "hinge loss", "weight change", "seconds",
+        validation.length == 0 ? "" : "  validation"));
     long[] mistakes = s.marginErrorsHistory();
     long[] updates = s.mistakesHistory();
     long[] examples = s.examplesHistory();
@@ -224,9 +260,11 @@ public final class TrainJob implements Callable<Integer> {
     double[] change = s.weightChangeHistory();
     double[] seconds = s.epochSeconds();
     for (int e = 0; e < s.totalIterations(); e++) {
-      sb.append(String.format(Locale.ROOT, "%5d %,12d %7.2f%% %,12d %14.6g %14.6g %13.4g %8.2f%n",
+      sb.append(String.format(Locale.ROOT, "%5d %,12d %7.2f%% %,12d %14.6g %14.6g %13.4g %8.2f%s%n",
           e + 1, mistakes[e], examples[e] == 0 ? 0.0 : 100.0 * mistakes[e] / examples[e],
-          updates[e], loss[e], hinge[e], change[e], seconds[e]));
+          updates[e], loss[e], hinge[e], change[e], seconds[e],
+          e < validation.length ? String.format(Locale.ROOT, "  %10.4f%s", validation[e],
+              e + 1 == s.modelEpoch() ? " *" : "") : ""));
     }
     return sb.toString().stripTrailing();
   }
@@ -244,6 +282,9 @@ public final class TrainJob implements Callable<Integer> {
     if (testPath != null) {
       data.put("test", testPath);
     }
+    if (validationPath != null) {
+      data.put("validation", validationPath);
+    }
     data.put("format", format.name());
     data.put("numFeatures", model.numFeatures());
     data.put("numClasses", model.numClasses());
@@ -256,6 +297,7 @@ public final class TrainJob implements Callable<Integer> {
     train.put("epochs", s.totalIterations());
     train.put("stopReason", s.stopReason().name());
     train.put("converged", s.converged());
+    train.put("modelEpoch", s.modelEpoch());
     if (testEval != null) {
       testEval.writeTo(root.putObject("test"));
     }
@@ -270,6 +312,9 @@ public final class TrainJob implements Callable<Integer> {
       Json.putNumber(ep, "hingeLoss", s.hingeLossHistory()[e]);
       Json.putNumber(ep, "weightChange", s.weightChangeHistory()[e]);
       Json.putNumber(ep, "seconds", s.epochSeconds()[e]);
+      if (s.validationHistory().length > e) {
+        Json.putNumber(ep, "validationAccuracy", s.validationHistory()[e]);
+      }
     }
     return root;
   }
