@@ -37,6 +37,26 @@ final class ModelOutput {
     }
   }
 
+  /** The name of a training checkpoint in {@code dir}, or null when it holds none. */
+  String firstCheckpoint(String dir) {
+    try {
+      Path p = new Path(dir);
+      FileSystem fs = p.getFileSystem(conf);
+      if (!fs.exists(p)) {
+        return null;
+      }
+      for (org.apache.hadoop.fs.FileStatus f : fs.listStatus(p)) {
+        if (f.getPath().getName().endsWith(".ckpt")) {
+          return f.getPath().getName();
+        }
+      }
+      return null;
+    } catch (IOException e) {
+      throw new BadInputException("Cannot read --checkpoint-dir '" + dir + "': " + e.getMessage(),
+          e);
+    }
+  }
+
   /** A fresh temporary sibling of {@code target}, removed again if the job fails. */
   String temporarySibling(String target) {
     Path p = new Path(target);

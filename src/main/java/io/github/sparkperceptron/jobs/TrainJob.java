@@ -132,6 +132,20 @@ public final class TrainJob implements Callable<Integer> {
           + " (default: ${DEFAULT-VALUE})")
   String classWeight;
 
+  @Option(names = "--checkpoint-dir", paramLabel = "DIR",
+      description = "write training checkpoints here (any Hadoop path); with --resume, a"
+          + " restarted training continues from the last one")
+  String checkpointDir;
+
+  @Option(names = "--checkpoint-interval", paramLabel = "K", defaultValue = "1",
+      description = "with --checkpoint-dir, checkpoint every K epochs (default: ${DEFAULT-VALUE})")
+  int checkpointInterval;
+
+  @Option(names = "--resume",
+      description = "continue the training whose checkpoint is in --checkpoint-dir (same"
+          + " arguments); without it, an existing checkpoint there is an error")
+  boolean resume;
+
   @Option(names = "--aggregation-depth", paramLabel = "K", defaultValue = "2",
       description = "depth of the tree aggregation (default: ${DEFAULT-VALUE})")
   int aggregationDepth;
@@ -166,7 +180,18 @@ public final class TrainJob implements Callable<Integer> {
     }
     SparkSession spark = JobSupport.session("spark-perceptron train");
     ModelOutput output = new ModelOutput(spark.sparkContext().hadoopConfiguration());
-    output.checkWritable(modelPath, overwrite, "--model");
+    if (checkpointDir != null) {
+      estimator.setCheckpointDir(checkpointDir).setCheckpointInterval(checkpointInterval);
+      String existing = output.firstCheckpoint(checkpointDir);
+      if (existing != null && !resume) {
+        throw new IllegalArgumentException("--checkpoint-dir '" + checkpointDir + "' holds a"
+            + " checkpoint (" + existing + "); pass --resume to continue that training, or use"
+            + " an empty directory");
+      }
+    } else if (resume) {
+      throw new IllegalArgumentException("--resume needs --checkpoint-dir");
+    }
+    output.checkWritable(modelPath, overwrite || resume, "--model");
     if (metricsPath != null) {
       output.checkWritable(metricsPath, overwrite, "--metrics");
     }

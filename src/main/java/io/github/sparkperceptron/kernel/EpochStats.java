@@ -24,6 +24,11 @@ public final class EpochStats implements Serializable {
   public double perceptronLoss;
   /** Σ s·max(0, 1 − margin). */
   public double hingeLoss;
+  /**
+   * Examples whose margin was infinite or NaN: the feature values overflowed double arithmetic,
+   * and such an example can no longer teach the perceptron anything. Training fails on them.
+   */
+  public long nonFiniteMargins;
 
   /** Adds {@code other} into this and returns this. */
   public EpochStats add(EpochStats other) {
@@ -33,6 +38,7 @@ public final class EpochStats implements Serializable {
     updates += other.updates;
     perceptronLoss += other.perceptronLoss;
     hingeLoss += other.hingeLoss;
+    nonFiniteMargins += other.nonFiniteMargins;
     return this;
   }
 

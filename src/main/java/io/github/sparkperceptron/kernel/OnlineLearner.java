@@ -64,6 +64,7 @@ public final class OnlineLearner {
     long examples = 0;
     long mistakes = 0;
     long updates = 0;
+    long nonFinite = 0;
     double weightSeen = 0.0;
     double perceptronLoss = 0.0;
     double hingeLoss = 0.0;
@@ -82,6 +83,9 @@ public final class OnlineLearner {
       final double margin = y * score;
       examples++;
       weightSeen += s;
+      if (!(Math.abs(margin) <= Double.MAX_VALUE)) {
+        nonFinite++;
+      }
       if (margin <= 0.0) {
         mistakes++;
         perceptronLoss -= s * margin;
@@ -130,6 +134,7 @@ public final class OnlineLearner {
     stats.updates += updates;
     stats.perceptronLoss += perceptronLoss;
     stats.hingeLoss += hingeLoss;
+    stats.nonFiniteMargins += nonFinite;
   }
 
   private static void multiclassEpoch(LearnerConfig config, TrainingBlock data, int[] order,
@@ -152,6 +157,7 @@ public final class OnlineLearner {
     long examples = 0;
     long mistakes = 0;
     long updates = 0;
+    long nonFinite = 0;
     double weightSeen = 0.0;
     double perceptronLoss = 0.0;
     double hingeLoss = 0.0;
@@ -175,6 +181,9 @@ public final class OnlineLearner {
       final double margin = scores[y] - scores[rival];
       examples++;
       weightSeen += s;
+      if (!(Math.abs(margin) <= Double.MAX_VALUE)) {
+        nonFinite++;
+      }
       if (margin <= 0.0) {
         mistakes++;
         perceptronLoss -= s * margin;
@@ -230,5 +239,6 @@ public final class OnlineLearner {
     stats.updates += updates;
     stats.perceptronLoss += perceptronLoss;
     stats.hingeLoss += hingeLoss;
+    stats.nonFiniteMargins += nonFinite;
   }
 }

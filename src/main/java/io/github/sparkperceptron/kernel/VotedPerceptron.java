@@ -224,7 +224,8 @@ public final class VotedPerceptron implements Serializable {
    * Collects start vectors and the partitions' traces epoch by epoch, and assembles the vote,
    * optionally only up to some epoch (early stopping keeps the best epoch's vote).
    */
-  public static final class Builder {
+  public static final class Builder implements Serializable {
+    private static final long serialVersionUID = 1L;
     private final int numClasses;
     private final int numFeatures;
     private final boolean fitIntercept;

@@ -47,48 +47,35 @@ final class IterativeParameterMixing {
   private IterativeParameterMixing() {
   }
 
-  /** The loop's result: the model's state (the best epoch's, with early stopping) and history. */
-  static final class Outcome {
-    LinearState state;
-    VotedPerceptron vote;
-    final List<EpochStats> epochs = new ArrayList<>();
-    final List<Double> weightChanges = new ArrayList<>();
-    final List<Double> seconds = new ArrayList<>();
-    /** Per epoch, the updates of each partition. */
-    final List<long[]> partitionUpdates = new ArrayList<>();
-    /** Per epoch, the model's accuracy on the validation rows (empty without validation). */
-    final List<Double> validationAccuracy = new ArrayList<>();
-    /** The epoch whose model is returned (the last one run, or the best on validation). */
-    int modelEpoch;
-    PerceptronTrainingSummary.StopReason stopReason = PerceptronTrainingSummary.StopReason.MAX_ITER;
-  }
-
-  static Outcome run(JavaSparkContext jsc, TrainingInput input, LearnerConfig learner,
-      MixingSettings settings, LinearState initial) {
+  static TrainingProgress run(JavaSparkContext jsc, TrainingInput input, LearnerConfig learner,
+      MixingSettings settings, LinearState initial, Checkpoints checkpoints,
+      int checkpointInterval) {
     String previousDescription = jsc.getLocalProperty("spark.job.description");
     try {
       return settings.mixing == MixingMode.ONESHOT
           ? oneShot(jsc, input, learner, settings, initial)
-          : iterative(jsc, input, learner, settings, initial);
+          : iterative(jsc, input, learner, settings, initial, checkpoints, checkpointInterval);
     } finally {
       jsc.setJobDescription(previousDescription);
     }
   }
 
-  private static Outcome iterative(JavaSparkContext jsc, TrainingInput input,
-      LearnerConfig learner, MixingSettings settings, LinearState initial) {
-    Outcome outcome = new Outcome();
+  private static TrainingProgress iterative(JavaSparkContext jsc, TrainingInput input,
+      LearnerConfig learner, MixingSettings settings, LinearState initial,
+      Checkpoints checkpoints, int checkpointInterval) {
     double totalWeight = input.trainingWeight(learner.classWeights());
-    VotedPerceptron.Builder vote = voteBuilder(learner);
-    LinearState state = initial;
-    LinearState best = null;
-    double bestAccuracy = Double.NEGATIVE_INFINITY;
-    for (int epoch = 1; epoch <= settings.maxIter; epoch++) {
+    TrainingProgress progress = checkpoints == null ? null : checkpoints.latest();
+    if (progress == null) {
+      progress = new TrainingProgress(initial, voteBuilder(learner));
+    }
+    VotedPerceptron.Builder vote = progress.vote;
+    for (int epoch = progress.epochsDone + 1; epoch <= settings.maxIter; epoch++) {
       long start = System.nanoTime();
       jsc.setJobDescription(String.format(Locale.ROOT, "perceptron epoch %d/%d (%s mixing)",
           epoch, settings.maxIter, settings.mixing.paramValue()));
-      int startVector = vote == null ? -1 : vote.addStartVector(state.weights());
-      Broadcast<LinearState> broadcast = jsc.broadcast(state);
+      LinearState before = progress.state;
+      int startVector = vote == null ? -1 : vote.addStartVector(before.weights());
+      Broadcast<LinearState> broadcast = jsc.broadcast(before);
       PartitionResult mixed;
       try {
         JavaRDD<PartitionResult> results = input.partitions.mapPartitionsWithIndex(
@@ -99,58 +86,89 @@ final class IterativeParameterMixing {
       } finally {
         broadcast.destroy();
       }
-      double change = relativeChange(state.weights(), mixed.state().weights());
-      state = mixed.state();
+      requireFinite(mixed.state(), mixed.epochs()[0], epoch);
+      double change = relativeChange(before.weights(), mixed.state().weights());
+      progress.state = mixed.state();
+      progress.epochsDone = epoch;
       if (vote != null) {
         vote.addEpoch(epoch, mixed.voteTraces());
       }
       EpochStats stats = mixed.epochs()[0];
-      outcome.epochs.add(stats);
-      outcome.weightChanges.add(change);
-      outcome.partitionUpdates.add(column(mixed.updatesByPartition(), 0));
+      progress.epochs.add(stats);
+      progress.weightChanges.add(change);
+      progress.partitionUpdates.add(column(mixed.updatesByPartition(), 0));
       if (!settings.validate) {
-        outcome.modelEpoch = epoch;
+        progress.modelEpoch = epoch;
       }
 
       double accuracy = Double.NaN;
       if (settings.validate) {
         jsc.setJobDescription(String.format(Locale.ROOT,
             "perceptron epoch %d/%d: validation", epoch, settings.maxIter));
-        accuracy = validationAccuracy(jsc, input, learner, settings, state, vote, epoch);
-        outcome.validationAccuracy.add(accuracy);
-        if (accuracy > bestAccuracy) {
-          bestAccuracy = accuracy;
-          best = state;
-          outcome.modelEpoch = epoch;
+        accuracy = validationAccuracy(jsc, input, learner, settings, progress.state, vote, epoch);
+        progress.validationAccuracy.add(accuracy);
+        if (accuracy > progress.bestAccuracy) {
+          progress.bestAccuracy = accuracy;
+          progress.best = progress.state;
+          progress.modelEpoch = epoch;
         }
       }
       double seconds = (System.nanoTime() - start) / 1e9;
-      outcome.seconds.add(seconds);
+      progress.seconds.add(seconds);
       logEpoch(epoch, settings.maxIter, stats, change, seconds, accuracy);
 
       if (stats.updates == 0) {
-        outcome.stopReason = PerceptronTrainingSummary.StopReason.CONVERGED;
+        progress.stopReason = PerceptronTrainingSummary.StopReason.CONVERGED;
         break;
       }
       if (settings.tol > 0 && change < settings.tol) {
-        outcome.stopReason = PerceptronTrainingSummary.StopReason.TOL;
+        progress.stopReason = PerceptronTrainingSummary.StopReason.TOL;
         break;
       }
-      if (settings.validate && epoch - outcome.modelEpoch >= settings.validationPatience) {
-        outcome.stopReason = PerceptronTrainingSummary.StopReason.VALIDATION;
+      if (settings.validate && epoch - progress.modelEpoch >= settings.validationPatience) {
+        progress.stopReason = PerceptronTrainingSummary.StopReason.VALIDATION;
         LOG.info("No better validation accuracy for {} epochs: returning epoch {}'s model"
-            + " (validation accuracy {})", settings.validationPatience, outcome.modelEpoch,
-            bestAccuracy);
+            + " (validation accuracy {})", settings.validationPatience, progress.modelEpoch,
+            progress.bestAccuracy);
         break;
+      }
+      if (checkpoints != null && epoch % checkpointInterval == 0 && epoch < settings.maxIter) {
+        checkpoints.save(progress);
       }
     }
-    outcome.state = settings.validate && best != null ? best : state;
-    outcome.vote = vote == null ? null : vote.build(outcome.modelEpoch);
-    return outcome;
+    progress.finalVote = vote == null ? null : vote.build(progress.modelEpoch);
+    return progress;
   }
 
-  private static Outcome oneShot(JavaSparkContext jsc, TrainingInput input, LearnerConfig learner,
-      MixingSettings settings, LinearState initial) {
+  /**
+   * Fails the training with a clear message when arithmetic left the doubles' range: on
+   * pathological data (feature values near 1e154 and beyond, whose products overflow) margins
+   * become infinite or NaN, and such examples silently stop teaching the perceptron; weights
+   * themselves can overflow too. Either would otherwise yield a useless model without a word.
+   */
+  static void requireFinite(LinearState state, EpochStats stats, int epoch) {
+    if (stats.nonFiniteMargins > 0) {
+      throw new IllegalArgumentException(String.format(Locale.ROOT,
+          "Training diverged in epoch %d: %,d examples had an infinite or undefined margin (the"
+              + " feature values are too large for double arithmetic). Scale the features"
+              + " first, e.g. with org.apache.spark.ml.feature.StandardScaler or MaxAbsScaler",
+          epoch, stats.nonFiniteMargins));
+    }
+    double[] w = state.weights();
+    double[] u = state.averageAccumulator();
+    for (int j = 0; j < w.length; j++) {
+      if (!Double.isFinite(w[j]) || (u != null && !Double.isFinite(u[j]))) {
+        throw new IllegalArgumentException(String.format(Locale.ROOT,
+            "Training diverged in epoch %d: the weights overflowed to %s (the feature values are"
+                + " too large for double arithmetic). Scale the features first, e.g. with"
+                + " org.apache.spark.ml.feature.StandardScaler or MaxAbsScaler, or lower stepSize",
+            epoch, Double.isFinite(w[j]) ? "infinity in the averaging accumulator" : w[j]));
+      }
+    }
+  }
+
+  private static TrainingProgress oneShot(JavaSparkContext jsc, TrainingInput input,
+      LearnerConfig learner, MixingSettings settings, LinearState initial) {
     long start = System.nanoTime();
     jsc.setJobDescription(String.format(Locale.ROOT,
         "perceptron: %d epochs on every partition alone (oneshot mixing)", settings.maxIter));
@@ -168,27 +186,30 @@ final class IterativeParameterMixing {
     } finally {
       broadcast.destroy();
     }
-    Outcome outcome = new Outcome();
-    outcome.state = mixed.state();
-    double seconds = (System.nanoTime() - start) / 1e9;
     EpochStats[] epochs = mixed.epochs();
     for (int e = 0; e < epochs.length; e++) {
-      outcome.epochs.add(epochs[e]);
-      outcome.weightChanges.add(Double.NaN);
-      outcome.seconds.add(seconds / epochs.length);
-      outcome.partitionUpdates.add(column(mixed.updatesByPartition(), e));
+      requireFinite(mixed.state(), epochs[e], e + 1);
+    }
+    TrainingProgress progress = new TrainingProgress(mixed.state(), vote);
+    double seconds = (System.nanoTime() - start) / 1e9;
+    for (int e = 0; e < epochs.length; e++) {
+      progress.epochs.add(epochs[e]);
+      progress.weightChanges.add(Double.NaN);
+      progress.seconds.add(seconds / epochs.length);
+      progress.partitionUpdates.add(column(mixed.updatesByPartition(), e));
       logEpoch(e + 1, settings.maxIter, epochs[e], Double.NaN, seconds / epochs.length,
           Double.NaN);
     }
-    outcome.modelEpoch = epochs.length;
+    progress.epochsDone = epochs.length;
+    progress.modelEpoch = epochs.length;
     if (epochs.length > 0 && epochs[epochs.length - 1].updates == 0) {
-      outcome.stopReason = PerceptronTrainingSummary.StopReason.CONVERGED;
+      progress.stopReason = PerceptronTrainingSummary.StopReason.CONVERGED;
     }
     if (vote != null) {
       vote.addEpoch(1, mixed.voteTraces());
-      outcome.vote = vote.build(1);
+      progress.finalVote = vote.build(1);
     }
-    return outcome;
+    return progress;
   }
 
   private static VotedPerceptron.Builder voteBuilder(LearnerConfig learner) {
@@ -221,6 +242,7 @@ final class IterativeParameterMixing {
       List<EpochStats> epochs = new ArrayList<>();
       long updates = 0;
       for (int e = 0; e < localEpochs; e++) {
+        FaultInjection.beforePartitionEpoch(firstEpoch + e, partition);
         EpochStats stats = new EpochStats();
         if (block != null) {
           int[] order = SeededShuffle.order(settings.shuffle, settings.seed, firstEpoch + e,

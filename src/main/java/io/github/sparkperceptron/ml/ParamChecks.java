@@ -25,6 +25,18 @@ final class ParamChecks {
     };
   }
 
+  /** At least {@code min}, or −1 for "off" (Spark's convention for checkpointInterval). */
+  static Function1<Object, Object> intAtLeastOrDisabled(String param, int min) {
+    return (Function1<Object, Object> & Serializable) value -> {
+      int v = (Integer) value;
+      if (v < min && v != -1) {
+        throw new IllegalArgumentException(param + " must be >= " + min + " or -1 (off), got "
+            + v);
+      }
+      return Boolean.TRUE;
+    };
+  }
+
   /** Finite and strictly positive. */
   static Function1<Object, Object> positive(String param) {
     return (Function1<Object, Object> & Serializable) value -> {
@@ -68,11 +80,11 @@ final class ParamChecks {
     };
   }
 
-  /** A non-empty column name. */
+  /** A non-empty name (of a column or a path). */
   static Function1<String, Object> columnName(String param) {
     return (Function1<String, Object> & Serializable) value -> {
       if (value == null || value.isEmpty()) {
-        throw new IllegalArgumentException(param + " must name a column, got '" + value + "'");
+        throw new IllegalArgumentException(param + " must not be empty, got '" + value + "'");
       }
       return Boolean.TRUE;
     };

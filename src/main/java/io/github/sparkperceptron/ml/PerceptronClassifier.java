@@ -148,6 +148,14 @@ public class PerceptronClassifier
     return (PerceptronClassifier) set(validationPatience(), value);
   }
 
+  public PerceptronClassifier setCheckpointDir(String value) {
+    return (PerceptronClassifier) set(checkpointDir(), value);
+  }
+
+  public PerceptronClassifier setCheckpointInterval(int value) {
+    return (PerceptronClassifier) set(checkpointInterval(), value);
+  }
+
   public PerceptronClassifier setClassWeight(String value) {
     return (PerceptronClassifier) set(classWeight(), value);
   }
@@ -230,12 +238,66 @@ public class PerceptronClassifier
             + " fitIntercept=false or an initial model is set", onlyClass);
       }
 
-      IterativeParameterMixing.Outcome outcome =
-          IterativeParameterMixing.run(jsc, input, learner, settings, start);
+      Checkpoints checkpoints = checkpoints(jsc, input, mixingMode);
+      TrainingProgress progress = IterativeParameterMixing.run(jsc, input, learner, settings,
+          start, checkpoints, getCheckpointInterval());
       PerceptronClassificationModel model = PerceptronClassificationModel.fromStateWeights(uid(),
-          learner.numClasses(), learner.numFeatures(), outcome.state.modelWeights(),
-          outcome.vote);
-      return model.setSummary(summarize(outcome, input.numPartitions));
+          learner.numClasses(), learner.numFeatures(), progress.modelState().modelWeights(),
+          progress.finalVote);
+      if (checkpoints != null) {
+        checkpoints.clear();
+      }
+      return model.setSummary(summarize(progress, input.numPartitions));
+    }
+  }
+
+  /**
+   * The checkpoints of this training, or null when {@code checkpointDir} is unset, checkpoints
+   * are off (interval −1) or there is nothing to checkpoint (one-shot mixing is one job).
+   */
+  private Checkpoints checkpoints(JavaSparkContext jsc, TrainingInput input, MixingMode mixing) {
+    if (getCheckpointDir().isEmpty() || getCheckpointInterval() < 1) {
+      return null;
+    }
+    if (mixing == MixingMode.ONESHOT) {
+      LOG.warn("checkpointDir is ignored with mixing=oneshot: its training is a single Spark job");
+      return null;
+    }
+    return new Checkpoints(jsc.hadoopConfiguration(), getCheckpointDir(), fingerprint(input));
+  }
+
+  /**
+   * Identifies a training: the params that shape it and the facts of its data and partitioning.
+   * A checkpoint resumes only the training with the same fingerprint.
+   */
+  private String fingerprint(TrainingInput input) {
+    StringBuilder sb = new StringBuilder("spark-perceptron checkpoint 1\n");
+    for (org.apache.spark.ml.param.Param<?> p : new org.apache.spark.ml.param.Param<?>[] {
+        maxIter(), tol(), stepSize(), fitIntercept(), updateRule(), aggressiveness(), averaging(),
+        mixing(), shuffle(), seed(), threshold(), aggregationDepth(), validationPatience(),
+        classWeight(), labelCol(), featuresCol(), weightCol(), validationIndicatorCol()}) {
+      sb.append(p.name()).append('=').append(isDefined(p) ? String.valueOf(getOrDefault(p)) : "")
+          .append('\n');
+    }
+    sb.append("rows=").append(input.numRows).append(" validation=").append(input.validationRows)
+        .append(" features=").append(input.numFeatures).append(" classes=")
+        .append(input.numClasses).append(" stored=").append(input.storedValues)
+        .append(" weight=").append(Double.doubleToLongBits(input.totalWeight))
+        .append(" partitionRows=").append(Arrays.toString(input.partitionRows))
+        .append(" classCounts=").append(Arrays.toString(input.classCounts)).append('\n');
+    if (initialModel != null) {
+      sb.append("initial=").append(Arrays.hashCode(initialModel.toStateWeights()));
+    }
+    try {
+      byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
+          .digest(sb.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      StringBuilder hex = new StringBuilder();
+      for (byte b : digest) {
+        hex.append(String.format(Locale.ROOT, "%02x", b));
+      }
+      return hex.toString();
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
     }
   }
 
@@ -313,9 +375,9 @@ public class PerceptronClassifier
         new double[0], 0, PerceptronTrainingSummary.StopReason.NOTHING_TO_TRAIN, numPartitions));
   }
 
-  private static PerceptronTrainingSummary summarize(IterativeParameterMixing.Outcome outcome,
+  private static PerceptronTrainingSummary summarize(TrainingProgress progress,
       int numPartitions) {
-    List<EpochStats> epochs = outcome.epochs;
+    List<EpochStats> epochs = progress.epochs;
     int n = epochs.size();
     long[] updates = new long[n];
     long[] mistakes = new long[n];
@@ -331,15 +393,15 @@ public class PerceptronClassifier
       examples[e] = s.examples;
       loss[e] = s.perceptronLoss;
       hinge[e] = s.hingeLoss;
-      change[e] = outcome.weightChanges.get(e);
-      seconds[e] = outcome.seconds.get(e);
+      change[e] = progress.weightChanges.get(e);
+      seconds[e] = progress.seconds.get(e);
     }
     PerceptronTrainingSummary.StopReason reason =
-        n == 0 ? PerceptronTrainingSummary.StopReason.NOTHING_TO_TRAIN : outcome.stopReason;
-    double[] validation = outcome.validationAccuracy.stream().mapToDouble(Double::doubleValue)
+        n == 0 ? PerceptronTrainingSummary.StopReason.NOTHING_TO_TRAIN : progress.stopReason;
+    double[] validation = progress.validationAccuracy.stream().mapToDouble(Double::doubleValue)
         .toArray();
     return new PerceptronTrainingSummary(updates, mistakes, examples, loss, hinge, change, seconds,
-        outcome.partitionUpdates.toArray(new long[0][]), validation, outcome.modelEpoch, reason,
+        progress.partitionUpdates.toArray(new long[0][]), validation, progress.modelEpoch, reason,
         numPartitions);
   }
 

@@ -47,6 +47,8 @@ public final class PerceptronParamSet implements Serializable {
   final Param<String> validationIndicatorCol;
   final IntParam validationPatience;
   final Param<String> classWeight;
+  final Param<String> checkpointDir;
+  final IntParam checkpointInterval;
 
   PerceptronParamSet(Params owner) {
     maxIter = new IntParam(owner, "maxIter",
@@ -101,6 +103,13 @@ public final class PerceptronParamSet implements Serializable {
         "none, or balanced: multiply each example's weight by N / (K * N_k), N_k the (weighted)"
             + " size of its class, so that every class weighs the same in training",
         ParamChecks.oneOf("classWeight", "none", "balanced"));
+    checkpointDir = new Param<>(owner, "checkpointDir",
+        "directory (any Hadoop path) for training checkpoints; a fit that finds a checkpoint of"
+            + " the same training there resumes from it (unset: no checkpoints)",
+        ParamChecks.columnName("checkpointDir"));
+    checkpointInterval = new IntParam(owner, "checkpointInterval",
+        "with checkpointDir, write a checkpoint every this many epochs (>= 1), or -1 for none",
+        ParamChecks.intAtLeastOrDisabled("checkpointInterval", 1));
 
     owner.setDefault(maxIter, DEFAULT_MAX_ITER);
     owner.setDefault(tol, DEFAULT_TOL);
@@ -116,5 +125,6 @@ public final class PerceptronParamSet implements Serializable {
     owner.setDefault(aggregationDepth, 2);
     owner.setDefault(validationPatience, DEFAULT_VALIDATION_PATIENCE);
     owner.setDefault(classWeight, "none");
+    owner.setDefault(checkpointInterval, 10);
   }
 }

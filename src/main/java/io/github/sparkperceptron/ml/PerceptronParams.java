@@ -85,6 +85,14 @@ public interface PerceptronParams extends Params {
     return perceptronParamSet().classWeight;
   }
 
+  default Param<String> checkpointDir() {
+    return perceptronParamSet().checkpointDir;
+  }
+
+  default IntParam checkpointInterval() {
+    return perceptronParamSet().checkpointInterval;
+  }
+
   default int getMaxIter() {
     return (Integer) getOrDefault(maxIter());
   }
@@ -149,6 +157,15 @@ public interface PerceptronParams extends Params {
 
   default String getClassWeight() {
     return getOrDefault(classWeight());
+  }
+
+  /** The checkpoint directory, or the empty string when unset (no checkpoints). */
+  default String getCheckpointDir() {
+    return isDefined(checkpointDir()) ? getOrDefault(checkpointDir()) : "";
+  }
+
+  default int getCheckpointInterval() {
+    return (Integer) getOrDefault(checkpointInterval());
   }
 
   /** {@link #getUpdateRule()} as the kernel's enum. */

@@ -109,4 +109,18 @@ class TrainingBehaviourTest {
     assertEquals(8, model.summary().numPartitions());
     assertTrue(model.summary().totalIterations() >= 1);
   }
+
+  /** Features so large that dot products overflow: reported, never a silent NaN model. */
+  @Test
+  void overflowingWeightsAreDetectedAndReported() {
+    List<TestData.Example> huge = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      huge.add(new TestData.Example(i % 2, Vectors.dense(1e200 * (i % 3 - 1), 1e200)));
+    }
+    IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class,
+        () -> new PerceptronClassifier().fit(TestData.frame(SPARK, huge, 2)));
+    assertTrue(e.getMessage().startsWith("Training diverged in epoch"), e.getMessage());
+    assertTrue(e.getMessage().contains("StandardScaler"), e.getMessage());
+  }
 }

@@ -10,15 +10,36 @@ public final class SparkTestSupport {
   private SparkTestSupport() {
   }
 
+  /** The tests' master: two threads, as on the CI machines. */
+  public static final String MASTER = "local[2]";
+
   public static synchronized SparkSession spark() {
+    return builder(MASTER).getOrCreate();
+  }
+
+  /** Stops the shared session and starts one on {@code master} (e.g. local[2,3] for retries). */
+  public static synchronized SparkSession restart(String master) {
+    SparkSession.getActiveSession().foreach(session -> {
+      session.stop();
+      return null;
+    });
+    SparkSession.getDefaultSession().foreach(session -> {
+      session.stop();
+      return null;
+    });
+    SparkSession.clearActiveSession();
+    SparkSession.clearDefaultSession();
+    return builder(master).getOrCreate();
+  }
+
+  private static SparkSession.Builder builder(String master) {
     return SparkSession.builder()
-        .master("local[2]")
+        .master(master)
         .appName("spark-perceptron-tests")
         .config("spark.ui.enabled", "false")
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.sql.shuffle.partitions", "4")
-        .config("spark.default.parallelism", "2")
-        .getOrCreate();
+        .config("spark.default.parallelism", "2");
   }
 }

@@ -1,0 +1,148 @@
+package io.github.sparkperceptron.ml;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Checkpoints of a training in a directory on any Hadoop file system: every
+ * {@code checkpointInterval} epochs the whole {@link TrainingProgress} is written as
+ * {@code epoch-NNNNNN.ckpt}. A file is written under a temporary name and renamed when complete,
+ * and only complete names are ever read, so a driver that dies while writing leaves the previous
+ * checkpoint intact. Older checkpoints are deleted once a newer one is in place, and all of them
+ * when training completes.
+ *
+ * <p>Each file starts with a fingerprint of the training (params, data shape, partitioning,
+ * initial model): a checkpoint is resumed only by the training it belongs to, and any other is
+ * refused with a message rather than silently mixed in.
+ */
+final class Checkpoints {
+  private static final Logger LOG = LoggerFactory.getLogger(Checkpoints.class);
+  private static final String PREFIX = "epoch-";
+  private static final String SUFFIX = ".ckpt";
+  private static final int FORMAT = 1;
+
+  private final Configuration conf;
+  private final Path dir;
+  private final String fingerprint;
+
+  Checkpoints(Configuration conf, String dir, String fingerprint) {
+    this.conf = conf;
+    this.dir = new Path(dir);
+    this.fingerprint = fingerprint;
+  }
+
+  private FileSystem fs() throws IOException {
+    return dir.getFileSystem(conf);
+  }
+
+  private List<Path> complete() throws IOException {
+    List<Path> out = new ArrayList<>();
+    FileSystem fs = fs();
+    if (!fs.exists(dir)) {
+      return out;
+    }
+    for (FileStatus f : fs.listStatus(dir)) {
+      String name = f.getPath().getName();
+      if (name.startsWith(PREFIX) && name.endsWith(SUFFIX)) {
+        out.add(f.getPath());
+      }
+    }
+    out.sort((a, b) -> a.getName().compareTo(b.getName()));
+    return out;
+  }
+
+  /**
+   * The latest checkpoint of this training, or {@code null} when the directory holds none.
+   *
+   * @throws IllegalArgumentException if it holds a checkpoint of another training or an
+   *     unreadable one
+   */
+  TrainingProgress latest() {
+    try {
+      List<Path> files = complete();
+      if (files.isEmpty()) {
+        return null;
+      }
+      Path last = files.get(files.size() - 1);
+      try (InputStream raw = fs().open(last); ObjectInputStream in = new ObjectInputStream(raw)) {
+        int format = in.readInt();
+        String stored = in.readUTF();
+        if (format != FORMAT || !stored.equals(fingerprint)) {
+          throw new IllegalArgumentException("checkpointDir '" + dir + "' holds a checkpoint ("
+              + last.getName() + ") of a different training: its params, data or partitioning"
+              + " differ from this one's. Use an empty directory, or delete that one");
+        }
+        TrainingProgress progress = (TrainingProgress) in.readObject();
+        LOG.info("Resuming from checkpoint {} (epoch {})", last, progress.epochsDone);
+        return progress;
+      } catch (ClassNotFoundException | java.io.ObjectStreamException e) {
+        throw new IllegalArgumentException("checkpointDir '" + dir + "' holds an unreadable"
+            + " checkpoint (" + last.getName() + "): " + e.getMessage() + ". Delete it to start"
+            + " over", e);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read checkpoints in '" + dir + "'", e);
+    }
+  }
+
+  /** Writes a checkpoint of {@code progress} atomically and drops the older ones. */
+  void save(TrainingProgress progress) {
+    Path target = new Path(dir, String.format(Locale.ROOT, "%s%06d%s", PREFIX,
+        progress.epochsDone, SUFFIX));
+    Path temporary = new Path(dir, "." + target.getName() + ".tmp-" + UUID.randomUUID());
+    try {
+      FileSystem fs = fs();
+      fs.mkdirs(dir);
+      try (OutputStream raw = fs.create(temporary, true);
+          ObjectOutputStream out = new ObjectOutputStream(raw)) {
+        out.writeInt(FORMAT);
+        out.writeUTF(fingerprint);
+        out.writeObject(progress);
+      }
+      if (fs.exists(target)) {
+        fs.delete(target, false);
+      }
+      if (!fs.rename(temporary, target)) {
+        throw new IOException("rename of " + temporary + " to " + target + " failed");
+      }
+      for (Path older : complete()) {
+        if (!older.equals(target) && older.getName().compareTo(target.getName()) < 0) {
+          fs.delete(older, false);
+        }
+      }
+      LOG.info("Checkpoint written: {}", target);
+    } catch (IOException e) {
+      try {
+        fs().delete(temporary, false);
+      } catch (IOException ignored) {
+        // the temporary name is never read; leave it
+      }
+      throw new UncheckedIOException("cannot write a checkpoint to '" + dir + "'", e);
+    }
+  }
+
+  /** Removes this training's checkpoints (after it completed). */
+  void clear() {
+    try {
+      for (Path p : complete()) {
+        fs().delete(p, false);
+      }
+    } catch (IOException e) {
+      LOG.warn("Could not remove the checkpoints in {}: {}", dir, e.getMessage());
+    }
+  }
+}
