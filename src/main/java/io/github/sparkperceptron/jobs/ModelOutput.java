@@ -96,11 +96,16 @@ final class ModelOutput {
 
   /** Writes a small text file atomically (temporary sibling, then rename). */
   void writeText(String target, String text) {
+    writeBytes(target, text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Writes a small file atomically (temporary sibling, then rename). */
+  void writeBytes(String target, byte[] bytes) {
     String tmp = temporarySibling(target);
     try {
       Path p = new Path(tmp);
       try (OutputStream out = p.getFileSystem(conf).create(p, true)) {
-        out.write(text.getBytes(StandardCharsets.UTF_8));
+        out.write(bytes);
       }
       commit(tmp, target);
     } catch (IOException e) {

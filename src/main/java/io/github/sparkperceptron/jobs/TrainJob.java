@@ -8,13 +8,17 @@ import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.ml.PerceptronParamSet;
 import io.github.sparkperceptron.ml.PerceptronTrainingSummary;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.apache.spark.ml.evaluation.MulticlassClassificationEvaluator;
 import org.apache.spark.ml.param.ParamPair;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
+import org.apache.spark.storage.StorageLevel;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -65,6 +69,11 @@ public final class TrainJob implements Callable<Integer> {
   @Option(names = "--metrics", paramLabel = "FILE.json",
       description = "write training and test metrics and the per-epoch history as JSON")
   String metricsPath;
+
+  @Option(names = "--plot", paramLabel = "FILE.png",
+      description = "draw the training curves (mistakes, losses and, with --test or --validation,"
+          + " accuracy per epoch) as a PNG; with --test this scores the test data after every epoch")
+  String plotPath;
 
   @Option(names = "--overwrite", description = "replace an existing model or metrics file")
   boolean overwrite;
@@ -195,6 +204,9 @@ public final class TrainJob implements Callable<Integer> {
     if (metricsPath != null) {
       output.checkWritable(metricsPath, overwrite, "--metrics");
     }
+    if (plotPath != null) {
+      output.checkWritable(plotPath, overwrite, "--plot");
+    }
 
     LabeledData train = format.read(spark, trainPath, numFeatures, "training data (--train)");
     LabeledData test = testPath == null ? null
@@ -210,6 +222,17 @@ public final class TrainJob implements Callable<Integer> {
     trainFrame = partitioned(spark, trainFrame);
     if (!train.labelNote().isEmpty()) {
       out.println("Training data: " + train.labelNote());
+    }
+
+    List<Double> testAccuracy = new ArrayList<>();
+    Dataset<Row> testFrame = test == null ? null : test.frame();
+    if (plotPath != null && testFrame != null) {
+      testFrame = testFrame.persist(StorageLevel.MEMORY_AND_DISK());
+      Dataset<Row> scored = testFrame;
+      MulticlassClassificationEvaluator accuracy =
+          new MulticlassClassificationEvaluator().setMetricName("accuracy");
+      estimator.setEpochListener((epoch, snapshot) ->
+          testAccuracy.add(accuracy.evaluate(snapshot.transform(scored))));
     }
 
     long start = System.nanoTime();
@@ -231,14 +254,23 @@ public final class TrainJob implements Callable<Integer> {
     Dataset<Row> trainingRows = validationPath == null ? trainFrame
         : trainFrame.filter(functions.col(VALIDATION_COLUMN).equalTo(false));
     Evaluation trainEval = Evaluation.of(model.transform(trainingRows), model.numClasses());
-    Evaluation testEval = test == null ? null
-        : Evaluation.of(model.transform(test.frame()), model.numClasses());
+    Evaluation testEval = testFrame == null ? null
+        : Evaluation.of(model.transform(testFrame), model.numClasses());
 
     printReport(model, fitSeconds, trainEval, testEval);
     if (metricsPath != null) {
       output.writeText(metricsPath, Json.write(metrics(model, estimator, fitSeconds,
-          trainFrame.rdd().getNumPartitions(), trainEval, testEval)));
+          trainFrame.rdd().getNumPartitions(), trainEval, testEval, testAccuracy)));
       out.println("Metrics written to " + metricsPath);
+    }
+    if (plotPath != null) {
+      try {
+        output.writeBytes(plotPath, TrainingPlot.png("Training curves: " + trainPath,
+            model.summary(), testAccuracy));
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException("Could not draw the plot", e);
+      }
+      out.println("Plot written to " + plotPath);
     }
     out.println("Model saved to " + modelPath);
     out.flush();
@@ -295,7 +327,8 @@ public final class TrainJob implements Callable<Integer> {
   }
 
   private ObjectNode metrics(PerceptronClassificationModel model, PerceptronClassifier estimator,
-      double fitSeconds, int numPartitions, Evaluation trainEval, Evaluation testEval) {
+      double fitSeconds, int numPartitions, Evaluation trainEval, Evaluation testEval,
+      List<Double> testAccuracy) {
     ObjectNode root = Json.object();
     root.put("model", modelPath);
     ObjectNode params = root.putObject("params");
@@ -339,6 +372,9 @@ public final class TrainJob implements Callable<Integer> {
       Json.putNumber(ep, "seconds", s.epochSeconds()[e]);
       if (s.validationHistory().length > e) {
         Json.putNumber(ep, "validationAccuracy", s.validationHistory()[e]);
+      }
+      if (testAccuracy.size() > e) {
+        Json.putNumber(ep, "testAccuracy", testAccuracy.get(e));
       }
     }
     return root;

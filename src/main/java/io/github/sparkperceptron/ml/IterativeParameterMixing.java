@@ -47,22 +47,38 @@ final class IterativeParameterMixing {
   private IterativeParameterMixing() {
   }
 
+  /**
+   * Trains; {@code listener} (may be null) is called after every epoch with a model built under
+   * {@code uid} (one-shot mixing has a mixed model only at the end: it is called once).
+   */
   static TrainingProgress run(JavaSparkContext jsc, TrainingInput input, LearnerConfig learner,
       MixingSettings settings, LinearState initial, Checkpoints checkpoints,
-      int checkpointInterval) {
+      int checkpointInterval, EpochListener listener, String uid) {
     String previousDescription = jsc.getLocalProperty("spark.job.description");
     try {
-      return settings.mixing == MixingMode.ONESHOT
+      TrainingProgress progress = settings.mixing == MixingMode.ONESHOT
           ? oneShot(jsc, input, learner, settings, initial)
-          : iterative(jsc, input, learner, settings, initial, checkpoints, checkpointInterval);
+          : iterative(jsc, input, learner, settings, initial, checkpoints, checkpointInterval,
+              listener, uid);
+      if (listener != null && settings.mixing == MixingMode.ONESHOT) {
+        listener.onEpoch(progress.epochsDone, snapshot(learner, progress.state,
+            progress.finalVote, uid));
+      }
+      return progress;
     } finally {
       jsc.setJobDescription(previousDescription);
     }
   }
 
+  private static PerceptronClassificationModel snapshot(LearnerConfig learner, LinearState state,
+      VotedPerceptron vote, String uid) {
+    return PerceptronClassificationModel.fromStateWeights(uid, learner.numClasses(),
+        learner.numFeatures(), state.modelWeights(), vote);
+  }
+
   private static TrainingProgress iterative(JavaSparkContext jsc, TrainingInput input,
       LearnerConfig learner, MixingSettings settings, LinearState initial,
-      Checkpoints checkpoints, int checkpointInterval) {
+      Checkpoints checkpoints, int checkpointInterval, EpochListener listener, String uid) {
     double totalWeight = input.trainingWeight(learner.classWeights());
     TrainingProgress progress = checkpoints == null ? null : checkpoints.latest();
     if (progress == null) {
@@ -116,6 +132,10 @@ final class IterativeParameterMixing {
       double seconds = (System.nanoTime() - start) / 1e9;
       progress.seconds.add(seconds);
       logEpoch(epoch, settings.maxIter, stats, change, seconds, accuracy);
+      if (listener != null) {
+        listener.onEpoch(epoch, snapshot(learner, progress.state,
+            vote == null ? null : vote.build(epoch), uid));
+      }
 
       if (stats.updates == 0) {
         progress.stopReason = PerceptronTrainingSummary.StopReason.CONVERGED;

@@ -57,6 +57,7 @@ public class PerceptronClassifier
   private String uid;
   private final PerceptronParamSet paramSet = new PerceptronParamSet(this);
   private PerceptronClassificationModel initialModel;
+  private transient EpochListener epochListener;
 
   public PerceptronClassifier() {
     this(Identifiable.randomUID("perceptron"));
@@ -170,6 +171,15 @@ public class PerceptronClassifier
     return this;
   }
 
+  /**
+   * Calls {@code listener} after every epoch with that epoch's model ({@code null} clears it).
+   * Travels with copies of this estimator; not saved with it.
+   */
+  public PerceptronClassifier setEpochListener(EpochListener listener) {
+    this.epochListener = listener;
+    return this;
+  }
+
   /** The warm-start model, or {@code null}. */
   public PerceptronClassificationModel getInitialModel() {
     return initialModel;
@@ -239,8 +249,13 @@ public class PerceptronClassifier
       }
 
       Checkpoints checkpoints = checkpoints(jsc, input, mixingMode);
+      EpochListener listener = epochListener == null ? null : (epoch, snapshot) -> {
+        PerceptronClassificationModel m = copyValues(snapshot, extractParamMap());
+        m.setParent(this);
+        epochListener.onEpoch(epoch, m);
+      };
       TrainingProgress progress = IterativeParameterMixing.run(jsc, input, learner, settings,
-          start, checkpoints, getCheckpointInterval());
+          start, checkpoints, getCheckpointInterval(), listener, uid());
       PerceptronClassificationModel model = PerceptronClassificationModel.fromStateWeights(uid(),
           learner.numClasses(), learner.numFeatures(), progress.modelState().modelWeights(),
           progress.finalVote);
@@ -416,6 +431,7 @@ public class PerceptronClassifier
   public PerceptronClassifier copy(ParamMap extra) {
     PerceptronClassifier copied = defaultCopy(extra);
     copied.initialModel = initialModel;
+    copied.epochListener = epochListener;
     return copied;
   }
 

@@ -134,4 +134,26 @@ class TrainJobTest {
     assertTrue(help.out.contains("(default: 10)"), help.out);
     assertTrue(help.out.contains("(default: mistakes)"), help.out);
   }
+
+  @Test
+  void drawsTheTrainingCurvesWithTestAccuracyPerEpoch() throws IOException {
+    Path plot = tmp.resolve("curves.png");
+    Path metrics = tmp.resolve("m.json");
+    JobRun run = JobRun.of(new TrainJob(), "--train", TRAIN, "--test", TEST, "--model",
+        tmp.resolve("model").toString(), "--max-iter", "6", "--plot", plot.toString(),
+        "--metrics", metrics.toString());
+    assertEquals(0, run.exitCode, run.toString());
+    java.awt.image.BufferedImage image = javax.imageio.ImageIO.read(plot.toFile());
+    assertEquals(900, image.getWidth());
+    assertEquals(900, image.getHeight());
+    JsonNode epochs = Json.MAPPER.readTree(metrics.toFile()).get("epochs");
+    assertEquals(6, epochs.size());
+    for (JsonNode e : epochs) {
+      double accuracy = e.get("testAccuracy").asDouble();
+      assertTrue(accuracy > 0.5 && accuracy <= 1.0, e.toString());
+    }
+    // The last epoch's test accuracy is the final model's.
+    assertEquals(Json.MAPPER.readTree(metrics.toFile()).get("test").get("accuracy").asDouble(),
+        epochs.get(5).get("testAccuracy").asDouble(), 1e-12);
+  }
 }
