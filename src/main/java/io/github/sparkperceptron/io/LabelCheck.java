@@ -16,7 +16,7 @@ final class LabelCheck implements Serializable {
 
   boolean sawMinusOne;
   boolean sawOtherThanPlusMinusOne;
-  /** The first label that is not a class index (negative, fractional, too large). */
+  /** The earliest label in file order that is not a class index (negative, fractional, too large). */
   Problem firstBadLabel;
 
   /**
@@ -48,16 +48,16 @@ final class LabelCheck implements Serializable {
     } else if (label != 1.0) {
       sawOtherThanPlusMinusOne = true;
     }
-    if (firstBadLabel == null) {
-      String why = classIndexProblem(label, numClasses);
-      if (why != null) {
-        firstBadLabel = badLabel.apply(why);
-      }
+    String why = classIndexProblem(label, numClasses);
+    if (why != null) {
+      // Text splits arrive in order, so keeping the first is enough there; Parquet rows do not.
+      Problem found = badLabel.apply(why);
+      firstBadLabel = Problem.earlier(firstBadLabel, found);
     }
   }
 
   /**
-   * Decides, from every partition's record in file order, whether −1/+1 is mapped to 0/1; the
+   * Decides, from every partition's record, whether −1/+1 is mapped to 0/1; the
    * first bad label is an error when it is not.
    *
    * @return the bad label's problem, or {@code null} when the labels are fine
@@ -66,12 +66,11 @@ final class LabelCheck implements Serializable {
     if (mapsPlusMinusOne(checks)) {
       return null;
     }
+    Problem first = null;
     for (LabelCheck c : checks) {
-      if (c.firstBadLabel != null) {
-        return c.firstBadLabel;
-      }
+      first = Problem.earlier(first, c.firstBadLabel);
     }
-    return null;
+    return first;
   }
 
   /** Whether the labels seen are all −1 or +1, with at least one −1. */

@@ -45,6 +45,23 @@ final class Problem implements Serializable {
     return new BadInputException(place(conf) + ": " + reason + suffix);
   }
 
+  /**
+   * Whether this problem comes before {@code other} in file order (path, then position): the one
+   * to report when several partitions found one, since Spark does not scan files in path order.
+   */
+  boolean isBefore(Problem other) {
+    int byFile = file.compareTo(other.file);
+    return byFile != 0 ? byFile < 0 : position < other.position;
+  }
+
+  /** The earlier of two problems, either of which may be {@code null}. */
+  static Problem earlier(Problem a, Problem b) {
+    if (a == null) {
+      return b;
+    }
+    return b == null || a.isBefore(b) ? a : b;
+  }
+
   static String displayName(String file) {
     return file.startsWith("file:") ? new Path(file).toUri().getPath() : file;
   }

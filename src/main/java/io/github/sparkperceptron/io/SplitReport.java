@@ -7,8 +7,8 @@ import org.apache.hadoop.conf.Configuration;
 
 /**
  * What a reader's check pass learns from one input split, and the driver's verdict on all of
- * them: the first bad line in file order is an error, then an input without examples, then a
- * bad label (once it is known whether −1/+1 is mapped).
+ * them: the earliest bad line in file order is an error, then an input without examples, then
+ * the earliest bad label (once it is known whether −1/+1 is mapped).
  */
 final class SplitReport implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -39,7 +39,7 @@ final class SplitReport implements Serializable {
   }
 
   /**
-   * Combines the reports (in split order, which is file order) or throws the first problem.
+   * Combines the reports or throws the earliest problem in file order.
    *
    * @param path the path the user gave, for the message about an input without examples
    * @param suffix appended to located messages, e.g. " (training data (--train), CSV format)"
@@ -49,10 +49,14 @@ final class SplitReport implements Serializable {
     long rows = 0;
     int maxIndex = -1;
     List<LabelCheck> labels = new ArrayList<>();
+    Problem firstBad = null;
     for (SplitReport r : reports) {
-      if (r.firstBadLine != null) {
-        throw r.firstBadLine.toException(conf, suffix);
-      }
+      firstBad = Problem.earlier(firstBad, r.firstBadLine);
+    }
+    if (firstBad != null) {
+      throw firstBad.toException(conf, suffix);
+    }
+    for (SplitReport r : reports) {
       rows += r.rows;
       maxIndex = Math.max(maxIndex, r.maxIndex);
       labels.add(r.labels);
