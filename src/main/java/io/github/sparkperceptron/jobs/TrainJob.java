@@ -16,6 +16,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -135,6 +136,9 @@ public final class TrainJob implements Callable<Integer> {
   @Option(names = "--aggregation-depth", paramLabel = "K", defaultValue = "2",
       description = "depth of the tree aggregation (default: ${DEFAULT-VALUE})")
   int aggregationDepth;
+
+  @Mixin
+  JobConfOption jobConf;
 
   @Spec
   CommandSpec spec;
