@@ -116,14 +116,14 @@ public final class ParquetSource {
     probe.add(col("_metadata.file_path"));
     probe.add(col("_metadata.row_index"));
     if (spec.labelsChecked()) {
-      probe.add(col(spec.labelCol()).cast("double"));
+      probe.add(column(spec.labelCol()).cast("double"));
     }
     if (assembled) {
       for (String c : spec.featureCols()) {
-        probe.add(col(c).cast("double"));
+        probe.add(column(c).cast("double"));
       }
     } else {
-      probe.add(col(spec.featuresCol()));
+      probe.add(column(spec.featuresCol()));
     }
     List<SplitReport> reports;
     try {
@@ -138,11 +138,11 @@ public final class ParquetSource {
         suffix);
     SplitReport.Verdict verdict = SplitReport.combine(conf, reports, spec, path, role, suffix);
 
-    Column features = assembled ? assembledVector(spec.featureCols()) : col(spec.featuresCol());
+    Column features = assembled ? assembledVector(spec.featureCols()) : column(spec.featuresCol());
     if (spec.labelsChecked()) {
-      Column label = col(spec.labelCol()).cast("double").plus(0.0); // + 0.0 turns -0 into 0
+      Column label = column(spec.labelCol()).cast("double").plus(0.0); // + 0.0 turns -0 into 0
       if (verdict.mapPlusMinusOne) {
-        label = when(col(spec.labelCol()).cast("double").gt(0), lit(1.0)).otherwise(lit(0.0));
+        label = when(column(spec.labelCol()).cast("double").gt(0), lit(1.0)).otherwise(lit(0.0));
       }
       return new LabeledData(input.select(label.as("label"), features.as("features")),
           numFeatures, verdict.labelNote());
@@ -156,10 +156,15 @@ public final class ParquetSource {
         vectorColumn, columns);
   }
 
+  /** The column named {@code name}, taken literally (col() reads dots as struct fields). */
+  static Column column(String name) {
+    return col("`" + name.replace("`", "``") + "`");
+  }
+
   private static Column assembledVector(List<String> columns) {
     Column[] values = new Column[columns.size()];
     for (int i = 0; i < values.length; i++) {
-      values[i] = col(columns.get(i)).cast("double");
+      values[i] = column(columns.get(i)).cast("double");
     }
     return org.apache.spark.ml.functions.array_to_vector(functions.array(values));
   }

@@ -90,6 +90,19 @@ class ParquetSourceTest {
   }
 
   @Test
+  void columnNamesAreTakenLiterally() {
+    StructType dotted = new StructType(new StructField[] {
+        DataTypes.createStructField("the.label", DataTypes.DoubleType, true),
+        DataTypes.createStructField("x.1", DataTypes.DoubleType, true)});
+    Path p = parquet("dotted", dotted, new Object[] {1.0, 2.5});
+    LabeledData data = ParquetSource.read(SPARK, p.toString(),
+        LABELLED.withLabelCol("the.label").withFeatureCols(List.of("x.1")), "training data");
+    Row row = data.frame().collectAsList().get(0);
+    assertEquals(1.0, row.getDouble(0), 0.0);
+    assertEquals(Vectors.dense(2.5), row.get(1));
+  }
+
+  @Test
   void typeErrorsNameTheColumn() {
     Path p = parquet("t", COLUMNS, new Object[] {1.0, 1f, 1L, "x"});
     assertTrue(fails(p, LABELLED.withLabelCol("name").withFeatureCols(List.of("a")))
