@@ -49,7 +49,8 @@ public final class InputPaths {
 
   /**
    * The 1-based line number of the line that starts at byte {@code offset} of the (decompressed)
-   * file: Hadoop's text reader reports offsets, users count lines.
+   * file: Hadoop's text reader reports offsets, users count lines. Line breaks are counted as
+   * Hadoop's reader splits lines: LF, CR and CR LF each end one line.
    */
   public static long lineNumber(Configuration conf, String file, long offset) {
     Path p = new Path(file);
@@ -60,20 +61,23 @@ public final class InputPaths {
           InputStream in = codec == null ? raw : codec.createInputStream(raw)) {
         byte[] buffer = new byte[1 << 16];
         long seen = 0;
-        long newlines = 0;
+        long breaks = 0;
+        byte previous = 0;
         while (seen < offset) {
           int n = in.read(buffer, 0, (int) Math.min(buffer.length, offset - seen));
           if (n < 0) {
             break;
           }
           for (int i = 0; i < n; i++) {
-            if (buffer[i] == '\n') {
-              newlines++;
+            byte b = buffer[i];
+            if (b == '\r' || (b == '\n' && previous != '\r')) {
+              breaks++;
             }
+            previous = b;
           }
           seen += n;
         }
-        return newlines + 1;
+        return breaks + 1;
       }
     } catch (IOException e) {
       return -1;

@@ -4,9 +4,9 @@ import java.util.Arrays;
 
 /**
  * Parses LIBSVM text lines, {@code label index:value index:value ...}, with 1-based strictly
- * increasing indices; text after {@code #} is a comment and blank lines hold no example. One
- * parser is reused for every line of a partition: the parsed row lives in its buffers until the
- * next call.
+ * increasing indices, separated by spaces or tabs; text after {@code #} is a comment and blank
+ * lines hold no example. Numbers are plain ASCII decimals (see {@link NumberText}). One parser is
+ * reused for every line of a partition: the parsed row lives in its buffers until the next call.
  *
  * <p>Spark's own LIBSVM source fails on a bad line with a stack trace that names neither the file
  * nor the line; this parser returns a one-line reason instead, and the caller adds the place.
@@ -37,13 +37,14 @@ public final class LibSvmParser {
     }
     int tokenEnd = tokenEnd(line, pos, end);
     String labelText = line.substring(pos, tokenEnd);
-    try {
-      label = Double.parseDouble(labelText);
-    } catch (NumberFormatException e) {
-      return "label '" + abbreviate(labelText) + "' is not a number";
+    if (!NumberText.isDecimal(labelText)) {
+      return NumberText.isNonFiniteWord(labelText)
+          ? "label " + labelText + " is not a finite number"
+          : "label '" + NumberText.shown(labelText) + "' is not a number";
     }
-    if (Double.isNaN(label) || Double.isInfinite(label)) {
-      return "label " + labelText + " is not a finite number";
+    label = Double.parseDouble(labelText) + 0.0; // + 0.0 turns -0 into 0
+    if (Double.isInfinite(label)) {
+      return "label " + NumberText.shown(labelText) + " is not a finite number";
     }
     int previous = 0;
     pos = skipSpace(line, tokenEnd, end);
@@ -51,17 +52,16 @@ public final class LibSvmParser {
       tokenEnd = tokenEnd(line, pos, end);
       int colon = line.indexOf(':', pos);
       if (colon < 0 || colon >= tokenEnd) {
-        return "'" + abbreviate(line.substring(pos, tokenEnd))
+        return "'" + NumberText.shown(line.substring(pos, tokenEnd))
             + "' is not an index:value pair";
       }
       String indexText = line.substring(pos, colon);
-      int index;
-      try {
-        index = Integer.parseInt(indexText);
-      } catch (NumberFormatException e) {
-        return "feature index '" + abbreviate(indexText)
+      long wholeIndex = NumberText.wholeNumber(indexText);
+      if (wholeIndex == Long.MIN_VALUE || wholeIndex > Integer.MAX_VALUE) {
+        return "feature index '" + NumberText.shown(indexText)
             + "' is not a whole number between 1 and " + Integer.MAX_VALUE;
       }
+      int index = (int) wholeIndex;
       if (index < 1) {
         return "feature index " + index + " is below 1 (LIBSVM indices start at 1)";
       }
@@ -70,14 +70,16 @@ public final class LibSvmParser {
             + "; indices must increase strictly within a line";
       }
       String valueText = line.substring(colon + 1, tokenEnd);
-      double value;
-      try {
-        value = Double.parseDouble(valueText);
-      } catch (NumberFormatException e) {
-        return "value '" + abbreviate(valueText) + "' of feature " + index + " is not a number";
+      if (!NumberText.isDecimal(valueText)) {
+        return NumberText.isNonFiniteWord(valueText)
+            ? "value " + valueText + " of feature " + index + " is not a finite number"
+            : "value '" + NumberText.shown(valueText) + "' of feature " + index
+                + " is not a number";
       }
-      if (Double.isNaN(value) || Double.isInfinite(value)) {
-        return "value " + valueText + " of feature " + index + " is not a finite number";
+      double value = Double.parseDouble(valueText);
+      if (Double.isInfinite(value)) {
+        return "value " + NumberText.shown(valueText) + " of feature " + index
+            + " is not a finite number";
       }
       if (size == indices.length) {
         indices = Arrays.copyOf(indices, size * 2);
@@ -94,7 +96,7 @@ public final class LibSvmParser {
 
   private static int skipSpace(String s, int from, int end) {
     int i = from;
-    while (i < end && Character.isWhitespace(s.charAt(i))) {
+    while (i < end && isSpace(s.charAt(i))) {
       i++;
     }
     return i;
@@ -102,14 +104,18 @@ public final class LibSvmParser {
 
   private static int tokenEnd(String s, int from, int end) {
     int i = from;
-    while (i < end && !Character.isWhitespace(s.charAt(i))) {
+    while (i < end && !isSpace(s.charAt(i))) {
       i++;
     }
     return i;
   }
 
-  private static String abbreviate(String s) {
-    return s.length() <= 40 ? s : s.substring(0, 37) + "...";
+  /**
+   * Space, tab, and the stray carriage return, form feed or vertical tab of a file that went
+   * through an editor on another system; Unicode spaces are not separators.
+   */
+  static boolean isSpace(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\u000B';
   }
 
   /** Whether the last line held no example (empty, blank or a comment). */

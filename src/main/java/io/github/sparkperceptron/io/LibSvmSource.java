@@ -1,6 +1,5 @@
 package io.github.sparkperceptron.io;
 
-import java.io.Serializable;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Iterator;
@@ -30,9 +29,10 @@ import scala.Tuple2;
  * (label, sparse features), in two passes: the first checks every line and measures the files
  * (largest index, label set), the second builds the rows.
  *
- * <p>Labels: class indices 0 .. K−1 are kept. A file whose labels are all −1 or +1 is read with −1
- * mapped to 0 and +1 to 1 (the usual binary LIBSVM convention). Any other negative or fractional
- * label is an error naming its line.
+ * <p>Labels follow {@link LabelCheck}: class indices 0 .. K−1 are kept, a file whose labels are
+ * all −1 or +1 is read with −1 mapped to 0 and +1 to 1, and any other label that is not a class
+ * index (of the model, when one is given) is an error naming its line. Read for predictions,
+ * labels pass through as written.
  */
 public final class LibSvmSource {
   static final StructType SCHEMA = new StructType(new StructField[] {
@@ -42,40 +42,24 @@ public final class LibSvmSource {
   private LibSvmSource() {
   }
 
-  /** A bad line: file, byte offset of the line, reason. */
-  private static final class Problem implements Serializable {
-    private static final long serialVersionUID = 1L;
-    final String file;
-    final long offset;
-    final String reason;
-
-    Problem(String file, long offset, String reason) {
-      this.file = file;
-      this.offset = offset;
-      this.reason = reason;
-    }
-  }
-
-  /** What the first pass learns from one split. */
-  private static final class SplitReport implements Serializable {
-    private static final long serialVersionUID = 1L;
-    long rows;
-    int maxIndex = -1;
-    boolean sawMinusOne;
-    boolean sawOtherThanPlusMinusOne;
-    Problem firstBadLine;
-    /** The first label that is not a class index (negative or fractional). */
-    Problem firstOddLabel;
-  }
-
   /**
-   * Reads {@code path}.
+   * Reads {@code path} as labelled data.
    *
    * @param numFeatures the feature count the rows must fit (e.g. a model's), or −1 to use the
    *     largest index found
    * @param role what the data are for, used in messages, e.g. "training data (--train)"
    */
   public static LabeledData read(SparkSession spark, String path, int numFeatures, String role) {
+    return read(spark, path, ReadSpec.labelled().withNumFeatures(numFeatures, ""), role);
+  }
+
+  /**
+   * Reads {@code path} as {@code spec} says (only its widths and label handling apply: LIBSVM
+   * has no column names).
+   *
+   * @param role what the data are for, used in messages, e.g. "training data (--train)"
+   */
+  public static LabeledData read(SparkSession spark, String path, ReadSpec spec, String role) {
     Configuration conf = spark.sparkContext().hadoopConfiguration();
     InputPaths.requireReadable(conf, path, role);
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
@@ -85,77 +69,55 @@ public final class LibSvmSource {
             new Configuration(conf));
 
     List<SplitReport> reports = lines.mapPartitionsWithInputSplit(
-        (split, it) -> Collections.singletonList(check(split, it, numFeatures)).iterator(), true)
+        (split, it) -> Collections.singletonList(check(fileOf(split), it, spec)).iterator(), true)
         .collect();
+    SplitReport.Verdict verdict = SplitReport.combine(conf, reports, spec, path, role,
+        suffix(role));
+    int d = spec.numFeatures() >= 0 ? spec.numFeatures() : verdict.maxIndex + 1;
+    boolean map = verdict.mapPlusMinusOne;
 
-    int maxIndex = -1;
-    long rows = 0;
-    boolean minusOne = false;
-    boolean other = false;
-    Problem oddLabel = null;
-    for (SplitReport r : reports) {
-      if (r.firstBadLine != null) {
-        throw located(conf, r.firstBadLine, role);
-      }
-      maxIndex = Math.max(maxIndex, r.maxIndex);
-      rows += r.rows;
-      minusOne |= r.sawMinusOne;
-      other |= r.sawOtherThanPlusMinusOne;
-      if (oddLabel == null) {
-        oddLabel = r.firstOddLabel;
-      }
-    }
-    if (rows == 0) {
-      throw new BadInputException("The " + role + " at '" + path + "' hold no examples (only"
-          + " blank or comment lines)");
-    }
-    boolean mapPlusMinusOne = minusOne && !other;
-    if (!mapPlusMinusOne && oddLabel != null) {
-      throw located(conf, oddLabel, role);
-    }
-    int d = numFeatures >= 0 ? numFeatures : maxIndex + 1;
-
-    JavaRDD<Row> rowRdd = lines.values().mapPartitions(it -> toRows(it, d, mapPlusMinusOne));
-    return new LabeledData(spark.createDataFrame(rowRdd, SCHEMA), d,
-        mapPlusMinusOne ? "labels -1/+1 mapped to 0/1" : "");
+    JavaRDD<Row> rowRdd = lines.values().mapPartitions(it -> toRows(it, d, map));
+    return new LabeledData(spark.createDataFrame(rowRdd, SCHEMA), d, verdict.labelNote());
   }
 
-  private static BadInputException located(Configuration conf, Problem p, String role) {
-    return new BadInputException(InputPaths.place(conf, p.file, p.offset) + ": " + p.reason
-        + " (" + role + ", LIBSVM format: label index:value ..., 1-based increasing indices)");
+  /** What located messages end with: the data's role and a reminder of the format. */
+  static String suffix(String role) {
+    return " (" + role + ", LIBSVM format: label index:value ..., 1-based increasing indices)";
   }
 
-  private static SplitReport check(InputSplit split, Iterator<Tuple2<LongWritable, Text>> it,
-      int numFeatures) {
-    String file = split instanceof FileSplit ? ((FileSplit) split).getPath().toString() : "?";
+  static String fileOf(InputSplit split) {
+    return split instanceof FileSplit ? ((FileSplit) split).getPath().toString() : "?";
+  }
+
+  /**
+   * The check pass over one split's (byte offset, line) records: stops at the first bad line,
+   * measures the rest. Spark-free, so tests can run it on a file directly.
+   */
+  static SplitReport check(String file, Iterator<Tuple2<LongWritable, Text>> it, ReadSpec spec) {
     SplitReport report = new SplitReport();
     LibSvmParser parser = new LibSvmParser();
+    int numFeatures = spec.numFeatures();
     while (it.hasNext()) {
       Tuple2<LongWritable, Text> line = it.next();
+      long offset = line._1().get();
       String error = parser.parse(line._2().toString());
       if (error != null) {
-        report.firstBadLine = new Problem(file, line._1().get(), error);
+        report.firstBadLine = Problem.atLine(file, offset, error);
         return report;
       }
       if (parser.isBlank()) {
         continue;
       }
       if (numFeatures >= 0 && parser.maxIndex() >= numFeatures) {
-        report.firstBadLine = new Problem(file, line._1().get(), "feature index "
-            + (parser.maxIndex() + 1) + " exceeds the " + numFeatures
-            + " features of the training data or model");
+        report.firstBadLine = Problem.atLine(file, offset, "feature index "
+            + (parser.maxIndex() + 1) + " exceeds the " + numFeatures + " features of "
+            + spec.widthSource());
         return report;
       }
-      double label = parser.label();
-      if (label == -1.0) {
-        report.sawMinusOne = true;
-      } else if (label != 1.0) {
-        report.sawOtherThanPlusMinusOne = true;
-      }
-      if (report.firstOddLabel == null && (label < 0 || label != Math.rint(label))) {
-        report.firstOddLabel = new Problem(file, line._1().get(), "label " + label
-            + " is not a class index 0, 1, ..., K-1 (only a file of -1/+1 labels is mapped"
-            + " to 0/1)");
+      if (spec.labelsChecked()) {
+        double label = parser.label();
+        report.labels.observe(label, spec.numClasses(),
+            why -> Problem.atLine(file, offset, "label " + label + " " + why));
       }
       report.maxIndex = Math.max(report.maxIndex, parser.maxIndex());
       report.rows++;
@@ -164,8 +126,7 @@ public final class LibSvmSource {
   }
 
   /** Lazily turns lines into rows, so a partition is never held in memory twice. */
-  private static Iterator<Row> toRows(Iterator<Text> lines, int numFeatures,
-      boolean mapPlusMinusOne) {
+  static Iterator<Row> toRows(Iterator<Text> lines, int numFeatures, boolean mapPlusMinusOne) {
     LibSvmParser parser = new LibSvmParser();
     return new Iterator<Row>() {
       private Row next = advance();
@@ -177,10 +138,7 @@ public final class LibSvmSource {
             throw new IllegalStateException("a line changed between two reads: " + line);
           }
           if (!parser.isBlank()) {
-            double label = parser.label();
-            if (mapPlusMinusOne) {
-              label = label > 0 ? 1.0 : 0.0;
-            }
+            double label = LabelCheck.mapped(parser.label(), mapPlusMinusOne);
             int n = parser.size();
             return RowFactory.create(label, Vectors.sparse(numFeatures,
                 Arrays.copyOf(parser.indices(), n), Arrays.copyOf(parser.values(), n)));

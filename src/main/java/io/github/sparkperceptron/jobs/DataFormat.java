@@ -1,23 +1,29 @@
 package io.github.sparkperceptron.jobs;
 
+import io.github.sparkperceptron.io.CsvSource;
 import io.github.sparkperceptron.io.LabeledData;
 import io.github.sparkperceptron.io.LibSvmSource;
+import io.github.sparkperceptron.io.ParquetSource;
+import io.github.sparkperceptron.io.ReadSpec;
 import org.apache.spark.sql.SparkSession;
 
 /** The input formats the jobs read (picocli lists these names in --help). */
 enum DataFormat {
-  libsvm;
+  libsvm, csv, parquet;
 
   /**
-   * Reads labelled data.
+   * Reads data as {@code spec} says.
    *
-   * @param numFeatures the width the rows must have (the model's, or the training data's for a
-   *     test set), or −1 to infer it
+   * @param role what the data are for, for messages, e.g. "training data (--train)"
    */
-  LabeledData read(SparkSession spark, String path, int numFeatures, String role) {
+  LabeledData read(SparkSession spark, String path, ReadSpec spec, String role) {
     switch (this) {
       case libsvm:
-        return LibSvmSource.read(spark, path, numFeatures, role);
+        return LibSvmSource.read(spark, path, spec, role);
+      case csv:
+        return CsvSource.read(spark, path, spec, role);
+      case parquet:
+        return ParquetSource.read(spark, path, spec, role);
       default:
         throw new IllegalStateException("unsupported format " + this);
     }

@@ -1,12 +1,14 @@
 package io.github.sparkperceptron.jobs;
 
+import io.github.sparkperceptron.io.BadInputException;
 import java.util.Locale;
 import org.apache.spark.sql.AnalysisException;
 
 /**
  * Turns whatever a job threw into its exit code and one line for the console. Spark wraps task
  * failures in its own exceptions; the user's mistake is the innermost argument error, so that is
- * what the line shows.
+ * what the line shows, unless the project's own code wrapped it in a {@link BadInputException}
+ * that says more (which input it was, e.g. "Cannot load the model (--model) ...").
  */
 final class JobFailure {
   static final int OK = 0;
@@ -16,10 +18,16 @@ final class JobFailure {
   private JobFailure() {
   }
 
-  /** The innermost {@link IllegalArgumentException} (or analysis error) in the cause chain. */
+  /**
+   * The outermost {@link BadInputException} in the cause chain, else the innermost
+   * {@link IllegalArgumentException} (or analysis error).
+   */
   static Throwable userError(Throwable t) {
     Throwable found = null;
     for (Throwable c = t; c != null && c != c.getCause(); c = c.getCause()) {
+      if (c instanceof BadInputException) {
+        return c;
+      }
       if (c instanceof IllegalArgumentException || c instanceof AnalysisException) {
         found = c;
       }

@@ -3,6 +3,7 @@ package io.github.sparkperceptron.jobs;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkperceptron.io.LabeledData;
+import io.github.sparkperceptron.io.ReadSpec;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.ml.PerceptronParamSet;
@@ -20,6 +21,7 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
 import org.apache.spark.storage.StorageLevel;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -56,14 +58,12 @@ public final class TrainJob implements Callable<Integer> {
           + " PerceptronClassificationModel.load)")
   String modelPath;
 
-  @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "libsvm",
-      description = "input format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE});"
-          + " LIBSVM labels -1/+1 are mapped to 0/1")
-  DataFormat format;
+  @Mixin
+  InputOptions input;
 
   @Option(names = "--num-features", paramLabel = "D", defaultValue = "-1",
-      description = "number of features; -1 takes the largest index in the training data"
-          + " (default: ${DEFAULT-VALUE})")
+      description = "number of features; -1 takes the largest LIBSVM index, or the number of"
+          + " feature columns, in the training data (default: ${DEFAULT-VALUE})")
   int numFeatures;
 
   @Option(names = "--metrics", paramLabel = "FILE.json",
@@ -159,6 +159,9 @@ public final class TrainJob implements Callable<Integer> {
       description = "depth of the tree aggregation (default: ${DEFAULT-VALUE})")
   int aggregationDepth;
 
+  @Mixin
+  JobConfOption jobConf;
+
   @Spec
   CommandSpec spec;
 
@@ -208,12 +211,17 @@ public final class TrainJob implements Callable<Integer> {
       output.checkWritable(plotPath, overwrite, "--plot");
     }
 
-    LabeledData train = format.read(spark, trainPath, numFeatures, "training data (--train)");
+    DataFormat format = input.format;
+    ReadSpec columns = input.spec();
+    LabeledData train = format.read(spark, trainPath,
+        numFeatures >= 0 ? columns.withNumFeatures(numFeatures, "--num-features") : columns,
+        "training data (--train)");
+    ReadSpec sameWidth = columns.withNumFeatures(train.numFeatures(), "the training data");
     LabeledData test = testPath == null ? null
-        : format.read(spark, testPath, train.numFeatures(), "test data (--test)");
+        : format.read(spark, testPath, sameWidth, "test data (--test)");
     Dataset<Row> trainFrame = train.frame();
     if (validationPath != null) {
-      LabeledData validation = format.read(spark, validationPath, train.numFeatures(),
+      LabeledData validation = format.read(spark, validationPath, sameWidth,
           "validation data (--validation)");
       trainFrame = trainFrame.withColumn(VALIDATION_COLUMN, functions.lit(false))
           .union(validation.frame().withColumn(VALIDATION_COLUMN, functions.lit(true)));
@@ -343,7 +351,7 @@ public final class TrainJob implements Callable<Integer> {
     if (validationPath != null) {
       data.put("validation", validationPath);
     }
-    data.put("format", format.name());
+    data.put("format", input.format.name());
     data.put("numFeatures", model.numFeatures());
     data.put("numClasses", model.numClasses());
     data.put("partitions", numPartitions);

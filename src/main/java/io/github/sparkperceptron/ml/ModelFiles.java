@@ -25,7 +25,7 @@ final class ModelFiles {
     DefaultParamsReader.Metadata metadata;
     try {
       metadata = DefaultParamsReader.loadMetadata(path, spark, "");
-    } catch (RuntimeException e) {
+    } catch (Exception e) { // also the checked JsonParseException Scala code throws undeclared
       throw new IllegalArgumentException("'" + path + "' does not hold a readable saved Spark ML"
           + " stage: its metadata could not be parsed (" + firstLine(e) + ")", e);
     }
@@ -47,7 +47,7 @@ final class ModelFiles {
       return rows[0];
     } catch (IllegalArgumentException e) {
       throw e;
-    } catch (RuntimeException e) {
+    } catch (Exception e) { // also the checked SparkException Scala code throws undeclared
       throw new IllegalArgumentException("'" + dir + "' is not readable model data ("
           + firstLine(e) + "); the model directory is damaged or was written by another program",
           e);
