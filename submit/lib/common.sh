@@ -14,22 +14,39 @@ sp_java_options() {
 # Builds target/spark-perceptron.jar and target/classpath.txt when missing or older than the
 # sources. The first build downloads Spark and its dependencies (about 400 MB) into ~/.m2.
 sp_ensure_built() {
-  local stale=""
-  if [[ ! -f "$SP_JAR" || ! -f "$SP_CLASSPATH_FILE" ]]; then
-    stale=yes
-  elif [[ -n "$(find "$SP_ROOT/src/main" "$SP_ROOT/pom.xml" -newer "$SP_JAR" -print -quit)" ]]; then
-    stale=yes
+  if [[ ! -f "$SP_JAR" || ! -f "$SP_CLASSPATH_FILE" ]] ||
+      [[ -n "$(find "$SP_ROOT/src/main" "$SP_ROOT/pom.xml" -newer "$SP_JAR" -print -quit)" ]]; then
+    sp_build
   fi
-  if [[ -n "$stale" ]]; then
-    if ! command -v mvn >/dev/null 2>&1; then
-      echo "spark-perceptron: Maven (mvn) is needed to build the job jar; install it or run 'mvn package' elsewhere" >&2
-      exit 1
+}
+
+# For what runs target/classes directly (the examples/ REPLs, the local cluster): builds when
+# the compiled classes, target/classpath.txt or one of the files given are missing, or a source
+# is newer than the classes. The tests call these scripts inside `mvn verify`, right after the
+# build, so they never start a second Maven.
+sp_ensure_classes() {
+  local marker="$SP_ROOT/target/classes/io/github/sparkperceptron/ml/PerceptronClassifier.class"
+  local f
+  for f in "$marker" "$SP_CLASSPATH_FILE" "$@"; do
+    if [[ ! -f "$f" ]]; then
+      sp_build
+      return
     fi
-    echo "Building spark-perceptron (mvn package; the first build downloads Spark, ~400 MB)..." >&2
-    if ! (cd "$SP_ROOT" && mvn -q -B -DskipTests package >&2); then
-      echo "spark-perceptron: the build failed; see the Maven output above" >&2
-      exit 1
-    fi
+  done
+  if [[ -n "$(find "$SP_ROOT/src/main" -newer "$marker" -print -quit)" ]]; then
+    sp_build
+  fi
+}
+
+sp_build() {
+  if ! command -v mvn >/dev/null 2>&1; then
+    echo "spark-perceptron: Maven (mvn) is needed to build the job jar; install it or run 'mvn package' elsewhere" >&2
+    exit 1
+  fi
+  echo "Building spark-perceptron (mvn package; the first build downloads Spark, ~400 MB)..." >&2
+  if ! (cd "$SP_ROOT" && mvn -q -B -DskipTests package >&2); then
+    echo "spark-perceptron: the build failed; see the Maven output above" >&2
+    exit 1
   fi
 }
 
