@@ -285,11 +285,23 @@ public final class TrainJob implements Callable<Integer> {
     return JobFailure.OK;
   }
 
+  /**
+   * The training rows in the partitions to train on. A shuffle hands each partition its rows in
+   * the order its fetches complete, which varies from run to run on a cluster, and the model
+   * depends on that order (each epoch's seeded shuffle starts from it). So the rows are numbered
+   * before the shuffle (the number is a function of the input splits) and sorted by that number
+   * after it: then both the rows of a partition and their order depend on the input alone.
+   */
   private Dataset<Row> partitioned(SparkSession spark, Dataset<Row> frame) {
     int current = frame.rdd().getNumPartitions();
     int wanted = partitions > 0 ? partitions
         : Math.max(current, spark.sparkContext().defaultParallelism());
-    return wanted == current ? frame : frame.repartition(wanted);
+    if (wanted == current) {
+      return frame;
+    }
+    String rowNumber = "__perceptron_input_row";
+    return frame.withColumn(rowNumber, functions.monotonically_increasing_id())
+        .repartition(wanted).sortWithinPartitions(rowNumber).drop(rowNumber);
   }
 
   private void printReport(PerceptronClassificationModel model, double fitSeconds,

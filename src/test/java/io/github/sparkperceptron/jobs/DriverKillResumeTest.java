@@ -18,6 +18,7 @@ import java.util.Locale;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * written a checkpoint, restarts it with the same arguments and {@code --resume}, and checks the
  * result equals an uninterrupted training.
  */
+@Tag("script")
 class DriverKillResumeTest {
   @TempDir
   Path tmp;

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * together keep the one-line, exit-2 contract, and {@code run-job} passes the conf directory's
  * train.properties. The script builds the job jar first when the sources are newer.
  */
+@Tag("script")
 class SubmitScriptTest {
   private static final Path ROOT = TestData.projectRoot();
 
