@@ -67,6 +67,10 @@ public final class BenchmarkRunner implements Callable<Integer> {
           + " measured with epoch)")
   List<String> sections = new ArrayList<>(List.of("mllib", "epoch", "partitions", "scale"));
 
+  @Option(names = "--datasets", split = ",", paramLabel = "NAME",
+      description = "only these datasets (names as in the report; default: all)")
+  List<String> only;
+
   @Option(names = "--master", defaultValue = "local[2]", description = "default: ${DEFAULT-VALUE}")
   String master;
 
@@ -85,6 +89,17 @@ public final class BenchmarkRunner implements Callable<Integer> {
   @Option(names = "--out", defaultValue = "target/bench", description = "default: ${DEFAULT-VALUE}")
   Path out;
 
+  @Option(names = "--mixings", split = ",", paramLabel = "AVERAGING:MIXING",
+      description = "configurations of the partitions section (default: average:mistakes,"
+          + "average:uniform,none:mistakes,none:uniform,average:oneshot); any averaging and mixing"
+          + " value the estimator accepts, so new mixing modes are measured without changes here")
+  List<String> mixings = new ArrayList<>(List.of("average:mistakes", "average:uniform",
+      "none:mistakes", "none:uniform", "average:oneshot"));
+
+  @Option(names = "--partition-epochs", defaultValue = "0",
+      description = "epochs of the partitions section; 0 = 10 with --quick, else 20")
+  int partitionEpochs;
+
   @Option(names = "--scale-rows", split = ",", paramLabel = "N",
       description = "rows of the scale runs (default: 1M,2.5M,5M,10M; --quick: 100k,200k,400k)")
   long[] scaleRows;
@@ -100,6 +115,7 @@ public final class BenchmarkRunner implements Callable<Integer> {
   private SparkSession spark;
   private Report report;
   private StorageProbe probe;
+  private EpochTaskTimes taskTimes;
   private final List<Bench> loaded = new ArrayList<>();
 
   /** A dataset as every section sees it: cached train and test frames of the same partitions. */
@@ -137,6 +153,8 @@ public final class BenchmarkRunner implements Callable<Integer> {
         .getOrCreate();
     probe = new StorageProbe();
     spark.sparkContext().addSparkListener(probe);
+    taskTimes = new EpochTaskTimes();
+    spark.sparkContext().addSparkListener(taskTimes);
     report = new Report(out, spark.version(), ("submit/bench " + String.join(" ", arguments)).strip());
     report.markdown(Report.f("- Spark master: `%s`; cached inputs in %d partitions; %d"
         + " repetition(s) per timing, medians reported\n\n", master, partitions, repeats));
@@ -174,6 +192,9 @@ public final class BenchmarkRunner implements Callable<Integer> {
   private void loadDatasets() {
     for (String name : List.of("breast_cancer", "spark_sample_libsvm", "skin_nonskin", "iris")) {
       Path train = dataDir.resolve(name).resolve("train.libsvm");
+      if (!wanted(name)) {
+        continue;
+      }
       if (!Files.exists(train)) {
         System.err.println("skipping " + name + ": no " + train);
         continue;
@@ -212,10 +233,17 @@ public final class BenchmarkRunner implements Callable<Integer> {
   }
 
   private void generated(String name, SyntheticData data, long rows) {
+    if (!wanted(name)) {
+      return;
+    }
     long testRows = Math.min(100_000, Math.max(1000, rows / 10));
     loaded.add(cache(name, data.frame(spark, 0, rows, partitions),
         data.frame(spark, rows, testRows, partitions), data.numFeatures(), data.seed(),
         data.isDense()));
+  }
+
+  private boolean wanted(String name) {
+    return only == null || only.contains(name);
   }
 
   private Bench cache(String name, Dataset<Row> train, Dataset<Row> test, int numFeatures,
@@ -291,7 +319,8 @@ public final class BenchmarkRunner implements Callable<Integer> {
   private void mllibSection() {
     report.markdown("## Fit time and test accuracy against MLlib\n\n"
         + "Median fit time over the repetitions (fewer when one fit takes over a minute); test"
-        + " accuracy of the last fit. Same cached input, same partitions for every estimator.\n\n");
+        + " accuracy of the last fit. Same cached input, same partitions for every estimator. "
+        + load() + "\n\n");
     DefaultCategoryDataset chart = new DefaultCategoryDataset();
     Report.Table targets = new Report.Table("dataset", "perceptron acc", "best MLlib acc",
         "acc gap (points)", "fit / LinearSVC", "fit / LR", "target met");
@@ -368,10 +397,16 @@ public final class BenchmarkRunner implements Callable<Integer> {
         + " Spark, the seeded shuffle included; median of %d epochs after one warm-up epoch."
         + " Spark: `%s`, %d partitions, `summary().epochSeconds()` (driver wall clock of the"
         + " epoch's job: broadcast, tasks, tree aggregation, mixing), median of epochs 2..%d."
-        + " %d alternating repetitions; ratio = Spark / plain (2 cores: 0.5 is the limit).\n\n",
-        epochs, master, partitions, epochs + 1, repeats));
-    Report.Table t = new Report.Table("dataset", "stored values", "plain ms/epoch",
-        "plain ns/value", "Spark ms/epoch", "Spark / plain");
+        + " %d alternating repetitions; ratio = Spark / plain (2 cores: 0.5 is the limit)."
+        + " Longest task: Spark's task metrics (executor run time and CPU time) of the slower of"
+        + " the epoch's tasks, which runs the kernel on its half of the rows; task CPU / plain"
+        + " CPU is the in-task work against the plain loop's, free of waiting for a core. Spark"
+        + " ms outside tasks = Spark ms − longest task ms: scheduling, broadcast, task and"
+        + " result (de)serialisation, tree aggregation, mixing on the driver. %s\n\n",
+        epochs, master, partitions, epochs + 1, repeats, load()));
+    Report.Table t = new Report.Table("dataset", "stored values", "plain ms", "plain ns/value",
+        "plain CPU ms", "Spark ms", "longest task ms", "its CPU ms", "Spark / plain",
+        "task CPU / plain CPU", "Spark ms outside tasks");
     Report.Table m = new Report.Table("dataset", "raw CSR bytes", "cached blocks bytes",
         "blocks / raw CSR", "cached DataFrame bytes", "blocks / DataFrame", "blocks on disk");
     DefaultCategoryDataset chart = new DefaultCategoryDataset();
@@ -379,31 +414,54 @@ public final class BenchmarkRunner implements Callable<Integer> {
       PlainLoop plain = new PlainLoop(b.train.toLocalIterator(), b.shape.numFeatures,
           b.shape.numClasses, Averaging.AVERAGE);
       double[] plainTimes = new double[repeats];
+      double[] plainCpu = new double[repeats];
       List<Double> sparkTimes = new ArrayList<>();
+      List<Double> taskRun = new ArrayList<>();
+      List<Double> taskCpu = new ArrayList<>();
       long blockBytes = 0;
       boolean spilled = false;
       for (int r = 0; r < repeats; r++) {
         plainTimes[r] = plain.medianEpochSeconds(epochs);
+        plainCpu[r] = plain.medianCpuSeconds();
         Set<Integer> before = probe.seen();
+        taskTimes.clear();
         PerceptronClassificationModel model = new PerceptronClassifier().setMaxIter(epochs + 1)
             .setTol(0).fit(b.train);
         waitForListener();
         blockBytes = probe.peakBytesSince(before);
         spilled |= probe.spilledSince(before);
         double[] s = model.summary().epochSeconds();
+        double[] run = taskTimes.longestTaskSeconds();
+        double[] cpu = taskTimes.longestTaskCpuSeconds();
+        // Epoch 1 is dropped on both sides (the plain loop's warm-up epoch).
         for (int e = 1; e < s.length; e++) {
           sparkTimes.add(s[e]);
         }
+        for (int e = 1; e < run.length; e++) {
+          taskRun.add(run[e]);
+          taskCpu.add(cpu[e]);
+        }
       }
       double plainMedian = PlainLoop.median(plainTimes);
-      double sparkMedian = PlainLoop.median(sparkTimes.stream().mapToDouble(Double::doubleValue)
-          .toArray());
+      double plainCpuMedian = PlainLoop.median(plainCpu);
+      double sparkMedian = median(sparkTimes);
+      double runMedian = median(taskRun);
+      double cpuMedian = median(taskCpu);
       double ratio = sparkMedian / plainMedian;
       long stored = plain.block().features().storedValues();
-      t.row(b.shape.name, Report.f("%,d", b.shape.storedValues), Report.f("%.3f", plainMedian * 1e3),
+      t.row(b.shape.name, Report.f("%,d", b.shape.storedValues),
+          Report.f("%.3f", plainMedian * 1e3),
           Report.f("%.2f", plainMedian * 1e9 / b.shape.storedValues),
-          Report.f("%.3f", sparkMedian * 1e3),
-          Report.f("%.2f", ratio));
+          Report.f("%.3f", plainCpuMedian * 1e3), Report.f("%.3f", sparkMedian * 1e3),
+          Report.f("%.1f", runMedian * 1e3), Report.f("%.1f", cpuMedian * 1e3),
+          Report.f("%.2f", ratio), Report.f("%.2f", cpuMedian / plainCpuMedian),
+          Report.f("%.1f", (sparkMedian - runMedian) * 1e3));
+      report.add("epoch", b.shape, 1, "plain loop (1 thread, no Spark)", "epoch_cpu_seconds",
+          plainCpuMedian, "s");
+      report.add("epoch", b.shape, partitions, "Spark " + master, "longest_task_run_seconds",
+          runMedian, "s");
+      report.add("epoch", b.shape, partitions, "Spark " + master, "longest_task_cpu_seconds",
+          cpuMedian, "s");
       report.add("epoch", b.shape, 1, "plain loop (1 thread, no Spark)", "epoch_seconds",
           plainMedian, "s");
       report.add("epoch", b.shape, partitions, "Spark " + master, "epoch_seconds", sparkMedian,
@@ -429,7 +487,7 @@ public final class BenchmarkRunner implements Callable<Integer> {
           blockBytes, raw, b.frameBytes, stored);
       report.flush();
     }
-    report.markdown(t.toString());
+    report.markdown(t.toString()).markdown("After the section: " + load() + "\n\n");
     Charts.bars(out.resolve("epoch-time.png"), "Seconds per epoch: Spark vs plain loop",
         "dataset", "seconds (log)", chart, true);
     report.markdown("![epoch time](epoch-time.png)\n\n");
@@ -441,6 +499,20 @@ public final class BenchmarkRunner implements Callable<Integer> {
         + " same training rows (label, vector) cached with `Dataset.cache()`.\n\n")
         .markdown(m.toString());
     report.flush();
+  }
+
+  /**
+   * The machine's load average, printed with every timing section: these machines are shared,
+   * and a load above the core count means the timings waited for a CPU.
+   */
+  private static String load() {
+    return Report.f("System load average (1 min): %.2f on %d cores.",
+        java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+        Runtime.getRuntime().availableProcessors());
+  }
+
+  private static double median(List<Double> values) {
+    return PlainLoop.median(values.stream().mapToDouble(Double::doubleValue).toArray());
   }
 
   /** Lets the asynchronous listener bus deliver the block updates of the last job. */
@@ -455,7 +527,7 @@ public final class BenchmarkRunner implements Callable<Integer> {
   // ------------------------------------------------------------------------------- partitions
 
   private void partitionsSection() {
-    int epochs = quick ? 10 : 20;
+    int epochs = partitionEpochs > 0 ? partitionEpochs : quick ? 10 : 20;
     report.markdown(Report.f("## Test accuracy after each epoch against the number of"
         + " partitions\n\nEach run trains on the same rows repartitioned into P partitions, %d"
         + " epochs, tol=0; the test rows ride along as validation rows (`validationIndicatorCol`),"
@@ -471,8 +543,10 @@ public final class BenchmarkRunner implements Callable<Integer> {
         continue;
       }
       Report.Table t = new Report.Table(header(epochs));
-      String[][] configs = {{"average", "mistakes"}, {"average", "uniform"},
-          {"none", "mistakes"}, {"none", "uniform"}, {"average", "oneshot"}};
+      String[][] configs = new String[mixings.size()][];
+      for (int i = 0; i < configs.length; i++) {
+        configs[i] = mixings.get(i).split(":", 2);
+      }
       for (String[] c : configs) {
         Map<String, List<double[]>> curves = new LinkedHashMap<>();
         double[][] accuracy = new double[PARTITION_COUNTS.length][];
@@ -613,8 +687,8 @@ public final class BenchmarkRunner implements Callable<Integer> {
         + "SyntheticData d=%,d, 20 non-zeros per row, margin 0.05, label noise 0.05, seed 21,"
         + " generated inside the tasks (not cached beforehand), %d partitions on `%s`, driver"
         + " heap -Xmx %,d MiB. Fit time includes generating the rows and building the blocks;"
-        + " epoch time is the sum of `epochSeconds()`. Test accuracy on 100,000 further rows.\n\n",
-        scaleFeatures, parts, master, heap >> 20));
+        + " epoch time is the sum of `epochSeconds()`. Test accuracy on 100,000 further rows. %s"
+        + "\n\n", scaleFeatures, parts, master, heap >> 20, load()));
     Report.Table t = new Report.Table("rows", "non-zeros", "fit s", "sum of epochs s",
         "median epoch s", "test accuracy", "cached blocks bytes", "blocks on disk",
         "peak heap used MiB");
@@ -670,7 +744,8 @@ public final class BenchmarkRunner implements Callable<Integer> {
     test.unpersist();
     double[] fitLine = leastSquares(xs, fits);
     double[] epochLine = leastSquares(xs, epochSums);
-    report.markdown(t.toString()).markdown(Report.f("Linear fit over the rows: fit time = %.2f s +"
+    report.markdown(t.toString()).markdown("After the section: " + load() + "\n\n")
+        .markdown(Report.f("Linear fit over the rows: fit time = %.2f s +"
         + " %.2f s per million rows (R² %.4f); 10 epochs = %.2f s + %.2f s per million rows"
         + " (R² %.4f).\n\n", fitLine[0], fitLine[1], fitLine[2], epochLine[0], epochLine[1],
         epochLine[2]));

@@ -9,6 +9,8 @@ import io.github.sparkperceptron.kernel.SeededShuffle;
 import io.github.sparkperceptron.kernel.TrainingBlock;
 import io.github.sparkperceptron.kernel.TrainingBlockBuilder;
 import io.github.sparkperceptron.kernel.UpdateRule;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
 import java.util.Iterator;
 import org.apache.spark.ml.linalg.DenseVector;
@@ -24,10 +26,13 @@ import org.apache.spark.sql.Row;
  * task pays for it.
  */
 final class PlainLoop {
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
   private final TrainingBlock block;
   private final LearnerConfig config;
   private final LinearState state;
   private int epoch;
+  private double lastCpuSeconds;
+  private double medianCpuSeconds;
 
   /** Builds the block from (label, features) rows, e.g. a cached DataFrame's local iterator. */
   PlainLoop(Iterator<Row> rows, int numFeatures, int numClasses, Averaging averaging) {
@@ -50,24 +55,35 @@ final class PlainLoop {
     this.state = LinearState.zero(config);
   }
 
-  /** Runs one more epoch and returns its wall-clock seconds. */
+  /** Runs one more epoch and returns its wall-clock seconds (its CPU time is kept too). */
   double epoch() {
+    long cpu = THREADS.getCurrentThreadCpuTime();
     long start = System.nanoTime();
     epoch++;
     int[] order = SeededShuffle.order(true, 42, epoch, 0, block.numRows());
     EpochStats stats = new EpochStats();
     OnlineLearner.runEpoch(config, block, order, state, 1.0, stats, null);
-    return (System.nanoTime() - start) / 1e9;
+    double wall = (System.nanoTime() - start) / 1e9;
+    lastCpuSeconds = (THREADS.getCurrentThreadCpuTime() - cpu) / 1e9;
+    return wall;
   }
 
   /** Median seconds of epochs 2 .. n+1 (the first one warms up and is dropped). */
   double medianEpochSeconds(int n) {
     epoch();
     double[] t = new double[n];
+    double[] c = new double[n];
     for (int i = 0; i < n; i++) {
       t[i] = epoch();
+      c[i] = lastCpuSeconds;
     }
+    medianCpuSeconds = median(c);
     return median(t);
+  }
+
+  /** The median CPU seconds of the epochs of the last {@link #medianEpochSeconds} call. */
+  double medianCpuSeconds() {
+    return medianCpuSeconds;
   }
 
   TrainingBlock block() {
