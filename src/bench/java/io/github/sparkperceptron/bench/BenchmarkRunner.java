@@ -89,6 +89,10 @@ public final class BenchmarkRunner implements Callable<Integer> {
   @Option(names = "--out", defaultValue = "target/bench", description = "default: ${DEFAULT-VALUE}")
   Path out;
 
+  @Option(names = "--report-name", defaultValue = "results",
+      description = "base name of the .md and .csv files in --out (default: ${DEFAULT-VALUE})")
+  String reportName;
+
   @Option(names = "--mixings", split = ",", paramLabel = "AVERAGING:MIXING",
       description = "configurations of the partitions section (default: average:mistakes,"
           + "average:uniform,none:mistakes,none:uniform,average:oneshot); any averaging and mixing"
@@ -155,7 +159,9 @@ public final class BenchmarkRunner implements Callable<Integer> {
     spark.sparkContext().addSparkListener(probe);
     taskTimes = new EpochTaskTimes();
     spark.sparkContext().addSparkListener(taskTimes);
-    report = new Report(out, spark.version(), ("submit/bench " + String.join(" ", arguments)).strip());
+    report = new Report(out, reportName, spark.version(), System.getenv().getOrDefault("BENCH_COMMAND",
+        ("BenchmarkRunner " + String.join(" ", arguments)).strip()) + (System.getenv(
+        "BENCH_COMMAND") == null ? "" : " (this JVM: " + String.join(" ", arguments) + ")"));
     report.markdown(Report.f("- Spark master: `%s`; cached inputs in %d partitions; %d"
         + " repetition(s) per timing, medians reported\n\n", master, partitions, repeats));
     Files.createDirectories(out);
@@ -711,8 +717,19 @@ public final class BenchmarkRunner implements Callable<Integer> {
       long peak;
       try (HeapSampler heapSampler = new HeapSampler()) {
         long start = System.nanoTime();
-        model = new PerceptronClassifier().setMaxIter(10).setTol(0)
-            .fit(data.frame(spark, 0, rows, parts));
+        try {
+          model = new PerceptronClassifier().setMaxIter(10).setTol(0)
+              .fit(data.frame(spark, 0, rows, parts));
+        } catch (RuntimeException e) {
+          // Typically the heap: record the failure and the largest size that fitted.
+          String why = rootCause(e);
+          t.row(Report.f("%,d", rows), Report.f("%,d", 20L * rows), "failed: " + why, "", "", "",
+              "", "", Report.f("%,d", heapSampler.peakUsedBytes() >> 20));
+          report.add("scale", shape, parts, "Perceptron defaults, 10 epochs", "failed", 1, why);
+          System.err.println("scale " + rows + " rows failed: " + why);
+          report.flush();
+          break;
+        }
         fit = (System.nanoTime() - start) / 1e9;
         peak = heapSampler.peakUsedBytes();
       }
@@ -742,6 +759,13 @@ public final class BenchmarkRunner implements Callable<Integer> {
       report.flush();
     }
     test.unpersist();
+    int done = 0;
+    while (done < xs.length && fits[done] > 0) {
+      done++;
+    }
+    xs = Arrays.copyOf(xs, done);
+    fits = Arrays.copyOf(fits, done);
+    epochSums = Arrays.copyOf(epochSums, done);
     double[] fitLine = leastSquares(xs, fits);
     double[] epochLine = leastSquares(xs, epochSums);
     report.markdown(t.toString()).markdown("After the section: " + load() + "\n\n")
@@ -768,6 +792,17 @@ public final class BenchmarkRunner implements Callable<Integer> {
         "million rows", "seconds", series, false);
     report.markdown("![scale](scale.png)\n\n");
     report.flush();
+  }
+
+  private static String rootCause(Throwable e) {
+    Throwable c = e;
+    while (c.getCause() != null && c.getCause() != c) {
+      c = c.getCause();
+    }
+    String text = c.getClass().getSimpleName() + (c.getMessage() == null ? "" : ": "
+        + c.getMessage());
+    int line = text.indexOf('\n');
+    return (line > 0 ? text.substring(0, line) : text).replace(',', ';');
   }
 
   /** Least squares y = a + b·x: {a, b, R²}. */

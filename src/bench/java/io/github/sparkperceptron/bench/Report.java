@@ -20,14 +20,16 @@ final class Report {
       + "stored_values,classes,seed,partitions,method,metric,value,unit";
 
   private final Path dir;
+  private final String name;
   private final String machine;
   private final String java;
   private final String spark;
   private final List<String> csv = new ArrayList<>();
   private final StringBuilder markdown = new StringBuilder();
 
-  Report(Path dir, String sparkVersion, String command) {
+  Report(Path dir, String name, String sparkVersion, String command) {
     this.dir = dir;
+    this.name = name;
     this.machine = machineLine();
     this.java = System.getProperty("java.vm.name") + " " + System.getProperty("java.version");
     this.spark = "Spark " + sparkVersion;
@@ -71,9 +73,9 @@ final class Report {
   void flush() {
     try {
       Files.createDirectories(dir);
-      Files.write(dir.resolve("results.csv"), (CSV_HEADER + "\n" + String.join("\n", csv) + "\n")
+      Files.write(dir.resolve(name + ".csv"), (CSV_HEADER + "\n" + String.join("\n", csv) + "\n")
           .getBytes(StandardCharsets.UTF_8));
-      Files.write(dir.resolve("results.md"), markdown.toString().getBytes(StandardCharsets.UTF_8));
+      Files.write(dir.resolve(name + ".md"), markdown.toString().getBytes(StandardCharsets.UTF_8));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
