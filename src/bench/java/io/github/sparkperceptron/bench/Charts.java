@@ -83,7 +83,7 @@ final class Charts {
       LogAxis axis = new LogAxis(valueLabel);
       axis.setBase(10);
       axis.setSmallestValue(1e-6);
-      axis.setNumberFormatOverride(new DecimalFormat("0.####"));
+      axis.setNumberFormatOverride(new DecimalFormat("0.###E0"));
       if (max > 0) {
         axis.setRange(min / 2, max * 2);
       }
