@@ -272,9 +272,8 @@ public final class SyntheticRows {
     orth = Math.sqrt(orth);
     double keep = Math.sqrt(1.0 - gamma * gamma);
     for (int t = 0; t < stored; t++) {
-      // orth == 0 only when x = −e, a measure-zero draw; then x becomes e·γ plus nothing, which
-      // the next check normalises away by drawing again (multiclass) or cannot meet (binary
-      // flips x first, so cos ≥ 0 there).
+      // orth is 0 only when x = ±e exactly, a draw of probability zero (and then binary rows
+      // already meet the margin, as cos = 1 after the flip).
       values[t] = gamma * e[t] + (orth > 0 ? keep * values[t] / orth : 0.0);
     }
   }
