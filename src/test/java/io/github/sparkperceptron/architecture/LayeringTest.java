@@ -52,6 +52,14 @@ class LayeringTest {
   }
 
   @Test
+  void syntheticDataDependsOnlyOnTheKernelAndSpark() throws IOException {
+    List<String> v = violations("data", "io.github.sparkperceptron.mixing",
+        "io.github.sparkperceptron.ml", "io.github.sparkperceptron.io",
+        "io.github.sparkperceptron.jobs");
+    assertTrue(v.isEmpty(), v.toString());
+  }
+
+  @Test
   void libraryDoesNotDependOnJobs() throws IOException {
     List<String> v = violations("ml", "io.github.sparkperceptron.jobs");
     v.addAll(violations("io", "io.github.sparkperceptron.jobs"));

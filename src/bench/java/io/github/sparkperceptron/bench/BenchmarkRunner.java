@@ -1,0 +1,825 @@
+package io.github.sparkperceptron.bench;
+
+import static org.apache.spark.sql.functions.lit;
+
+import io.github.sparkperceptron.data.SyntheticData;
+import io.github.sparkperceptron.io.LabeledData;
+import io.github.sparkperceptron.io.LibSvmSource;
+import io.github.sparkperceptron.kernel.Averaging;
+import io.github.sparkperceptron.ml.PerceptronClassificationModel;
+import io.github.sparkperceptron.ml.PerceptronClassifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+import org.apache.spark.ml.Estimator;
+import org.apache.spark.ml.Model;
+import org.apache.spark.ml.classification.LinearSVC;
+import org.apache.spark.ml.classification.LogisticRegression;
+import org.apache.spark.ml.evaluation.MulticlassClassificationEvaluator;
+import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.storage.RDDInfo;
+import org.jfree.data.category.DefaultCategoryDataset;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The benchmark suite of issue 6, in one JVM and one SparkSession: every estimator of a dataset
+ * sees the same cached input with the same partitions. Sections:
+ *
+ * <pre>
+ * mllib       fit time and test accuracy: PerceptronClassifier (defaults, and each averaging x
+ *             mixing), MLlib LinearSVC (defaults, maxIter=10), LogisticRegression (defaults)
+ * epoch       seconds per epoch of the perceptron on Spark against the same kernel run as a plain
+ *             single-threaded loop over one block of all rows (no Spark): the machine's floor
+ * memory      bytes of the cached training blocks (Spark's storage info, taken during fit)
+ *             against the raw CSR size and a cached DataFrame of the same vectors
+ * partitions  test accuracy after every epoch for 1, 2, 4, 8, 16 partitions, per mixing mode
+ * scale       10 epochs on generated data of growing size (up to 10M x 20 non-zeros): fit time,
+ *             epoch time, the slope per million rows, the driver heap it needed
+ * </pre>
+ *
+ * <p>Writes target/bench/results.csv (one measurement a row, each naming machine, Java, Spark,
+ * data shape and seed), results.md and PNG charts. Not a test: run it with {@code submit/bench}.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+    description = "Run the spark-perceptron benchmark suite and write target/bench/.")
+public final class BenchmarkRunner implements Callable<Integer> {
+  private static final int[] PARTITION_COUNTS = {1, 2, 4, 8, 16};
+  private static final String VALIDATION = "isValidation";
+
+  @Option(names = "--quick", description = "small data, one repetition: a few minutes")
+  boolean quick;
+
+  @Option(names = "--sections", split = ",", paramLabel = "S",
+      description = "sections to run: mllib, epoch, partitions, scale (default: all; memory is"
+          + " measured with epoch)")
+  List<String> sections = new ArrayList<>(List.of("mllib", "epoch", "partitions", "scale"));
+
+  @Option(names = "--datasets", split = ",", paramLabel = "NAME",
+      description = "only these datasets (names as in the report; default: all)")
+  List<String> only;
+
+  @Option(names = "--master", defaultValue = "local[2]", description = "default: ${DEFAULT-VALUE}")
+  String master;
+
+  @Option(names = "--partitions", defaultValue = "2",
+      description = "partitions of the cached inputs (default: ${DEFAULT-VALUE})")
+  int partitions;
+
+  @Option(names = "--repeats", defaultValue = "0",
+      description = "repetitions of each timing; 0 = 1 with --quick, else 3")
+  int repeats;
+
+  @Option(names = "--data-dir", defaultValue = "../shared/data",
+      description = "the shared real datasets (default: ${DEFAULT-VALUE})")
+  Path dataDir;
+
+  @Option(names = "--out", defaultValue = "target/bench", description = "default: ${DEFAULT-VALUE}")
+  Path out;
+
+  @Option(names = "--report-name", defaultValue = "results",
+      description = "base name of the .md and .csv files in --out (default: ${DEFAULT-VALUE})")
+  String reportName;
+
+  @Option(names = "--mixings", split = ",", paramLabel = "AVERAGING:MIXING",
+      description = "configurations of the partitions section (default: average:mistakes,"
+          + "average:uniform,none:mistakes,none:uniform,average:oneshot); any averaging and mixing"
+          + " value the estimator accepts, so new mixing modes are measured without changes here")
+  List<String> mixings = new ArrayList<>(List.of("average:mistakes", "average:uniform",
+      "none:mistakes", "none:uniform", "average:oneshot"));
+
+  @Option(names = "--partition-epochs", defaultValue = "0",
+      description = "epochs of the partitions section; 0 = 10 with --quick, else 20")
+  int partitionEpochs;
+
+  @Option(names = "--scale-rows", split = ",", paramLabel = "N",
+      description = "rows of the scale runs (default: 1M,2.5M,5M,10M; --quick: 100k,200k,400k)")
+  long[] scaleRows;
+
+  @Option(names = "--scale-partitions", defaultValue = "0",
+      description = "partitions of the scale runs; 0 = Spark's default parallelism")
+  int scalePartitions;
+
+  @Option(names = "--scale-features", defaultValue = "100000",
+      description = "d of the scale runs (default: ${DEFAULT-VALUE})")
+  int scaleFeatures;
+
+  private SparkSession spark;
+  private Report report;
+  private StorageProbe probe;
+  private EpochTaskTimes taskTimes;
+  private final List<Bench> loaded = new ArrayList<>();
+
+  /** A dataset as every section sees it: cached train and test frames of the same partitions. */
+  private static final class Bench {
+    DataShape shape;
+    Dataset<Row> train;
+    Dataset<Row> test;
+    /** Bytes of the cached training DataFrame (Spark's storage info). */
+    long frameBytes;
+    boolean generated;
+  }
+
+  /** The arguments as given, for the report's "command" line. */
+  private static String[] arguments = new String[0];
+
+  public static void main(String[] args) {
+    arguments = args.clone();
+    System.exit(new CommandLine(new BenchmarkRunner()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    if (repeats <= 0) {
+      repeats = quick ? 1 : 3;
+    }
+    if (scaleRows == null) {
+      scaleRows = quick ? new long[] {100_000, 200_000, 400_000}
+          : new long[] {1_000_000, 2_500_000, 5_000_000, 10_000_000};
+    }
+    spark = SparkSession.builder().master(master).appName("spark-perceptron benchmarks")
+        .config("spark.ui.enabled", "false")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.sql.shuffle.partitions", Integer.toString(partitions))
+        .getOrCreate();
+    probe = new StorageProbe();
+    spark.sparkContext().addSparkListener(probe);
+    taskTimes = new EpochTaskTimes();
+    spark.sparkContext().addSparkListener(taskTimes);
+    report = new Report(out, reportName, spark.version(), System.getenv().getOrDefault("BENCH_COMMAND",
+        ("BenchmarkRunner " + String.join(" ", arguments)).strip()) + (System.getenv(
+        "BENCH_COMMAND") == null ? "" : " (this JVM: " + String.join(" ", arguments) + ")"));
+    report.markdown(Report.f("- Spark master: `%s`; cached inputs in %d partitions; %d"
+        + " repetition(s) per timing, medians reported\n\n", master, partitions, repeats));
+    Files.createDirectories(out);
+    long start = System.nanoTime();
+    try {
+      if (sections.contains("mllib") || sections.contains("epoch")
+          || sections.contains("partitions")) {
+        loadDatasets();
+      }
+      if (sections.contains("mllib")) {
+        mllibSection();
+      }
+      if (sections.contains("epoch")) {
+        epochSection();
+      }
+      if (sections.contains("partitions")) {
+        partitionsSection();
+      }
+      if (sections.contains("scale")) {
+        scaleSection();
+      }
+      report.markdown(Report.f("Total benchmark time: %.1f min\n",
+          (System.nanoTime() - start) / 60e9));
+      report.flush();
+      System.out.println("Results in " + out.toAbsolutePath());
+      return 0;
+    } finally {
+      spark.stop();
+    }
+  }
+
+  // ---------------------------------------------------------------------------------- datasets
+
+  private void loadDatasets() {
+    for (String name : List.of("breast_cancer", "spark_sample_libsvm", "skin_nonskin", "iris")) {
+      Path train = dataDir.resolve(name).resolve("train.libsvm");
+      if (!wanted(name)) {
+        continue;
+      }
+      if (!Files.exists(train)) {
+        System.err.println("skipping " + name + ": no " + train);
+        continue;
+      }
+      LabeledData tr = LibSvmSource.read(spark, train.toString(), -1, "train");
+      LabeledData te = LibSvmSource.read(spark, dataDir.resolve(name).resolve("test.libsvm")
+          .toString(), tr.numFeatures(), "test");
+      loaded.add(cache(name, tr.frame(), te.frame(), tr.numFeatures(), null, false));
+    }
+    if (quick) {
+      generated("gen-sparse-50k", SyntheticData.builder().numFeatures(10_000).nonZerosPerRow(20)
+          .margin(0.05).labelNoise(0.05).seed(11).build(), 50_000);
+      generated("gen-dense-20k", SyntheticData.builder().numFeatures(50).dense()
+          .margin(0.05).labelNoise(0.05).seed(12).build(), 20_000);
+    } else {
+      generated("gen-sparse-100k", SyntheticData.builder().numFeatures(10_000).nonZerosPerRow(20)
+          .margin(0.05).labelNoise(0.05).seed(11).build(), 100_000);
+      generated("gen-dense-100k", SyntheticData.builder().numFeatures(50).dense()
+          .margin(0.05).labelNoise(0.05).seed(12).build(), 100_000);
+      generated("gen-sparse-1M", SyntheticData.builder().numFeatures(100_000)
+          .nonZerosPerRow(20).margin(0.05).labelNoise(0.05).seed(13).build(), 1_000_000);
+      generated("gen-dense-200k", SyntheticData.builder().numFeatures(100).dense()
+          .margin(0.05).labelNoise(0.05).seed(14).build(), 200_000);
+    }
+    Report.Table t = new Report.Table("dataset", "train rows x features", "stored values",
+        "classes", "test rows", "source");
+    for (Bench b : loaded) {
+      t.row(b.shape.name, Report.f("%,d x %,d", b.shape.rows, b.shape.numFeatures),
+          Report.f("%,d", b.shape.storedValues), b.shape.numClasses,
+          Report.f("%,d", b.test.count()), b.generated ? "SyntheticData, seed " + b.shape.seed
+              + (b.shape.dense ? ", dense" : ", sparse") + ", margin 0.05, label noise 0.05"
+              : "../shared/data/" + b.shape.name);
+    }
+    report.markdown("## Datasets\n\n").markdown(t.toString());
+    report.flush();
+  }
+
+  private void generated(String name, SyntheticData data, long rows) {
+    if (!wanted(name)) {
+      return;
+    }
+    long testRows = Math.min(100_000, Math.max(1000, rows / 10));
+    loaded.add(cache(name, data.frame(spark, 0, rows, partitions),
+        data.frame(spark, rows, testRows, partitions), data.numFeatures(), data.seed(),
+        data.isDense()));
+  }
+
+  private boolean wanted(String name) {
+    return only == null || only.contains(name);
+  }
+
+  private Bench cache(String name, Dataset<Row> train, Dataset<Row> test, int numFeatures,
+      Long seed, boolean dense) {
+    Set<Integer> before = cachedRddIds();
+    Bench b = new Bench();
+    b.train = train.repartition(partitions).cache();
+    long rows = b.train.count();
+    b.frameBytes = cachedBytesSince(before);
+    b.test = test.repartition(partitions).cache();
+    b.test.count();
+    long stored = b.train.javaRDD().map(r -> (long) ((Vector) r.get(1)).numNonzeros())
+        .reduce(Long::sum);
+    int classes = (int) b.train.javaRDD().map(r -> r.getDouble(0)).reduce(Math::max).doubleValue()
+        + 1;
+    b.shape = new DataShape(name, rows, numFeatures, stored, Math.max(2, classes), seed, dense);
+    b.generated = seed != null;
+    System.err.println("loaded " + name + ": " + b.shape.describe());
+    return b;
+  }
+
+  private Set<Integer> cachedRddIds() {
+    Set<Integer> ids = new java.util.HashSet<>();
+    for (RDDInfo info : spark.sparkContext().getRDDStorageInfo()) {
+      ids.add(info.id());
+    }
+    return ids;
+  }
+
+  private long cachedBytesSince(Set<Integer> before) {
+    long bytes = 0;
+    for (RDDInfo info : spark.sparkContext().getRDDStorageInfo()) {
+      if (!before.contains(info.id())) {
+        bytes += info.memSize() + info.diskSize();
+      }
+    }
+    return bytes;
+  }
+
+  // ------------------------------------------------------------------------------------- mllib
+
+  /** One estimator configuration of the comparison. */
+  private static final class Method {
+    final String name;
+    final Supplier<Estimator<?>> estimator;
+    final boolean binaryOnly;
+
+    Method(String name, Supplier<Estimator<?>> estimator, boolean binaryOnly) {
+      this.name = name;
+      this.estimator = estimator;
+      this.binaryOnly = binaryOnly;
+    }
+  }
+
+  private static List<Method> methods() {
+    List<Method> m = new ArrayList<>();
+    m.add(new Method("Perceptron (defaults: average, mistakes)", PerceptronClassifier::new,
+        false));
+    for (String averaging : List.of("none", "average")) {
+      for (String mixing : List.of("mistakes", "uniform", "oneshot")) {
+        if (!(averaging.equals("average") && mixing.equals("mistakes"))) {
+          m.add(new Method("Perceptron " + averaging + ", " + mixing,
+              () -> new PerceptronClassifier().setAveraging(averaging).setMixing(mixing), false));
+        }
+      }
+    }
+    m.add(new Method("LinearSVC (defaults)", LinearSVC::new, true));
+    m.add(new Method("LinearSVC maxIter=10", () -> new LinearSVC().setMaxIter(10), true));
+    m.add(new Method("LogisticRegression (defaults)", LogisticRegression::new, false));
+    return m;
+  }
+
+  private void mllibSection() {
+    report.markdown("## Fit time and test accuracy against MLlib\n\n"
+        + "Median fit time over the repetitions (fewer when one fit takes over a minute); test"
+        + " accuracy of the last fit. Same cached input, same partitions for every estimator. "
+        + load() + "\n\n");
+    DefaultCategoryDataset chart = new DefaultCategoryDataset();
+    Report.Table targets = new Report.Table("dataset", "perceptron acc", "best MLlib acc",
+        "acc gap (points)", "fit / LinearSVC", "fit / LR", "target met");
+    for (Bench b : loaded) {
+      Report.Table t = new Report.Table("method", "fit s", "fits", "test accuracy", "epochs");
+      Map<String, double[]> results = new LinkedHashMap<>();
+      for (Method m : methods()) {
+        if (m.binaryOnly && b.shape.numClasses > 2) {
+          t.row(m.name, "n/a (binary only)", "", "", "");
+          continue;
+        }
+        List<Double> times = new ArrayList<>();
+        Model<?> model = null;
+        double total = 0;
+        for (int r = 0; r < repeats && (r == 0 || total < 60); r++) {
+          long start = System.nanoTime();
+          model = m.estimator.get().fit(b.train);
+          double s = (System.nanoTime() - start) / 1e9;
+          times.add(s);
+          total += s;
+        }
+        double fit = PlainLoop.median(times.stream().mapToDouble(Double::doubleValue).toArray());
+        double accuracy = accuracy(model, b.test);
+        String epochs = model instanceof PerceptronClassificationModel
+            ? Integer.toString(((PerceptronClassificationModel) model).summary().totalIterations())
+            : "";
+        results.put(m.name, new double[] {fit, accuracy});
+        t.row(m.name, Report.f("%.2f", fit), times.size(), Report.f("%.4f", accuracy), epochs);
+        report.add("mllib", b.shape, partitions, m.name, "fit_seconds", fit, "s");
+        report.add("mllib", b.shape, partitions, m.name, "test_accuracy", accuracy, "");
+        chart.addValue(fit, m.name, b.shape.name);
+        System.err.printf(Locale.ROOT, "%s %s: fit %.2f s, accuracy %.4f%n", b.shape.name,
+            m.name, fit, accuracy);
+      }
+      report.markdown("### " + b.shape.name + " (" + b.shape.describe() + ")\n\n")
+          .markdown(t.toString());
+      double[] p = results.get(methods().get(0).name);
+      double[] svc = results.get("LinearSVC (defaults)");
+      double[] lr = results.get("LogisticRegression (defaults)");
+      double best = Math.max(svc == null ? 0 : svc[1], lr[1]);
+      double gap = 100 * (best - p[1]);
+      double vsSvc = svc == null ? Double.NaN : p[0] / svc[0];
+      double vsLr = p[0] / lr[0];
+      boolean met = gap <= 1.0 && (svc == null || vsSvc <= 0.1) && vsLr <= 0.5;
+      targets.row(b.shape.name, Report.f("%.4f", p[1]), Report.f("%.4f", best),
+          Report.f("%+.2f", gap), svc == null ? "n/a" : Report.f("%.3f", vsSvc),
+          Report.f("%.3f", vsLr), b.shape.numClasses == 2 ? (met ? "yes" : "no") : "(multiclass)");
+      report.add("mllib", b.shape, partitions, "Perceptron defaults", "fit_over_linearsvc", vsSvc,
+          "ratio");
+      report.add("mllib", b.shape, partitions, "Perceptron defaults", "fit_over_lr", vsLr,
+          "ratio");
+      report.flush();
+    }
+    report.markdown("### Target: defaults within 1 point of the better of LinearSVC and LR, in at"
+        + " most 1/10 of LinearSVC's and 1/2 of LR's fit time\n\n").markdown(targets.toString());
+    Charts.bars(out.resolve("fit-time.png"), "Fit time (median)", "dataset", "seconds (log)",
+        chart, true);
+    report.markdown("![fit time](fit-time.png)\n\n");
+    report.flush();
+  }
+
+  private static double accuracy(Model<?> model, Dataset<Row> test) {
+    return new MulticlassClassificationEvaluator().setMetricName("accuracy")
+        .evaluate(model.transform(test));
+  }
+
+  // ------------------------------------------------------------------------- epoch and memory
+
+  private void epochSection() {
+    int epochs = quick ? 5 : 10;
+    report.markdown(Report.f("## One epoch: Spark against the plain single-threaded loop\n\n"
+        + "Averaged perceptron (the default). Plain loop: `OnlineLearner.runEpoch` over one"
+        + " TrainingBlock of all training rows built by `TrainingBlockBuilder`, one thread, no"
+        + " Spark, the seeded shuffle included; median of %d epochs after one warm-up epoch."
+        + " Spark: `%s`, %d partitions, `summary().epochSeconds()` (driver wall clock of the"
+        + " epoch's job: broadcast, tasks, tree aggregation, mixing), median of epochs 2..%d."
+        + " %d alternating repetitions; ratio = Spark / plain (2 cores: 0.5 is the limit)."
+        + " Longest task: Spark's task metrics (executor run time and CPU time) of the slower of"
+        + " the epoch's tasks, which runs the kernel on its half of the rows; task CPU / plain"
+        + " CPU is the in-task work against the plain loop's, free of waiting for a core. Spark"
+        + " ms outside tasks = Spark ms − longest task ms: scheduling, broadcast, task and"
+        + " result (de)serialisation, tree aggregation, mixing on the driver. %s\n\n",
+        epochs, master, partitions, epochs + 1, repeats, load()));
+    Report.Table t = new Report.Table("dataset", "stored values", "plain ms", "plain ns/value",
+        "plain CPU ms", "Spark ms", "longest task ms", "its CPU ms", "Spark / plain",
+        "task CPU / plain CPU", "Spark ms outside tasks");
+    Report.Table m = new Report.Table("dataset", "raw CSR bytes", "cached blocks bytes",
+        "blocks / raw CSR", "cached DataFrame bytes", "blocks / DataFrame", "blocks on disk");
+    DefaultCategoryDataset chart = new DefaultCategoryDataset();
+    for (Bench b : loaded) {
+      PlainLoop plain = new PlainLoop(b.train.toLocalIterator(), b.shape.numFeatures,
+          b.shape.numClasses, Averaging.AVERAGE);
+      double[] plainTimes = new double[repeats];
+      double[] plainCpu = new double[repeats];
+      List<Double> sparkTimes = new ArrayList<>();
+      List<Double> taskRun = new ArrayList<>();
+      List<Double> taskCpu = new ArrayList<>();
+      long blockBytes = 0;
+      boolean spilled = false;
+      for (int r = 0; r < repeats; r++) {
+        plainTimes[r] = plain.medianEpochSeconds(epochs);
+        plainCpu[r] = plain.medianCpuSeconds();
+        Set<Integer> before = probe.seen();
+        taskTimes.clear();
+        PerceptronClassificationModel model = new PerceptronClassifier().setMaxIter(epochs + 1)
+            .setTol(0).fit(b.train);
+        waitForListener();
+        blockBytes = probe.peakBytesSince(before);
+        spilled |= probe.spilledSince(before);
+        double[] s = model.summary().epochSeconds();
+        double[] run = taskTimes.longestTaskSeconds();
+        double[] cpu = taskTimes.longestTaskCpuSeconds();
+        // Epoch 1 is dropped on both sides (the plain loop's warm-up epoch).
+        for (int e = 1; e < s.length; e++) {
+          sparkTimes.add(s[e]);
+        }
+        for (int e = 1; e < run.length; e++) {
+          taskRun.add(run[e]);
+          taskCpu.add(cpu[e]);
+        }
+      }
+      double plainMedian = PlainLoop.median(plainTimes);
+      double plainCpuMedian = PlainLoop.median(plainCpu);
+      double sparkMedian = median(sparkTimes);
+      double runMedian = median(taskRun);
+      double cpuMedian = median(taskCpu);
+      double ratio = sparkMedian / plainMedian;
+      long stored = plain.block().features().storedValues();
+      t.row(b.shape.name, Report.f("%,d", b.shape.storedValues),
+          Report.f("%.3f", plainMedian * 1e3),
+          Report.f("%.2f", plainMedian * 1e9 / b.shape.storedValues),
+          Report.f("%.3f", plainCpuMedian * 1e3), Report.f("%.3f", sparkMedian * 1e3),
+          Report.f("%.1f", runMedian * 1e3), Report.f("%.1f", cpuMedian * 1e3),
+          Report.f("%.2f", ratio), Report.f("%.2f", cpuMedian / plainCpuMedian),
+          Report.f("%.1f", (sparkMedian - runMedian) * 1e3));
+      report.add("epoch", b.shape, 1, "plain loop (1 thread, no Spark)", "epoch_cpu_seconds",
+          plainCpuMedian, "s");
+      report.add("epoch", b.shape, partitions, "Spark " + master, "longest_task_run_seconds",
+          runMedian, "s");
+      report.add("epoch", b.shape, partitions, "Spark " + master, "longest_task_cpu_seconds",
+          cpuMedian, "s");
+      report.add("epoch", b.shape, 1, "plain loop (1 thread, no Spark)", "epoch_seconds",
+          plainMedian, "s");
+      report.add("epoch", b.shape, partitions, "Spark " + master, "epoch_seconds", sparkMedian,
+          "s");
+      report.add("epoch", b.shape, partitions, "Spark / plain", "epoch_ratio", ratio, "ratio");
+      chart.addValue(plainMedian, "plain loop, 1 thread", b.shape.name);
+      chart.addValue(sparkMedian, "Spark " + master + ", " + partitions + " partitions",
+          b.shape.name);
+
+      long raw = 12L * b.shape.storedValues + 4L * (b.shape.rows + partitions) + 4L * b.shape.rows;
+      m.row(b.shape.name, Report.f("%,d", raw), Report.f("%,d", blockBytes),
+          Report.f("%.3f", blockBytes / (double) raw), Report.f("%,d", b.frameBytes),
+          Report.f("%.3f", blockBytes / (double) b.frameBytes), spilled ? "yes" : "no");
+      report.add("memory", b.shape, partitions, "raw CSR (12 B/nnz + row starts + labels)",
+          "bytes", raw, "B");
+      report.add("memory", b.shape, partitions, "cached training blocks", "bytes", blockBytes,
+          "B");
+      report.add("memory", b.shape, partitions, "cached DataFrame", "bytes", b.frameBytes, "B");
+      report.add("memory", b.shape, 1, "TrainingBlock.sizeInBytes (plain loop's block)", "bytes",
+          plain.block().sizeInBytes(), "B");
+      System.err.printf(Locale.ROOT, "%s: plain %.4f s, spark %.4f s (%.2fx); blocks %,d B,"
+          + " raw %,d B, frame %,d B, %d stored%n", b.shape.name, plainMedian, sparkMedian, ratio,
+          blockBytes, raw, b.frameBytes, stored);
+      report.flush();
+    }
+    report.markdown(t.toString()).markdown("After the section: " + load() + "\n\n");
+    Charts.bars(out.resolve("epoch-time.png"), "Seconds per epoch: Spark vs plain loop",
+        "dataset", "seconds (log)", chart, true);
+    report.markdown("![epoch time](epoch-time.png)\n\n");
+    report.markdown("## Memory of the cached training blocks\n\n"
+        + "Cached blocks: the peak of Spark's storage info (block manager sizes) for the RDD the"
+        + " estimator caches during `fit`. Raw CSR: 12 bytes per stored value + 4 per row start"
+        + " + 4 per label (no weights here). Blocks of data at least 2/3 dense are stored dense"
+        + " (8 bytes per value), so they can be below the raw CSR size. Cached DataFrame: the"
+        + " same training rows (label, vector) cached with `Dataset.cache()`.\n\n")
+        .markdown(m.toString());
+    report.flush();
+  }
+
+  /**
+   * The machine's load average, printed with every timing section: these machines are shared,
+   * and a load above the core count means the timings waited for a CPU.
+   */
+  private static String load() {
+    return Report.f("System load average (1 min): %.2f on %d cores.",
+        java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+        Runtime.getRuntime().availableProcessors());
+  }
+
+  private static double median(List<Double> values) {
+    return PlainLoop.median(values.stream().mapToDouble(Double::doubleValue).toArray());
+  }
+
+  /** Lets the asynchronous listener bus deliver the block updates of the last job. */
+  private static void waitForListener() {
+    try {
+      Thread.sleep(500);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  // ------------------------------------------------------------------------------- partitions
+
+  private void partitionsSection() {
+    int epochs = partitionEpochs > 0 ? partitionEpochs : quick ? 10 : 20;
+    report.markdown(Report.f("## Test accuracy after each epoch against the number of"
+        + " partitions\n\nEach run trains on the same rows repartitioned into P partitions, %d"
+        + " epochs, tol=0; the test rows ride along as validation rows (`validationIndicatorCol`),"
+        + " so the accuracy after every epoch comes from one fit. One-shot mixing trains every"
+        + " partition alone and forms no model per epoch, so it is fitted once per epoch count."
+        + " Epochs needed: the first epoch whose test accuracy is within 0.5 points of the"
+        + " 1-partition accuracy of the same configuration, taken as the mean over its last"
+        + " %d epochs.\n\n", epochs, Math.max(1, epochs / 3)));
+    List<String> names = quick ? List.of("gen-sparse-50k", "breast_cancer")
+        : List.of("gen-sparse-100k", "breast_cancer", "skin_nonskin");
+    for (Bench b : loaded) {
+      if (!names.contains(b.shape.name)) {
+        continue;
+      }
+      Report.Table t = new Report.Table(header(epochs));
+      String[][] configs = new String[mixings.size()][];
+      for (int i = 0; i < configs.length; i++) {
+        configs[i] = mixings.get(i).split(":", 2);
+      }
+      for (String[] c : configs) {
+        Map<String, List<double[]>> curves = new LinkedHashMap<>();
+        double[][] accuracy = new double[PARTITION_COUNTS.length][];
+        for (int i = 0; i < PARTITION_COUNTS.length; i++) {
+          int p = PARTITION_COUNTS[i];
+          accuracy[i] = c[1].equals("oneshot") ? oneShotCurve(b, p, epochs)
+              : mixingCurve(b, p, epochs, c[0], c[1]);
+          List<double[]> points = new ArrayList<>();
+          for (int e = 0; e < epochs; e++) {
+            if (!Double.isNaN(accuracy[i][e])) {
+              points.add(new double[] {e + 1, accuracy[i][e]});
+              report.add("partitions", b.shape, p, c[0] + ", " + c[1],
+                  "test_accuracy_epoch_" + (e + 1), accuracy[i][e], "");
+            }
+          }
+          curves.put(p + (p == 1 ? " partition" : " partitions"), points);
+          System.err.printf(Locale.ROOT, "%s %s/%s P=%d: %s%n", b.shape.name, c[0], c[1], p,
+              Arrays.toString(accuracy[i]));
+        }
+        double reference = lastThirdMean(accuracy[0]);
+        double target = reference - 0.005;
+        List<Object> cells = new ArrayList<>(List.of(c[0] + ", " + c[1],
+            Report.f("%.4f", reference)));
+        int first = -1;
+        for (int i = 0; i < PARTITION_COUNTS.length; i++) {
+          int needed = epochsToReach(accuracy[i], target);
+          first = i == 0 ? needed : first;
+          cells.add((needed < 0 ? ">" + epochs : Integer.toString(needed)) + " ("
+              + Report.f("%.4f", accuracy[i][epochs - 1]) + ")");
+          report.add("partitions", b.shape, PARTITION_COUNTS[i], c[0] + ", " + c[1],
+              "epochs_to_reach_1_partition_accuracy", needed < 0 ? Double.NaN : needed, "epochs");
+        }
+        int last = epochsToReach(accuracy[PARTITION_COUNTS.length - 1], target);
+        cells.add(last < 0 || first <= 0 ? ">" + Report.f("%.1f", (double) epochs / Math.max(1,
+            first)) : Report.f("%.1f", last / (double) first));
+        t.row(cells.toArray());
+        String file = "accuracy-" + b.shape.name + "-" + c[0] + "-" + c[1] + ".png";
+        Charts.lines(out.resolve(file), b.shape.name + ": test accuracy per epoch (" + c[0]
+            + ", " + c[1] + " mixing)", "epoch", "test accuracy", curves, true);
+        report.flush();
+      }
+      report.markdown("### " + b.shape.name + " (" + b.shape.describe() + ")\n\n"
+          + "Cells: epochs needed (test accuracy after the last epoch).\n\n")
+          .markdown(t.toString());
+      for (String[] c : configs) {
+        report.markdown("![" + c[0] + " " + c[1] + "](accuracy-" + b.shape.name + "-" + c[0]
+            + "-" + c[1] + ".png)\n");
+      }
+      report.markdown("\n");
+      report.flush();
+    }
+  }
+
+  private static String[] header(int epochs) {
+    List<String> h = new ArrayList<>(List.of("averaging, mixing", "1-partition accuracy"));
+    for (int p : PARTITION_COUNTS) {
+      h.add("P=" + p);
+    }
+    h.add("epochs P=16 / P=1");
+    return h.toArray(new String[0]);
+  }
+
+  /**
+   * The one-partition accuracy the other partition counts are measured against: the mean over the
+   * last third of the epochs, which is the final value for the smooth averaged curves and damps
+   * the epoch-to-epoch swings of the last weights (averaging=none).
+   */
+  private static double lastThirdMean(double[] accuracy) {
+    int from = accuracy.length - Math.max(1, accuracy.length / 3);
+    double sum = 0;
+    for (int e = from; e < accuracy.length; e++) {
+      sum += accuracy[e];
+    }
+    return sum / (accuracy.length - from);
+  }
+
+  private static int epochsToReach(double[] accuracy, double target) {
+    for (int e = 0; e < accuracy.length; e++) {
+      if (accuracy[e] >= target) {
+        return e + 1;
+      }
+    }
+    return -1;
+  }
+
+  /** Test accuracy after each epoch of one iterative-mixing fit (later epochs of an early stop
+   * keep the last value). */
+  private double[] mixingCurve(Bench b, int p, int epochs, String averaging, String mixing) {
+    Dataset<Row> frame = b.train.withColumn(VALIDATION, lit(false))
+        .unionByName(b.test.withColumn(VALIDATION, lit(true))).repartition(p);
+    PerceptronClassificationModel model = new PerceptronClassifier().setMaxIter(epochs).setTol(0)
+        .setAveraging(averaging).setMixing(mixing).setValidationIndicatorCol(VALIDATION)
+        .setValidationPatience(epochs).fit(frame);
+    double[] history = model.summary().validationHistory();
+    double[] acc = new double[epochs];
+    for (int e = 0; e < epochs; e++) {
+      acc[e] = history[Math.min(e, history.length - 1)];
+    }
+    return acc;
+  }
+
+  /**
+   * One-shot mixing: one fit per epoch count of 1, 2, 3, 5, 8, 13, 20, 30, ... up to
+   * {@code epochs} (each a full training); the epochs between carry the last value forward, so
+   * "epochs needed" reads the staircase.
+   */
+  private double[] oneShotCurve(Bench b, int p, int epochs) {
+    Dataset<Row> frame = b.train.repartition(p);
+    double[] acc = new double[epochs];
+    Arrays.fill(acc, Double.NaN);
+    List<Integer> counts = new ArrayList<>();
+    for (int a = 1, next = 2; a < epochs; ) {
+      counts.add(a);
+      int sum = a + next;
+      a = next;
+      next = sum;
+    }
+    counts.add(epochs);
+    for (int e : counts) {
+      PerceptronClassificationModel model = new PerceptronClassifier().setMaxIter(e)
+          .setMixing("oneshot").fit(frame);
+      acc[e - 1] = accuracy(model, b.test);
+    }
+    for (int e = 1; e < epochs; e++) {
+      if (Double.isNaN(acc[e])) {
+        acc[e] = acc[e - 1];
+      }
+    }
+    return acc;
+  }
+
+  // ------------------------------------------------------------------------------------ scale
+
+  private void scaleSection() {
+    int parts = scalePartitions > 0 ? scalePartitions : spark.sparkContext().defaultParallelism();
+    long heap = Runtime.getRuntime().maxMemory();
+    report.markdown(Report.f("## Scale: 10 epochs on generated data of growing size\n\n"
+        + "SyntheticData d=%,d, 20 non-zeros per row, margin 0.05, label noise 0.05, seed 21,"
+        + " generated inside the tasks (not cached beforehand), %d partitions on `%s`, driver"
+        + " heap -Xmx %,d MiB. Fit time includes generating the rows and building the blocks;"
+        + " epoch time is the sum of `epochSeconds()`. Test accuracy on 100,000 further rows. %s"
+        + "\n\n", scaleFeatures, parts, master, heap >> 20, load()));
+    Report.Table t = new Report.Table("rows", "non-zeros", "fit s", "sum of epochs s",
+        "median epoch s", "test accuracy", "cached blocks bytes", "blocks on disk",
+        "peak heap used MiB");
+    double[] xs = new double[scaleRows.length];
+    double[] fits = new double[scaleRows.length];
+    double[] epochSums = new double[scaleRows.length];
+    SyntheticData data = SyntheticData.builder().numFeatures(scaleFeatures).nonZerosPerRow(20)
+        .margin(0.05).labelNoise(0.05).seed(21).build();
+    Dataset<Row> test = data.frame(spark, 100_000_000L, 100_000, parts).cache();
+    test.count();
+    // An untimed small fit first, so that JIT compilation does not land on the first size.
+    new PerceptronClassifier().setMaxIter(10).setTol(0).fit(data.frame(spark, 0, 50_000, parts));
+    for (int i = 0; i < scaleRows.length; i++) {
+      long rows = scaleRows[i];
+      DataShape shape = new DataShape("scale-" + rows, rows, scaleFeatures, 20L * rows, 2,
+          data.seed(), false);
+      Set<Integer> before = probe.seen();
+      PerceptronClassificationModel model;
+      double fit;
+      long peak;
+      try (HeapSampler heapSampler = new HeapSampler()) {
+        long start = System.nanoTime();
+        try {
+          model = new PerceptronClassifier().setMaxIter(10).setTol(0)
+              .fit(data.frame(spark, 0, rows, parts));
+        } catch (RuntimeException e) {
+          // Typically the heap: record the failure and the largest size that fitted.
+          String why = rootCause(e);
+          t.row(Report.f("%,d", rows), Report.f("%,d", 20L * rows), "failed: " + why, "", "", "",
+              "", "", Report.f("%,d", heapSampler.peakUsedBytes() >> 20));
+          report.add("scale", shape, parts, "Perceptron defaults, 10 epochs", "failed", 1, why);
+          System.err.println("scale " + rows + " rows failed: " + why);
+          report.flush();
+          break;
+        }
+        fit = (System.nanoTime() - start) / 1e9;
+        peak = heapSampler.peakUsedBytes();
+      }
+      waitForListener();
+      long blocks = probe.peakBytesSince(before);
+      boolean spilled = probe.spilledSince(before);
+      double[] seconds = model.summary().epochSeconds();
+      double sum = Arrays.stream(seconds).sum();
+      double accuracy = accuracy(model, test);
+      xs[i] = rows / 1e6;
+      fits[i] = fit;
+      epochSums[i] = sum;
+      t.row(Report.f("%,d", rows), Report.f("%,d", 20L * rows), Report.f("%.1f", fit),
+          Report.f("%.1f", sum), Report.f("%.3f", PlainLoop.median(seconds)),
+          Report.f("%.4f", accuracy), Report.f("%,d", blocks), spilled ? "yes" : "no",
+          Report.f("%,d", peak >> 20));
+      report.add("scale", shape, parts, "Perceptron defaults, 10 epochs", "fit_seconds", fit, "s");
+      report.add("scale", shape, parts, "Perceptron defaults, 10 epochs", "epochs_seconds", sum,
+          "s");
+      report.add("scale", shape, parts, "Perceptron defaults, 10 epochs", "test_accuracy",
+          accuracy, "");
+      report.add("scale", shape, parts, "cached training blocks", "bytes", blocks, "B");
+      report.add("scale", shape, parts, "driver heap", "peak_used_bytes", peak, "B");
+      System.err.printf(Locale.ROOT, "scale %,d rows: fit %.1f s, epochs %.1f s, acc %.4f,"
+          + " blocks %,d B%s, peak heap %,d MiB%n", rows, fit, sum, accuracy, blocks,
+          spilled ? " (spilled)" : "", peak >> 20);
+      report.flush();
+    }
+    test.unpersist();
+    int done = 0;
+    while (done < xs.length && fits[done] > 0) {
+      done++;
+    }
+    xs = Arrays.copyOf(xs, done);
+    fits = Arrays.copyOf(fits, done);
+    epochSums = Arrays.copyOf(epochSums, done);
+    double[] fitLine = leastSquares(xs, fits);
+    double[] epochLine = leastSquares(xs, epochSums);
+    report.markdown(t.toString()).markdown("After the section: " + load() + "\n\n")
+        .markdown(Report.f("Linear fit over the rows: fit time = %.2f s +"
+        + " %.2f s per million rows (R² %.4f); 10 epochs = %.2f s + %.2f s per million rows"
+        + " (R² %.4f).\n\n", fitLine[0], fitLine[1], fitLine[2], epochLine[0], epochLine[1],
+        epochLine[2]));
+    DataShape all = new DataShape("scale", scaleRows[scaleRows.length - 1], scaleFeatures,
+        20L * scaleRows[scaleRows.length - 1], 2, data.seed(), false);
+    report.add("scale", all, parts, "fit time vs rows", "slope_seconds_per_million_rows",
+        fitLine[1], "s");
+    report.add("scale", all, parts, "10 epochs vs rows", "slope_seconds_per_million_rows",
+        epochLine[1], "s");
+    Map<String, List<double[]>> series = new LinkedHashMap<>();
+    List<double[]> fitPoints = new ArrayList<>();
+    List<double[]> epochPoints = new ArrayList<>();
+    for (int i = 0; i < xs.length; i++) {
+      fitPoints.add(new double[] {xs[i], fits[i]});
+      epochPoints.add(new double[] {xs[i], epochSums[i]});
+    }
+    series.put("fit (generate + build blocks + 10 epochs)", fitPoints);
+    series.put("10 epochs", epochPoints);
+    Charts.lines(out.resolve("scale.png"), "Scale: seconds against rows (20 non-zeros per row)",
+        "million rows", "seconds", series, false);
+    report.markdown("![scale](scale.png)\n\n");
+    report.flush();
+  }
+
+  private static String rootCause(Throwable e) {
+    Throwable c = e;
+    while (c.getCause() != null && c.getCause() != c) {
+      c = c.getCause();
+    }
+    String text = c.getClass().getSimpleName() + (c.getMessage() == null ? "" : ": "
+        + c.getMessage());
+    int line = text.indexOf('\n');
+    return (line > 0 ? text.substring(0, line) : text).replace(',', ';');
+  }
+
+  /** Least squares y = a + b·x: {a, b, R²}. */
+  static double[] leastSquares(double[] x, double[] y) {
+    int n = x.length;
+    double mx = Arrays.stream(x).average().orElse(0);
+    double my = Arrays.stream(y).average().orElse(0);
+    double sxy = 0;
+    double sxx = 0;
+    double syy = 0;
+    for (int i = 0; i < n; i++) {
+      sxy += (x[i] - mx) * (y[i] - my);
+      sxx += (x[i] - mx) * (x[i] - mx);
+      syy += (y[i] - my) * (y[i] - my);
+    }
+    double b = sxx == 0 ? Double.NaN : sxy / sxx;
+    double r2 = sxx == 0 || syy == 0 ? Double.NaN : sxy * sxy / (sxx * syy);
+    return new double[] {my - b * mx, b, r2};
+  }
+}
