@@ -18,7 +18,6 @@ import io.github.sparkperceptron.testing.ScriptRun;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
 import java.io.IOException;
-import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -116,7 +115,11 @@ class StandaloneClusterTest {
 
     // It ran on the cluster: the master lists the finished application, and the workers started
     // executor JVMs for it (each leaves a directory with its stderr).
-    JsonNode master = new ObjectMapper().readTree(new URL(cluster.masterJsonUrl()));
+    JsonNode master;
+    try (java.io.InputStream in = java.net.URI.create(cluster.masterJsonUrl()).toURL()
+        .openStream()) {
+      master = new ObjectMapper().readTree(in);
+    }
     assertTrue(master.get("completedapps").findValuesAsText("name")
         .contains("spark-perceptron train"), master.toPrettyString());
     assertTrue(executorDirectories() >= 2, "executor directories under " + cluster.workDir());
