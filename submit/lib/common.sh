@@ -44,10 +44,16 @@ sp_build() {
     exit 1
   fi
   echo "Building spark-perceptron (mvn package; the first build downloads Spark, ~400 MB)..." >&2
-  if ! (cd "$SP_ROOT" && mvn -q -B -DskipTests package >&2); then
+  if ! (cd "$SP_ROOT" && set -o pipefail && mvn -q -B -DskipTests package 2>&1 \
+      | sp_without_colour >&2); then
     echo "spark-perceptron: the build failed; see the Maven output above" >&2
     exit 1
   fi
+}
+
+# Maven 3.8 prints colour resets even in batch mode; keep them off the user's console.
+sp_without_colour() {
+  sed -u 's/\x1b\[[0-9;]*m//g'
 }
 
 # The log4j2 configuration: conf/log4j2.properties when the user made one, else a copy of the
