@@ -6,8 +6,14 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.compress.CompressionCodec;
 import org.apache.hadoop.io.compress.CompressionCodecFactory;
+import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
+import org.apache.spark.api.java.JavaNewHadoopRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
 
 /** Checks and lookups on Hadoop paths (local, {@code file://}, {@code hdfs://}, globs). */
 public final class InputPaths {
@@ -45,6 +51,21 @@ public final class InputPaths {
       throw new BadInputException("The " + role + " path '" + path + "' is not a valid path: "
           + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The lines of a text input, keyed by their byte offset and readable per input split (which
+   * names the file), after checking that the path holds data. Both text readers start here.
+   */
+  @SuppressWarnings("unchecked")
+  public static JavaNewHadoopRDD<LongWritable, Text> textLines(SparkSession spark, String path,
+      String role) {
+    Configuration conf = spark.sparkContext().hadoopConfiguration();
+    requireReadable(conf, path, role);
+    return (JavaNewHadoopRDD<LongWritable, Text>) JavaSparkContext
+        .fromSparkContext(spark.sparkContext())
+        .newAPIHadoopFile(path, TextInputFormat.class, LongWritable.class, Text.class,
+            new Configuration(conf));
   }
 
   /**

@@ -10,10 +10,8 @@ import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
-import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.spark.api.java.JavaNewHadoopRDD;
 import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.ml.linalg.SQLDataTypes;
 import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.sql.Row;
@@ -60,13 +58,8 @@ public final class LibSvmSource {
    * @param role what the data are for, used in messages, e.g. "training data (--train)"
    */
   public static LabeledData read(SparkSession spark, String path, ReadSpec spec, String role) {
+    JavaNewHadoopRDD<LongWritable, Text> lines = InputPaths.textLines(spark, path, role);
     Configuration conf = spark.sparkContext().hadoopConfiguration();
-    InputPaths.requireReadable(conf, path, role);
-    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    @SuppressWarnings("unchecked")
-    JavaNewHadoopRDD<LongWritable, Text> lines = (JavaNewHadoopRDD<LongWritable, Text>)
-        jsc.newAPIHadoopFile(path, TextInputFormat.class, LongWritable.class, Text.class,
-            new Configuration(conf));
 
     List<SplitReport> reports = lines.mapPartitionsWithInputSplit(
         (split, it) -> Collections.singletonList(check(fileOf(split), it, spec)).iterator(), true)
