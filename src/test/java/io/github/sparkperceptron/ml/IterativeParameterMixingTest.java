@@ -9,7 +9,6 @@ import io.github.sparkperceptron.testing.Examples;
 import io.github.sparkperceptron.testing.NaivePerceptron;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.ml.linalg.Matrix;
@@ -219,9 +218,5 @@ class IterativeParameterMixingTest {
       }
     }
     return errors;
-  }
-
-  static List<TestData.Example> copy(List<TestData.Example> examples) {
-    return new ArrayList<>(examples);
   }
 }
