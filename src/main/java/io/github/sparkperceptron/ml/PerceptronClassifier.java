@@ -262,7 +262,7 @@ public class PerceptronClassifier
       if (checkpoints != null) {
         checkpoints.clear();
       }
-      return model.setSummary(summarize(progress, input.numPartitions));
+      return model.setSummary(summarize(progress, rule, input.numPartitions));
     }
   }
 
@@ -386,17 +386,18 @@ public class PerceptronClassifier
         learner.numClasses(), learner.numFeatures(),
         new double[rows * learner.numFeatures()], intercepts, null);
     return model.setSummary(new PerceptronTrainingSummary(new long[0], new long[0], new long[0],
-        new double[0], new double[0], new double[0], new double[0], new long[0][],
+        new double[0], new double[0], new double[0], new double[0], new double[0], new long[0][],
         new double[0], 0, PerceptronTrainingSummary.StopReason.NOTHING_TO_TRAIN, numPartitions));
   }
 
-  private static PerceptronTrainingSummary summarize(TrainingProgress progress,
+  private static PerceptronTrainingSummary summarize(TrainingProgress progress, UpdateRule rule,
       int numPartitions) {
     List<EpochStats> epochs = progress.epochs;
     int n = epochs.size();
     long[] updates = new long[n];
     long[] mistakes = new long[n];
     long[] examples = new long[n];
+    double[] objective = new double[n];
     double[] loss = new double[n];
     double[] hinge = new double[n];
     double[] change = new double[n];
@@ -408,6 +409,8 @@ public class PerceptronClassifier
       examples[e] = s.examples;
       loss[e] = s.perceptronLoss;
       hinge[e] = s.hingeLoss;
+      double descended = rule.isPassiveAggressive() ? s.hingeLoss : s.perceptronLoss;
+      objective[e] = s.weightSeen > 0 ? descended / s.weightSeen : 0.0;
       change[e] = progress.weightChanges.get(e);
       seconds[e] = progress.seconds.get(e);
     }
@@ -415,9 +418,9 @@ public class PerceptronClassifier
         n == 0 ? PerceptronTrainingSummary.StopReason.NOTHING_TO_TRAIN : progress.stopReason;
     double[] validation = progress.validationAccuracy.stream().mapToDouble(Double::doubleValue)
         .toArray();
-    return new PerceptronTrainingSummary(updates, mistakes, examples, loss, hinge, change, seconds,
-        progress.partitionUpdates.toArray(new long[0][]), validation, progress.modelEpoch, reason,
-        numPartitions);
+    return new PerceptronTrainingSummary(updates, mistakes, examples, objective, loss, hinge,
+        change, seconds, progress.partitionUpdates.toArray(new long[0][]), validation,
+        progress.modelEpoch, reason, numPartitions);
   }
 
   private String describeParams() {
