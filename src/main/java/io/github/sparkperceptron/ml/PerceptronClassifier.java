@@ -318,21 +318,10 @@ public class PerceptronClassifier
 
   /** The per-class factors on the sample weights that {@code classWeight} asks for, or null. */
   private double[] classWeights(TrainingInput input) {
-    if (!getClassWeight().equalsIgnoreCase("balanced")) {
-      return null;
+    double[] weights = classWeightValue().factors(input.classWeightSums);
+    if (weights != null) {
+      LOG.info("classWeight={}: class weights {}", getClassWeight(), Arrays.toString(weights));
     }
-    double total = 0;
-    int present = 0;
-    for (double w : input.classWeightSums) {
-      total += w;
-      present += w > 0 ? 1 : 0;
-    }
-    double[] weights = new double[input.numClasses];
-    for (int k = 0; k < weights.length; k++) {
-      double w = input.classWeightSums[k];
-      weights[k] = w > 0 ? total / (present * w) : 0.0;
-    }
-    LOG.info("classWeight=balanced: class weights {}", Arrays.toString(weights));
     return weights;
   }
 

@@ -187,7 +187,11 @@ class InputValidationTest {
     assertMessage(() -> clf().setAggregationDepth(1), IllegalArgumentException.class,
         "aggregationDepth", ">= 2");
     assertMessage(() -> clf().setThreshold(Double.NaN), IllegalArgumentException.class,
-        "threshold", "finite");
+        "threshold", "got NaN");
+    assertMessage(() -> clf().setClassWeight("even"), IllegalArgumentException.class,
+        "classWeight", "[none, balanced]", "'even'");
+    assertMessage(() -> clf().setWeightCol(null), IllegalArgumentException.class,
+        "weightCol", "\"\" to unset");
   }
 
   @Test
