@@ -3,8 +3,9 @@ package io.github.sparkperceptron.ml;
 import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.ml.attribute.AttributeGroup;
-import org.apache.spark.ml.classification.ClassificationModel;
+import io.github.sparkperceptron.kernel.Predictor;
 import io.github.sparkperceptron.kernel.VotedPerceptron;
+import org.apache.spark.ml.classification.ClassificationModel;
 import org.apache.spark.ml.linalg.DenseMatrix;
 import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.ml.linalg.SparseVector;
@@ -196,13 +197,10 @@ public class PerceptronClassificationModel
       double m = margin(features, 0);
       return Vectors.dense(-m, m);
     }
-    double[] scores = new double[numClasses];
-    for (int k = 0; k < numClasses; k++) {
-      scores[k] = margin(features, k);
-    }
-    return Vectors.dense(scores);
+    return Vectors.dense(scores(features));
   }
 
+  /** The prediction rule of {@link Predictor}: the same as {@code raw2prediction(predictRaw(x))}. */
   @Override
   public double predict(Vector features) {
     checkSize(features);
@@ -210,26 +208,25 @@ public class PerceptronClassificationModel
       return raw2prediction(predictRaw(features));
     }
     if (numClasses == 2) {
-      return margin(features, 0) > getThreshold() ? 1.0 : 0.0;
+      return Predictor.binaryClass(margin(features, 0), getThreshold());
     }
-    int best = 0;
-    double bestScore = margin(features, 0);
-    for (int k = 1; k < numClasses; k++) {
-      double s = margin(features, k);
-      if (s > bestScore) {
-        best = k;
-        bestScore = s;
-      }
-    }
-    return best;
+    return Predictor.argmax(scores(features));
   }
 
   @Override
   public double raw2prediction(Vector rawPrediction) {
     if (numClasses == 2) {
-      return rawPrediction.apply(1) > getThreshold() ? 1.0 : 0.0;
+      return Predictor.binaryClass(rawPrediction.apply(1), getThreshold());
     }
-    return rawPrediction.argmax();
+    return Predictor.argmax(rawPrediction.toArray());
+  }
+
+  private double[] scores(Vector features) {
+    double[] scores = new double[numClasses];
+    for (int k = 0; k < numClasses; k++) {
+      scores[k] = margin(features, k);
+    }
+    return scores;
   }
 
   private transient int[] denseIndices;
