@@ -261,9 +261,8 @@ public final class TrainJob implements Callable<Integer> {
 
     Dataset<Row> trainingRows = validationPath == null ? trainFrame
         : trainFrame.filter(functions.col(VALIDATION_COLUMN).equalTo(false));
-    Evaluation trainEval = Evaluation.of(model.transform(trainingRows), model.numClasses());
-    Evaluation testEval = testFrame == null ? null
-        : Evaluation.of(model.transform(testFrame), model.numClasses());
+    Evaluation trainEval = Evaluation.of(model, trainingRows);
+    Evaluation testEval = testFrame == null ? null : Evaluation.of(model, testFrame);
 
     printReport(model, fitSeconds, trainEval, testEval);
     if (metricsPath != null) {

@@ -20,6 +20,7 @@ import org.apache.spark.ml.util.Identifiable;
 import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.ml.util.MLWritable;
 import org.apache.spark.ml.util.MLWriter;
+import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
@@ -279,6 +280,46 @@ public class PerceptronClassificationModel
           + " features; transform data built the same way as the training data");
     }
     return super.transformSchema(schema);
+  }
+
+  /**
+   * Evaluates the model on labelled data, as Spark's {@code LinearSVCModel.evaluate}: transforms
+   * {@code dataset} (columns {@code featuresCol}, {@code labelCol} with classes 0 .. K−1 and, when
+   * {@code weightCol} is set, non-negative weights) and aggregates the predictions into the
+   * confusion matrix behind accuracy, per-class precision, recall and F-measure, and their
+   * weighted means. One Spark job; the areas under the curves cost one more each.
+   *
+   * <p>A model keeps the {@code weightCol} it was trained with; to evaluate without weights, on
+   * data without that column, unset it on a copy:
+   * {@code model.copy(new ParamMap().put(model.weightCol(), "")).evaluate(data)}.
+   *
+   * @throws IllegalArgumentException when a column is missing or has the wrong type, a label is
+   *     not a class of the model, or a weight is null, negative or not finite
+   */
+  public PerceptronClassificationSummary evaluate(Dataset<?> dataset) {
+    StructType schema = dataset.schema();
+    InputChecks.requireNumericColumn(schema, getLabelCol(), "labelCol");
+    String weight = getWeightCol();
+    if (!weight.isEmpty() && !java.util.Arrays.asList(schema.fieldNames()).contains(weight)) {
+      throw new IllegalArgumentException("Column '" + weight + "' (weightCol, kept from"
+          + " training) is not in the evaluated data, whose columns are "
+          + java.util.Arrays.toString(schema.fieldNames()) + "; add it, or evaluate without"
+          + " weights: model.copy(new ParamMap().put(model.weightCol(), \"\")).evaluate(data)");
+    }
+    if (!weight.isEmpty()) {
+      InputChecks.requireNumericColumn(schema, weight, "weightCol");
+    }
+    // Spark's evaluate does the same: output columns the user switched off get a private name.
+    PerceptronClassificationModel scorer = copy(ParamMap.empty());
+    if (scorer.getPredictionCol().isEmpty()) {
+      scorer.setPredictionCol("prediction_" + uid());
+    }
+    if (scorer.getRawPredictionCol().isEmpty()) {
+      scorer.setRawPredictionCol("rawPrediction_" + uid());
+    }
+    return PerceptronClassificationSummary.of(scorer.transform(dataset),
+        scorer.getPredictionCol(), getLabelCol(), weight, scorer.getRawPredictionCol(),
+        numClasses);
   }
 
   /** Whether a training summary is attached (only on a model returned by {@code fit}). */
