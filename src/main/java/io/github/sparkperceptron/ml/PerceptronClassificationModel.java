@@ -15,7 +15,6 @@ import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.DefaultParamsReader;
-import org.apache.spark.ml.util.DefaultParamsWriter;
 import org.apache.spark.ml.util.Identifiable;
 import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.ml.util.MLWritable;
@@ -379,8 +378,9 @@ public class PerceptronClassificationModel
       DataTypes.createStructField("interceptVector", SQLDataTypes.VectorType(), false)});
 
   /**
-   * Spark's layout: {@code metadata/} (params, as JSON) and {@code data/} (one Parquet row), plus
-   * {@code vote/} for a voted model.
+   * Spark's layout: {@code metadata/} (params and {@code formatVersion}, as JSON) and
+   * {@code data/} (one Parquet row), plus {@code vote/} for a voted model; see
+   * {@link ModelFiles} for the format versions.
    */
   private static final class Writer extends MLWriter {
     private final PerceptronClassificationModel instance;
@@ -391,7 +391,7 @@ public class PerceptronClassificationModel
 
     @Override
     public void saveImpl(String path) {
-      DefaultParamsWriter.saveMetadata(instance, path, sparkSession());
+      ModelFiles.saveMetadata(instance, path, sparkSession());
       Row row = RowFactory.create(instance.numClasses, instance.numFeatures,
           instance.coefficientMatrix(), instance.interceptVector());
       sparkSession().createDataFrame(List.of(row), DATA_SCHEMA).repartition(1).write()

@@ -16,7 +16,6 @@ import org.apache.spark.ml.classification.Classifier;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.DefaultParamsReader;
-import org.apache.spark.ml.util.DefaultParamsWriter;
 import org.apache.spark.ml.util.Identifiable;
 import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.ml.util.MLWritable;
@@ -452,7 +451,7 @@ public class PerceptronClassifier
 
     @Override
     public void saveImpl(String path) {
-      DefaultParamsWriter.saveMetadata(instance, path, sparkSession());
+      ModelFiles.saveMetadata(instance, path, sparkSession());
       if (instance.initialModel != null) {
         try {
           instance.initialModel.write().session(sparkSession())
