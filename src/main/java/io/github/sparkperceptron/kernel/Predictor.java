@@ -9,12 +9,12 @@ package io.github.sparkperceptron.kernel;
  *             ({@link #binaryClass}; a margin of exactly the threshold predicts 0, so with
  *             threshold 0 a zero margin is class 0, as training counts it a mistake for class 1)
  * multiclass  predict the class of the highest score, ties to the lowest class index
- *             ({@link #argmax})
+ *             ({@link #argmax}, or {@link #overtakes} one class at a time)
  * </pre>
  *
  * <p>{@link io.github.sparkperceptron.ml.PerceptronClassificationModel},
- * {@link VotedPerceptron} (each vector's vote) and the validation scoring here all call these two
- * methods.
+ * {@link VotedPerceptron} (each vector's vote) and the validation scoring here all call these
+ * methods. (Training's mistake test, a margin ≤ 0, is the update rule's, in {@link OnlineLearner}.)
  */
 public final class Predictor implements java.io.Serializable {
   private static final long serialVersionUID = 1L;
@@ -57,7 +57,7 @@ public final class Predictor implements java.io.Serializable {
   public static int argmax(double[] scores) {
     int best = 0;
     for (int k = 1; k < scores.length; k++) {
-      if (scores[k] > scores[best]) {
+      if (overtakes(scores[k], scores[best])) {
         best = k;
       }
     }
@@ -65,12 +65,19 @@ public final class Predictor implements java.io.Serializable {
   }
 
   /**
-   * The predicted class of a block row. The buffers belong to the caller, so that one predictor
-   * can be shared by concurrent tasks: {@code rowIndices} and {@code rowValues} (at least d long)
-   * are used by votes only, {@code scores} (at least K long) by multiclass linear models only.
+   * The multiclass rule, one class at a time in index order: whether a class scoring
+   * {@code score} takes the lead from the best so far. Only a strictly higher score does, which
+   * sends ties to the lowest class index.
    */
-  public int predict(FeatureBlock x, int row, int[] rowIndices, double[] rowValues,
-      double[] scores) {
+  public static boolean overtakes(double score, double best) {
+    return score > best;
+  }
+
+  /**
+   * The predicted class of a block row. The buffers (at least d long, used only by votes) belong
+   * to the caller, so that one predictor can be shared by concurrent tasks.
+   */
+  public int predict(FeatureBlock x, int row, int[] rowIndices, double[] rowValues) {
     if (vote != null) {
       int nnz = x.copyRow(row, rowIndices, rowValues);
       double[] votes = vote.votes(rowIndices, rowValues, nnz);
@@ -80,10 +87,16 @@ public final class Predictor implements java.io.Serializable {
     if (numClasses == 2) {
       return binaryClass(x.dot(row, weights, 0) + weights[numFeatures], threshold);
     }
-    for (int k = 0; k < numClasses; k++) {
-      scores[k] = x.dot(row, weights, k * rowLength) + weights[k * rowLength + numFeatures];
+    int best = 0;
+    double bestScore = x.dot(row, weights, 0) + weights[numFeatures];
+    for (int k = 1; k < numClasses; k++) {
+      double score = x.dot(row, weights, k * rowLength) + weights[k * rowLength + numFeatures];
+      if (overtakes(score, bestScore)) {
+        best = k;
+        bestScore = score;
+      }
     }
-    return argmax(scores);
+    return best;
   }
 
   /**
@@ -93,12 +106,11 @@ public final class Predictor implements java.io.Serializable {
   public double[] weightedAccuracy(TrainingBlock block) {
     int[] rowIndices = vote == null ? null : new int[numFeatures];
     double[] rowValues = vote == null ? null : new double[numFeatures];
-    double[] scores = new double[numClasses];
     double correct = 0;
     double total = 0;
     for (int r = 0; r < block.numRows(); r++) {
       double w = block.weight(r);
-      if (predict(block.features(), r, rowIndices, rowValues, scores) == block.label(r)) {
+      if (predict(block.features(), r, rowIndices, rowValues) == block.label(r)) {
         correct += w;
       }
       total += w;
