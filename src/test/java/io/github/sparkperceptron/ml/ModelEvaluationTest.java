@@ -7,15 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
-import java.util.ArrayList;
-import java.util.List;
 import org.apache.spark.ml.evaluation.MulticlassClassificationEvaluator;
 import org.apache.spark.ml.linalg.SQLDataTypes;
 import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataTypes;
@@ -40,11 +37,7 @@ class ModelEvaluationTest {
   }
 
   private static Dataset<Row> rows(Object[]... rows) {
-    List<Row> list = new ArrayList<>();
-    for (Object[] r : rows) {
-      list.add(RowFactory.create(r));
-    }
-    return SPARK.createDataFrame(list, WEIGHTED).repartition(2);
+    return TestData.rows(SPARK, WEIGHTED, rows).repartition(2);
   }
 
   private static Object[] row(double label, double x1, double x2, double w) {
