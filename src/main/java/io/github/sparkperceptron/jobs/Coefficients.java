@@ -50,6 +50,11 @@ final class Coefficients {
     return new Coefficients(features, weights, model.interceptVector().toArray());
   }
 
+  /** How many weights there are: features × classes (× 1 for a binary model). */
+  long count() {
+    return (long) weights.length * features.length;
+  }
+
   boolean binary() {
     return weights.length == 1;
   }
@@ -92,10 +97,23 @@ final class Coefficients {
   }
 
   /**
+   * At most this many weights go into the metrics JSON (about 20 MB of text); a larger model's
+   * are in the saved model, which says so instead.
+   */
+  static final long MAX_IN_JSON = 1_000_000;
+
+  /**
    * {"features": [names], "intercept": b, "weights": [w]} for a binary model;
-   * {"features": [names], "intercepts": [b per class], "weights": [[w] per class]} otherwise.
+   * {"features": [names], "intercepts": [b per class], "weights": [[w] per class]} otherwise;
+   * {"omitted": "..."} beyond {@link #MAX_IN_JSON} weights.
    */
   void writeTo(ObjectNode node) {
+    if (count() > MAX_IN_JSON) {
+      node.put("omitted", String.format(Locale.ROOT, "%,d weights, more than the %,d written"
+          + " here; PerceptronClassificationModel.load(model).coefficientMatrix() has them all",
+          count(), MAX_IN_JSON));
+      return;
+    }
     ArrayNode names = node.putArray("features");
     for (String f : features) {
       names.add(f);

@@ -102,6 +102,24 @@ class JobFlagsTest {
   }
 
   @Test
+  void everyHyperParameterFlagSetsItsParamWhenGiven() throws Exception {
+    PerceptronClassifier defaults = new PerceptronClassifier();
+    for (Map.Entry<String, String> e : TrainJob.PARAM_OF_FLAG.entrySet()) {
+      Param<Object> param = defaults.getParam(e.getValue());
+      boolean isSwitch = e.getKey().equals("--shuffle") || e.getKey().equals("--fit-intercept");
+      String value = defaults.hasDefault(param)
+          ? String.valueOf(defaults.getDefault(param).get()) : "x";
+      TrainJob job = isSwitch ? parsed(null, "--train", "x", "--model", "m", e.getKey())
+          : parsed(null, "--train", "x", "--model", "m", e.getKey(), value);
+      PerceptronClassifier set = job.estimator();
+      assertTrue(set.isSet(set.getParam(e.getValue())), e.getKey() + " does not set "
+          + e.getValue());
+      assertEquals(1, java.util.Arrays.stream(set.params()).filter(set::isSet).count(),
+          e.getKey() + " sets exactly its own param");
+    }
+  }
+
+  @Test
   void everyHyperParameterFlagNamesAParamAndShowsItsDefault() throws Exception {
     TrainJob job = new TrainJob();
     CommandLine cli = new CommandLine(job);
