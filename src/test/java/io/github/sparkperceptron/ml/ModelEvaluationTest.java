@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
+import java.util.List;
+import org.apache.spark.ml.evaluation.BinaryClassificationEvaluator;
 import org.apache.spark.ml.evaluation.MulticlassClassificationEvaluator;
 import org.apache.spark.ml.linalg.SQLDataTypes;
 import org.apache.spark.ml.linalg.Vectors;
@@ -160,6 +162,7 @@ class ModelEvaluationTest {
     PerceptronClassificationSummary weighted = model.evaluate(cancer);
     assertEquals("w", weighted.weightCol());
     assertAgreesWithSpark(weighted, true);
+    assertCurvesAreSparks(weighted, true);
 
     Dataset<Row> unweightedData = cancer.drop("w");
     IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
@@ -171,6 +174,24 @@ class ModelEvaluationTest {
     assertEquals(cancer.count(), plain.numInstances());
     assertEquals(cancer.count(), plain.weightSum(), 0.0);
     assertAgreesWithSpark(plain, false);
+    assertCurvesAreSparks(plain, false);
+  }
+
+  /**
+   * Both areas, computed together from one ranking, equal BinaryClassificationEvaluator's (one
+   * ranking per area) to the last bit: the same BinaryClassificationMetrics on the same (score,
+   * label, weight) rows, only built once.
+   */
+  private static void assertCurvesAreSparks(PerceptronClassificationSummary s, boolean weighted) {
+    for (String metric : List.of("areaUnderROC", "areaUnderPR")) {
+      BinaryClassificationEvaluator e = new BinaryClassificationEvaluator()
+          .setRawPredictionCol(s.scoreCol()).setLabelCol(s.labelCol()).setMetricName(metric);
+      if (weighted) {
+        e.setWeightCol(s.weightCol());
+      }
+      assertEquals(e.evaluate(s.predictions()),
+          metric.equals("areaUnderROC") ? s.areaUnderROC() : s.areaUnderPR(), metric);
+    }
   }
 
   @Test
