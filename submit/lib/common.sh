@@ -41,7 +41,7 @@ sp_ensure_classes() {
 }
 
 sp_build() {
-  sp_maven "the job jar" -DskipTests package
+  sp_maven "spark-perceptron" -DskipTests package
 }
 
 # sp_maven WHAT MAVEN_ARGS... : runs Maven in the project root, saying what it builds and showing
