@@ -6,7 +6,8 @@ import java.util.Locale;
 public enum MixingMode {
   UNIFORM("uniform"),
   MISTAKES("mistakes"),
-  ONESHOT("oneshot");
+  ONESHOT("oneshot"),
+  MOMENTUM("momentum");
 
   private final String paramValue;
 
@@ -20,10 +21,16 @@ public enum MixingMode {
 
   /**
    * The unnormalised μ of one partition: its total sample weight (its row count when unweighted)
-   * for uniform and one-shot mixing, its number of updates for mistake-weighted mixing.
+   * for uniform and one-shot mixing, its number of updates for mistake-weighted mixing and for
+   * block momentum (whose rounds are mistake-weighted mixes).
    */
   public double mixWeight(double partitionWeight, long partitionUpdates) {
-    return this == MISTAKES ? partitionUpdates : partitionWeight;
+    return this == MISTAKES || this == MOMENTUM ? partitionUpdates : partitionWeight;
+  }
+
+  /** Whether the partitions are mixed after every round (all but one-shot mixing). */
+  public boolean isIterative() {
+    return this != ONESHOT;
   }
 
   public static MixingMode fromParam(String value) {
@@ -34,6 +41,6 @@ public enum MixingMode {
       }
     }
     throw new IllegalArgumentException("unknown mixing '" + value
-        + "'; expected one of uniform, mistakes, oneshot");
+        + "'; expected one of uniform, mistakes, oneshot, momentum");
   }
 }

@@ -39,6 +39,7 @@ public final class PerceptronParamSet implements Serializable {
   final DoubleParam aggressiveness;
   final Param<String> averaging;
   final Param<String> mixing;
+  final IntParam mixingRounds;
   final BooleanParam shuffle;
   final LongParam seed;
   final DoubleParam threshold;
@@ -76,9 +77,16 @@ public final class PerceptronParamSet implements Serializable {
             + " weights) or vote (voted perceptron, Freund & Schapire 1999)",
         ParamChecks.oneOf("averaging", "none", "average", "vote"));
     mixing = new Param<>(owner, "mixing",
-        "how partitions are combined each epoch: uniform (by example share), mistakes (by share"
-            + " of updates, McDonald et al. 2010) or oneshot (train apart, average once)",
-        ParamChecks.oneOf("mixing", "uniform", "mistakes", "oneshot"));
+        "how partitions are combined each mixing round: uniform (by example share), mistakes (by"
+            + " share of updates, McDonald et al. 2010), momentum (mistake-weighted mixes with"
+            + " Nesterov block momentum 1 - 1/workers, Chen & Huo 2016) or oneshot (train apart,"
+            + " average once)",
+        ParamChecks.oneOf("mixing", "uniform", "mistakes", "oneshot", "momentum"));
+    mixingRounds = new IntParam(owner, "mixingRounds",
+        "mixing rounds per epoch: every partition's epoch is cut into this many consecutive"
+            + " parts and the partitions are mixed after each (one Spark job per round); 0 ="
+            + " automatic: min(16, workers) with mixing=momentum, 1 otherwise (>= 0)",
+        ParamChecks.intAtLeast("mixingRounds", 0));
     shuffle = new BooleanParam(owner, "shuffle",
         "whether each partition visits its rows in a new seeded order every epoch");
     seed = new LongParam(owner, "seed",
@@ -119,6 +127,7 @@ public final class PerceptronParamSet implements Serializable {
     owner.setDefault(aggressiveness, 1.0);
     owner.setDefault(averaging, Averaging.AVERAGE.paramValue());
     owner.setDefault(mixing, MixingMode.MISTAKES.paramValue());
+    owner.setDefault(mixingRounds, 0);
     owner.setDefault(shuffle, true);
     owner.setDefault(seed, DEFAULT_SEED);
     owner.setDefault(threshold, 0.0);
