@@ -134,9 +134,17 @@ public final class BlockMomentum implements Serializable {
 
   /**
    * After a round: Δ ← (β·Δ, when the round looked ahead) + g, with g the mixed change just
-   * applied, and the round's mixed update mass Σ_i μ_i·m_i added to both masses.
+   * applied, and the round's mixed update mass Σ_i μ_i·m_i added to both masses. A round without
+   * a single update resets Δ: there is nothing left to extrapolate, and it makes an epoch without
+   * updates leave the weights where every one of its rounds found no mistake (so "converged"
+   * means the returned weights make none on the training rows).
    */
   public void afterRound(StateDelta mixed, double roundMass) {
+    if (roundMass == 0.0) {
+      Arrays.fill(velocity, 0.0);
+      velocityMass = 0.0;
+      return;
+    }
     int n = mixed.storedEntries();
     for (int k = 0; k < n; k++) {
       double g = mixed.weightChange(k);

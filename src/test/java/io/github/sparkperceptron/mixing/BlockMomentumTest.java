@@ -64,6 +64,17 @@ class BlockMomentumTest {
   }
 
   @Test
+  void aRoundWithoutUpdatesResetsTheMomentum() {
+    BlockMomentum m = new BlockMomentum(1, 0.5, 0.0, 0.0);
+    double[] w = {0};
+    m.afterRound(change(1), 1.0);
+    assertTrue(m.lookAhead(w, null, 0.0));
+    m.afterRound(change(0), 0.0);
+    assertArrayEquals(new double[] {0}, m.velocity(), 0.0);
+    assertFalse(m.lookAhead(w, null, 0.0), "no jump after a round without updates");
+  }
+
+  @Test
   void defaultMomentumIsOneMinusOneOverWorkers() {
     assertEquals(0.0, BlockMomentum.defaultMomentum(1), 0.0);
     assertEquals(0.5, BlockMomentum.defaultMomentum(2), 0.0);
