@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /**
  * What block momentum is for: on many workers it keeps the accuracy that mean mixing loses.
  * Generated 10-class sparse data (8,000 rows, d = 200, 10 non-zeros per row, 5% label noise),
- * 10 epochs, held-out accuracy on 2,000 further rows.
+ * 5 epochs, held-out accuracy on 2,000 further rows.
  */
 class BlockMomentumTrainingTest {
   private static final SparkSession SPARK = SparkTestSupport.spark();
@@ -30,15 +30,15 @@ class BlockMomentumTrainingTest {
 
   private static double accuracy(String mixing, int workers) {
     PerceptronClassificationModel model = new PerceptronClassifier().setMixing(mixing)
-        .setSeed(3).fit(DATA.frame(SPARK, 0, 8000, workers));
+        .setMaxIter(5).setSeed(3).fit(DATA.frame(SPARK, 0, 8000, workers));
     return new MulticlassClassificationEvaluator().setMetricName("accuracy")
         .evaluate(model.transform(TEST));
   }
 
   /**
-   * Measured when written: one worker 0.80; 16 workers: mistake mixing 0.56, momentum 0.83 (the
-   * simulation in BENCHMARKS.md gives the same). The margins asserted leave room for that
-   * measurement's own noise but would fail if momentum degraded to a mean.
+   * The simulation behind BENCHMARKS.md gives, after 5 epochs: one worker about 0.76; 16 workers:
+   * mistake mixing about 0.53, momentum about 0.77. The margins asserted leave room for the noise
+   * of a 2,000-row test set but fail if momentum degrades to a mean.
    */
   @Test
   void momentumKeepsTheOneWorkerAccuracyWhereMistakeMixingLosesIt() {
@@ -46,7 +46,7 @@ class BlockMomentumTrainingTest {
     double mistakes = accuracy("mistakes", 16);
     double momentum = accuracy("momentum", 16);
     assertTrue(momentum >= mistakes + 0.15, "momentum " + momentum + " vs mistakes " + mistakes);
-    assertTrue(momentum >= one - 0.02, "momentum " + momentum + " vs one worker " + one);
+    assertTrue(momentum >= one - 0.03, "momentum " + momentum + " vs one worker " + one);
   }
 
   @Test
