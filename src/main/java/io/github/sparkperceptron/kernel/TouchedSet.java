@@ -112,6 +112,28 @@ public final class TouchedSet {
     return out;
   }
 
+  /** The marked coordinates in increasing order; the set is left as it is. */
+  public int[] toArray() {
+    int[] out = new int[count];
+    int n = 0;
+    for (int word = lo; word <= hi; word++) {
+      long b = bits[word];
+      int base = word << 6;
+      while (b != 0) {
+        out[n++] = base + Long.numberOfTrailingZeros(b);
+        b &= b - 1;
+      }
+    }
+    return out;
+  }
+
+  /** Marks every coordinate of {@code coordinates}. */
+  public void markAll(int[] coordinates) {
+    for (int j : coordinates) {
+      mark(j);
+    }
+  }
+
   /** Empties the set (after an aborted round, whatever it held). */
   public void clear() {
     if (hi >= lo) {

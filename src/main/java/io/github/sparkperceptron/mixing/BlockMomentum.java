@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.mixing;
 
+import io.github.sparkperceptron.kernel.TouchedSet;
 import java.io.Serializable;
 import java.util.Arrays;
 
@@ -101,12 +102,27 @@ public final class BlockMomentum implements Serializable {
    * whether it moved {@code w}.
    */
   public boolean lookAhead(double[] w, double[] u, double clock) {
+    int[] all = new int[w.length];
+    for (int j = 0; j < all.length; j++) {
+      all[j] = j;
+    }
+    return lookAhead(w, u, clock, all, null);
+  }
+
+  /**
+   * As {@link #lookAhead(double[], double[], double)} where w and Δ are zero outside
+   * {@code support} (increasing coordinates): O(support), and the sums run in coordinate order
+   * over exactly the terms the dense computation would add. The coordinates it moves are marked
+   * in {@code changed} (may be null).
+   */
+  public boolean lookAhead(double[] w, double[] u, double clock, int[] support,
+      TouchedSet changed) {
     if (velocityMass == 0.0) {
       return false;
     }
     if (rho > 0) {
       double norm = 0.0;
-      for (int j = 0; j < w.length; j++) {
+      for (int j : support) {
         double v = w[j] + beta * velocity[j];
         norm += v * v;
       }
@@ -117,13 +133,16 @@ public final class BlockMomentum implements Serializable {
         return false;
       }
     }
-    for (int j = 0; j < w.length; j++) {
+    for (int j : support) {
       double jump = beta * velocity[j];
       velocity[j] = jump;
       if (jump != 0.0) {
         w[j] += jump;
         if (u != null) {
           u[j] += clock * jump;
+        }
+        if (changed != null) {
+          changed.mark(j);
         }
       }
     }

@@ -28,12 +28,18 @@ public final class StateDelta implements Serializable {
   private static final long serialVersionUID = 1L;
 
   /**
-   * A sparse delta is stored densely once it holds more than this share of the coordinates: from
-   * there the index array costs more than skipping the absent coordinates saves.
+   * By default a sparse delta is stored densely once it holds more than this share of the
+   * coordinates: from there the index array costs more than skipping the absent coordinates
+   * saves (BENCHMARKS.md measures the choice).
    */
-  static final double DENSE_ABOVE = 0.5;
+  public static final double DENSE_ABOVE = 0.5;
 
   private final int length;
+  /**
+   * The share of coordinates above which this delta and the blends made from it are stored
+   * densely (0: always dense; above 1: always sparse).
+   */
+  private final double denseAbove;
   /** Changed coordinates in increasing order, or {@code null} when dense. */
   private final int[] index;
   /** δw at {@link #index} (sparse) or at every coordinate (dense). */
@@ -43,8 +49,10 @@ public final class StateDelta implements Serializable {
   /** The partition's new weights aligned with {@link #dw}, or {@code null}. */
   private final double[] exactWeights;
 
-  private StateDelta(int length, int[] index, double[] dw, double[] du, double[] exactWeights) {
+  private StateDelta(int length, int[] index, double[] dw, double[] du, double[] exactWeights,
+      double denseAbove) {
     this.length = length;
+    this.denseAbove = denseAbove;
     this.index = index;
     this.dw = dw;
     this.du = du;
@@ -54,7 +62,7 @@ public final class StateDelta implements Serializable {
   /** No change to a state of {@code length} coordinates. */
   public static StateDelta none(int length, boolean averaging) {
     return new StateDelta(length, new int[0], new double[0], averaging ? new double[0] : null,
-        null);
+        null, DENSE_ABOVE);
   }
 
   /**
@@ -69,13 +77,13 @@ public final class StateDelta implements Serializable {
             + "); got " + index[k] + " at position " + k);
       }
     }
-    return new StateDelta(length, index, dw, du, null);
+    return new StateDelta(length, index, dw, du, null, DENSE_ABOVE);
   }
 
   /** A dense delta (arrays taken, not copied). */
   public static StateDelta dense(double[] dw, double[] du) {
     requireAligned(dw.length, dw, du);
-    return new StateDelta(dw.length, null, dw, du, null);
+    return new StateDelta(dw.length, null, dw, du, null, DENSE_ABOVE);
   }
 
   private static void requireAligned(int n, double[] dw, double[] du) {
@@ -92,8 +100,18 @@ public final class StateDelta implements Serializable {
    */
   public static StateDelta between(int[] touched, double[] w, double[] base, double[] u,
       boolean keepWeights) {
+    return between(touched, w, base, u, keepWeights, DENSE_ABOVE);
+  }
+
+  /**
+   * As {@link #between(int[], double[], double[], double[], boolean)}, stored densely above
+   * {@code denseAbove} of the coordinates (0: always dense; above 1: always sparse), a choice
+   * the blends made from this delta keep.
+   */
+  public static StateDelta between(int[] touched, double[] w, double[] base, double[] u,
+      boolean keepWeights, double denseAbove) {
     int n = w.length;
-    if (touched.length > DENSE_ABOVE * n) {
+    if (touched.length > denseAbove * n) {
       double[] dw = new double[n];
       double[] du = u == null ? null : new double[n];
       double[] exact = keepWeights ? w.clone() : null;
@@ -103,7 +121,7 @@ public final class StateDelta implements Serializable {
           du[j] = u[j];
         }
       }
-      return new StateDelta(n, null, dw, du, exact);
+      return new StateDelta(n, null, dw, du, exact, denseAbove);
     }
     int m = touched.length;
     double[] dw = new double[m];
@@ -119,7 +137,7 @@ public final class StateDelta implements Serializable {
         exact[k] = w[j];
       }
     }
-    return new StateDelta(n, touched.clone(), dw, du, exact);
+    return new StateDelta(n, touched.clone(), dw, du, exact, denseAbove);
   }
 
   /** Coordinates of the state this delta applies to. */
@@ -193,12 +211,12 @@ public final class StateDelta implements Serializable {
           au[j] = mix(au[j], bu[j], r);
         }
       }
-      return new StateDelta(length, null, a, au, null);
+      return new StateDelta(length, null, a, au, null, denseAbove);
     }
     int[] ia = index;
     int[] ib = right.index;
     int union = unionSize(ia, ib);
-    if (union > DENSE_ABOVE * length) {
+    if (union > denseAbove * length) {
       return toDense().blend(right, r);
     }
     int[] idx = new int[union];
@@ -230,7 +248,7 @@ public final class StateDelta implements Serializable {
         u[k] = mix(ua, ub, r);
       }
     }
-    return new StateDelta(length, idx, w, u, null);
+    return new StateDelta(length, idx, w, u, null, denseAbove);
   }
 
   /** The one formula of a blend; both representations evaluate exactly this. */
@@ -265,7 +283,7 @@ public final class StateDelta implements Serializable {
       throw new IllegalStateException("a delta with exact weights is applied, never densified");
     }
     return new StateDelta(length, null, denseWeights(), du == null ? null : denseAverages(),
-        null);
+        null, denseAbove);
   }
 
   /** This delta stored sparsely over its non-zero coordinates (for tests and measurements). */
@@ -297,7 +315,7 @@ public final class StateDelta implements Serializable {
         k++;
       }
     }
-    return new StateDelta(length, idx, w, u, exact);
+    return new StateDelta(length, idx, w, u, exact, denseAbove);
   }
 
   private double[] denseWeights() {

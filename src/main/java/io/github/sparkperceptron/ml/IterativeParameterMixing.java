@@ -1,5 +1,8 @@
 package io.github.sparkperceptron.ml;
 
+import io.github.sparkperceptron.exchange.ExecutorWeights;
+import io.github.sparkperceptron.exchange.WeightShipper;
+import io.github.sparkperceptron.exchange.WeightsRef;
 import io.github.sparkperceptron.kernel.Averaging;
 import io.github.sparkperceptron.kernel.EpochStats;
 import io.github.sparkperceptron.kernel.LearnerConfig;
@@ -93,9 +96,39 @@ final class IterativeParameterMixing {
     }
     VotedPerceptron.Builder vote = progress.vote;
     int rounds = settings.rounds;
+    int length = learner.stateLength();
+    TouchedSet support = new TouchedSet(length);
+    double[] startWeights = progress.state.weights();
+    for (int j = 0; j < length; j++) {
+      if (startWeights[j] != 0.0) {
+        support.mark(j);
+      }
+    }
+    try (WeightShipper shipper = new WeightShipper(jsc, uid + "/" + java.util.UUID.randomUUID(),
+        length)) {
+      trainEpochs(jsc, input, learner, settings, checkpoints, checkpointInterval, listener, uid,
+          progress, totalWeight, shipper, support);
+      LOG.info("Weights shipped to the executors: {} values in {} snapshot(s) and changes",
+          shipper.shippedValues(), shipper.snapshots());
+    }
+    if (progress.momentum != null && progress.momentum.restarts() > 0) {
+      LOG.info("Block momentum restarted {} times (look-aheads that would have broken the"
+          + " mistake bound's invariant)", progress.momentum.restarts());
+    }
+    progress.finalVote = vote == null ? null : vote.build(progress.modelEpoch);
+    return progress;
+  }
+
+  private static void trainEpochs(JavaSparkContext jsc, TrainingInput input,
+      LearnerConfig learner, MixingSettings settings, Checkpoints checkpoints,
+      int checkpointInterval, EpochListener listener, String uid, TrainingProgress progress,
+      double totalWeight, WeightShipper shipper, TouchedSet support) {
+    VotedPerceptron.Builder vote = progress.vote;
+    int rounds = settings.rounds;
     for (int epoch = progress.epochsDone + 1; epoch <= settings.maxIter; epoch++) {
       long start = System.nanoTime();
-      double[] before = progress.state.weights().clone();
+      int[] beforeIndex = support.toArray();
+      double[] beforeValues = valuesAt(progress.state.weights(), beforeIndex);
       double epochClock = progress.state.clock();
       EpochStats stats = new EpochStats();
       long[] partitionUpdates = new long[input.numPartitions];
@@ -108,7 +141,7 @@ final class IterativeParameterMixing {
         double roundEnd = round == rounds - 1 ? epochClock + totalWeight
             : epochClock + totalWeight * (round + 1) / rounds;
         PartitionResult mixed = mixingRound(jsc, input, learner, settings, progress, vote,
-            totalWeight, epoch, round, roundEnd);
+            totalWeight, epoch, round, roundEnd, shipper, support);
         if (vote != null) {
           vote.addEpoch(epoch, mixed.voteTraces());
         }
@@ -120,7 +153,8 @@ final class IterativeParameterMixing {
           partitionUpdates[i] += byPartition[i][0];
         }
       }
-      double change = relativeChange(before, progress.state.weights());
+      double change = relativeChange(beforeIndex, beforeValues, support.toArray(),
+          progress.state.weights());
       progress.epochsDone = epoch;
       progress.epochs.add(stats);
       progress.weightChanges.add(change);
@@ -168,12 +202,14 @@ final class IterativeParameterMixing {
         checkpoints.save(progress);
       }
     }
-    if (progress.momentum != null && progress.momentum.restarts() > 0) {
-      LOG.info("Block momentum restarted {} times (look-aheads that would have broken the"
-          + " mistake bound's invariant)", progress.momentum.restarts());
+  }
+
+  private static double[] valuesAt(double[] w, int[] index) {
+    double[] out = new double[index.length];
+    for (int k = 0; k < index.length; k++) {
+      out[k] = w[index[k]];
     }
-    progress.finalVote = vote == null ? null : vote.build(progress.modelEpoch);
-    return progress;
+    return out;
   }
 
   /**
@@ -183,30 +219,30 @@ final class IterativeParameterMixing {
    */
   private static PartitionResult mixingRound(JavaSparkContext jsc, TrainingInput input,
       LearnerConfig learner, MixingSettings settings, TrainingProgress progress,
-      VotedPerceptron.Builder vote, double totalWeight, int epoch, int round, double roundEnd) {
+      VotedPerceptron.Builder vote, double totalWeight, int epoch, int round, double roundEnd,
+      WeightShipper shipper, TouchedSet support) {
     LinearState state = progress.state;
     if (progress.momentum != null) {
-      progress.momentum.lookAhead(state.weights(), state.averageAccumulator(), state.clock());
+      progress.momentum.lookAhead(state.weights(), state.averageAccumulator(), state.clock(),
+          support.toArray(), shipper.changedSet());
     }
     int startVector = vote == null ? -1 : vote.addStartVector(state.weights());
     boolean exact = input.numPartitions == 1;
-    // A copy: in local mode executors read the broadcast object itself, and the driver goes on
-    // changing its weights.
-    Broadcast<double[]> broadcast = jsc.broadcast(state.weights().clone());
-    PartitionResult mixed;
-    try {
-      JavaRDD<PartitionResult> results = input.partitions.mapPartitionsWithIndex(
-          roundTask(broadcast, learner, settings, totalWeight, epoch, round, state.clock(),
-              roundEnd, exact, startVector), true);
-      mixed = results.treeAggregate(new ParameterMix(input.numPartitions), ParameterMix::add,
-          ParameterMix::merge, settings.aggregationDepth).result();
-    } finally {
-      broadcast.destroy();
+    WeightsRef weights = shipper.ship(state.weights());
+    JavaRDD<PartitionResult> results = input.partitions.mapPartitionsWithIndex(
+        roundTask(weights, learner, settings, totalWeight, epoch, round, state.clock(), roundEnd,
+            exact, startVector), true);
+    PartitionResult mixed = results.treeAggregate(new ParameterMix(input.numPartitions),
+        ParameterMix::add, ParameterMix::merge, settings.aggregationDepth).result();
+    StateDelta change = mixed.delta();
+    change.applyTo(state.weights(), state.averageAccumulator());
+    shipper.changed(change);
+    for (int k = 0, n = change.storedEntries(); k < n; k++) {
+      support.mark(change.coordinate(k));
     }
-    mixed.delta().applyTo(state.weights(), state.averageAccumulator());
     state.setClock(roundEnd);
     if (progress.momentum != null) {
-      progress.momentum.afterRound(mixed.delta(), mixed.stepSum());
+      progress.momentum.afterRound(change, mixed.stepSum());
     }
     return mixed;
   }
@@ -305,16 +341,20 @@ final class IterativeParameterMixing {
    * averaging clock (its clock runs at T/T_i per unit of sample weight).
    */
   private static Function2<Integer, Iterator<PreparedPartition>, Iterator<PartitionResult>>
-      roundTask(Broadcast<double[]> broadcast, LearnerConfig learner, MixingSettings settings,
+      roundTask(WeightsRef weights, LearnerConfig learner, MixingSettings settings,
           double totalWeight, int epoch, int round, double startClock, double roundEnd,
           boolean exact, int startVector) {
     int rounds = settings.rounds;
+    double denseAbove = settings.denseAbove;
     return (partition, parts) -> {
       PreparedPartition part = parts.next();
       FaultInjection.beforePartitionEpoch(epoch, partition);
-      double[] base = broadcast.value();
-      double[] w = base.clone();
-      double[] u = learner.averaging().keepsAverage() ? new double[w.length] : null;
+      ExecutorWeights.Working working = ExecutorWeights.checkout(weights,
+          learner.averaging().keepsAverage());
+      double[] base = working.base();
+      double[] w = working.weights();
+      double[] u = working.average();
+      TouchedSet touched = working.touched();
       LinearState state = new LinearState(w, u, startClock);
       double partitionWeight = part.trainingWeight(learner.classWeights());
       double clockScale = partitionWeight > 0 ? totalWeight / partitionWeight : 0.0;
@@ -322,7 +362,6 @@ final class IterativeParameterMixing {
       VoteTrace trace = startVector >= 0 && block != null
           ? new VoteTrace(block.features(), startVector, startClock) : null;
       EpochStats stats = new EpochStats();
-      TouchedSet touched = new TouchedSet(w.length);
       if (block != null) {
         int n = block.numRows();
         int[] order = EpochOrders.of(settings.shuffle, settings.seed, epoch, partition, n,
@@ -333,7 +372,9 @@ final class IterativeParameterMixing {
             touched);
       }
       state.setClock(roundEnd);
-      StateDelta delta = StateDelta.between(touched.drain(), w, base, u, exact);
+      int[] written = touched.drain();
+      StateDelta delta = StateDelta.between(written, w, base, u, exact, denseAbove);
+      ExecutorWeights.release(working, written);
       double mixWeight = settings.mixing.mixWeight(partitionWeight, stats.updates);
       PartitionResult result = new PartitionResult(partition, mixWeight, delta,
           new EpochStats[] {stats});
@@ -438,10 +479,29 @@ final class IterativeParameterMixing {
 
   /** ‖after − before‖₂ / ‖after‖₂ (0 when nothing changed, ∞ when after is 0 but moved). */
   static double relativeChange(double[] before, double[] after) {
+    int[] all = new int[after.length];
+    for (int j = 0; j < all.length; j++) {
+      all[j] = j;
+    }
+    return relativeChange(all, before, all, after);
+  }
+
+  /**
+   * ‖after − before‖₂ / ‖after‖₂ where both vectors are zero outside their index sets (increasing;
+   * {@code afterIndex} ⊇ {@code beforeIndex}), summed in increasing coordinate order, which adds
+   * exactly what the dense sums would: O(non-zero coordinates), not O(K·d).
+   */
+  static double relativeChange(int[] beforeIndex, double[] beforeValues, int[] afterIndex,
+      double[] after) {
     double diff = 0.0;
     double norm = 0.0;
-    for (int j = 0; j < after.length; j++) {
-      double d = after[j] - before[j];
+    int k = 0;
+    for (int j : afterIndex) {
+      double b = 0.0;
+      if (k < beforeIndex.length && beforeIndex[k] == j) {
+        b = beforeValues[k++];
+      }
+      double d = after[j] - b;
       diff += d * d;
       norm += after[j] * after[j];
     }

@@ -25,6 +25,18 @@ final class MixingSettings implements Serializable {
   final double momentum;
   /** The momentum's norm-growth bound per unit of update mass (≤ 0: unchecked). */
   final double momentumBound;
+  /**
+   * The share of the state above which a partition's change travels densely (see
+   * {@link io.github.sparkperceptron.mixing.StateDelta}); set from the Spark configuration key
+   * {@link #EXCHANGE_KEY} for measurements and tests.
+   */
+  double denseAbove = io.github.sparkperceptron.mixing.StateDelta.DENSE_ABOVE;
+  /**
+   * Spark configuration key (or local property of the fitting thread) forcing the representation
+   * of the partitions' changes: {@code auto} (by density, the default), {@code sparse} or
+   * {@code dense}. The models are the same, bit for bit; only the cost differs.
+   */
+  static final String EXCHANGE_KEY = "spark.perceptron.exchange";
 
   MixingSettings(int maxIter, double tol, MixingMode mixing, boolean shuffle, long seed,
       int aggregationDepth, boolean validate, int validationPatience, double threshold,

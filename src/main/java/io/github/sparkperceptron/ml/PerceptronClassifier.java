@@ -240,6 +240,9 @@ public class PerceptronClassifier
       }
       LinearState start = initialState(learner);
       MixingSettings settings = mixingSettings(input, learner, mixingMode, validationCol);
+      String exchange = jsc.getLocalProperty(MixingSettings.EXCHANGE_KEY);
+      settings.denseAbove = exchangeDensity(exchange != null ? exchange
+          : jsc.getConf().get(MixingSettings.EXCHANGE_KEY, "auto"));
       LOG.info("Training {}: {} on {} rows x {} features, {} classes, {} partitions",
           uid(), describeParams(), input.numRows, input.numFeatures, input.numClasses,
           input.numPartitions);
@@ -271,6 +274,21 @@ public class PerceptronClassifier
         checkpoints.clear();
       }
       return model.setSummary(summarize(progress, input.numPartitions));
+    }
+  }
+
+  /** The dense-above share {@link MixingSettings#EXCHANGE_KEY} asks for. */
+  private static double exchangeDensity(String mode) {
+    switch (mode.toLowerCase(Locale.ROOT)) {
+      case "auto":
+        return io.github.sparkperceptron.mixing.StateDelta.DENSE_ABOVE;
+      case "sparse":
+        return Double.POSITIVE_INFINITY;
+      case "dense":
+        return -1.0;
+      default:
+        throw new IllegalArgumentException(MixingSettings.EXCHANGE_KEY + " must be auto, sparse"
+            + " or dense, got '" + mode + "'");
     }
   }
 
