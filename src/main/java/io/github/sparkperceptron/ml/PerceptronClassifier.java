@@ -17,7 +17,6 @@ import org.apache.spark.ml.classification.Classifier;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.DefaultParamsReader;
-import org.apache.spark.ml.util.DefaultParamsWriter;
 import org.apache.spark.ml.util.Identifiable;
 import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.ml.util.MLWritable;
@@ -273,7 +272,7 @@ public class PerceptronClassifier
       if (checkpoints != null) {
         checkpoints.clear();
       }
-      return model.setSummary(summarize(progress, input.numPartitions));
+      return model.setSummary(summarize(progress, rule, input.numPartitions));
     }
   }
 
@@ -376,21 +375,10 @@ public class PerceptronClassifier
 
   /** The per-class factors on the sample weights that {@code classWeight} asks for, or null. */
   private double[] classWeights(TrainingInput input) {
-    if (!getClassWeight().equalsIgnoreCase("balanced")) {
-      return null;
+    double[] weights = classWeightValue().factors(input.classWeightSums);
+    if (weights != null) {
+      LOG.info("classWeight={}: class weights {}", getClassWeight(), Arrays.toString(weights));
     }
-    double total = 0;
-    int present = 0;
-    for (double w : input.classWeightSums) {
-      total += w;
-      present += w > 0 ? 1 : 0;
-    }
-    double[] weights = new double[input.numClasses];
-    for (int k = 0; k < weights.length; k++) {
-      double w = input.classWeightSums[k];
-      weights[k] = w > 0 ? total / (present * w) : 0.0;
-    }
-    LOG.info("classWeight=balanced: class weights {}", Arrays.toString(weights));
     return weights;
   }
 
@@ -444,17 +432,18 @@ public class PerceptronClassifier
         learner.numClasses(), learner.numFeatures(),
         new double[rows * learner.numFeatures()], intercepts, null);
     return model.setSummary(new PerceptronTrainingSummary(new long[0], new long[0], new long[0],
-        new double[0], new double[0], new double[0], new double[0], new long[0][],
+        new double[0], new double[0], new double[0], new double[0], new double[0], new long[0][],
         new double[0], 0, PerceptronTrainingSummary.StopReason.NOTHING_TO_TRAIN, numPartitions));
   }
 
-  private static PerceptronTrainingSummary summarize(TrainingProgress progress,
+  private static PerceptronTrainingSummary summarize(TrainingProgress progress, UpdateRule rule,
       int numPartitions) {
     List<EpochStats> epochs = progress.epochs;
     int n = epochs.size();
     long[] updates = new long[n];
     long[] mistakes = new long[n];
     long[] examples = new long[n];
+    double[] objective = new double[n];
     double[] loss = new double[n];
     double[] hinge = new double[n];
     double[] change = new double[n];
@@ -466,6 +455,8 @@ public class PerceptronClassifier
       examples[e] = s.examples;
       loss[e] = s.perceptronLoss;
       hinge[e] = s.hingeLoss;
+      double descended = rule.isPassiveAggressive() ? s.hingeLoss : s.perceptronLoss;
+      objective[e] = s.weightSeen > 0 ? descended / s.weightSeen : 0.0;
       change[e] = progress.weightChanges.get(e);
       seconds[e] = progress.seconds.get(e);
     }
@@ -473,9 +464,9 @@ public class PerceptronClassifier
         n == 0 ? PerceptronTrainingSummary.StopReason.NOTHING_TO_TRAIN : progress.stopReason;
     double[] validation = progress.validationAccuracy.stream().mapToDouble(Double::doubleValue)
         .toArray();
-    return new PerceptronTrainingSummary(updates, mistakes, examples, loss, hinge, change, seconds,
-        progress.partitionUpdates.toArray(new long[0][]), validation, progress.modelEpoch, reason,
-        numPartitions);
+    return new PerceptronTrainingSummary(updates, mistakes, examples, objective, loss, hinge,
+        change, seconds, progress.partitionUpdates.toArray(new long[0][]), validation,
+        progress.modelEpoch, reason, numPartitions);
   }
 
   private String describeParams() {
@@ -518,7 +509,7 @@ public class PerceptronClassifier
 
     @Override
     public void saveImpl(String path) {
-      DefaultParamsWriter.saveMetadata(instance, path, sparkSession());
+      ModelFiles.saveMetadata(instance, path, sparkSession());
       if (instance.initialModel != null) {
         try {
           instance.initialModel.write().session(sparkSession())

@@ -190,4 +190,9 @@ public interface PerceptronParams extends Params {
   default MixingMode mixingValue() {
     return MixingMode.fromParam(getMixing());
   }
+
+  /** {@link #getClassWeight()} as an enum. */
+  default ClassWeight classWeightValue() {
+    return ClassWeight.fromParam(getClassWeight());
+  }
 }

@@ -125,8 +125,8 @@ class RecoveryTest {
       PerceptronClassificationModel resumed = clf.fit(data);
       assertArrayEquals(weights(undisturbed), weights(resumed), 0.0, averaging);
       assertEquals(8, resumed.summary().totalIterations());
-      assertArrayEquals(undisturbed.summary().mistakesHistory(),
-          resumed.summary().mistakesHistory());
+      assertArrayEquals(undisturbed.summary().updatesHistory(),
+          resumed.summary().updatesHistory());
       assertEquals(List.of(), checkpointFiles(dir), "a completed training removes its checkpoints");
     }
   }

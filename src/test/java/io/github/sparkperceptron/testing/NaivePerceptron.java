@@ -40,8 +40,13 @@ public final class NaivePerceptron {
   /** Per epoch, Σ max(0, −margin) and Σ max(0, 1 − margin), measured before each update. */
   public final java.util.List<Double> perceptronLosses = new java.util.ArrayList<>();
   public final java.util.List<Double> hingeLosses = new java.util.ArrayList<>();
+  /** Per epoch, the examples that changed the weights. */
+  public final java.util.List<Long> updatesPerEpoch = new java.util.ArrayList<>();
+  /** Per epoch, the examples whose margin was ≤ 0. */
+  public final java.util.List<Long> mistakesPerEpoch = new java.util.ArrayList<>();
   private double epochLoss;
   private double epochHinge;
+  private long epochMistakes;
 
   public NaivePerceptron(int d, int numClasses, boolean fitIntercept, double eta, boolean averaged,
       String rule, double aggressiveness) {
@@ -72,6 +77,7 @@ public final class NaivePerceptron {
       long updates = 0;
       epochLoss = 0;
       epochHinge = 0;
+      epochMistakes = 0;
       for (int t = 0; t < order.length; t++) {
         int i = order[t];
         if (step(xs.get(i), labels.get(i))) {
@@ -91,6 +97,8 @@ public final class NaivePerceptron {
       lastEpochUpdates = updates;
       perceptronLosses.add(epochLoss);
       hingeLosses.add(epochHinge);
+      updatesPerEpoch.add(updates);
+      mistakesPerEpoch.add(epochMistakes);
       if (updates == 0) {
         break;
       }
@@ -170,6 +178,7 @@ public final class NaivePerceptron {
 
   private void recordLoss(double margin) {
     if (margin <= 0) {
+      epochMistakes++;
       epochLoss += -margin;
     }
     if (margin < 1) {
