@@ -119,8 +119,13 @@ public final class TrainJob implements Callable<Integer>, JobDefaults.ParamFlags
   String averaging;
 
   @Option(names = "--mixing", paramLabel = "MODE",
-      description = "uniform, mistakes or oneshot (default: ${DEFAULT-VALUE})")
+      description = "uniform, mistakes, momentum or oneshot (default: ${DEFAULT-VALUE})")
   String mixing;
+
+  @Option(names = "--mixing-rounds", paramLabel = "R",
+      description = "mixing rounds per epoch; 0 = min(16, workers) with --mixing momentum, else 1"
+          + " (default: ${DEFAULT-VALUE})")
+  int mixingRounds;
 
   @Option(names = "--shuffle", negatable = true, fallbackValue = "true",
       description = "reshuffle every partition each epoch; --no-shuffle keeps the input order"
@@ -194,6 +199,7 @@ public final class TrainJob implements Callable<Integer>, JobDefaults.ParamFlags
       Map.entry("--step-size", "stepSize"), Map.entry("--fit-intercept", "fitIntercept"),
       Map.entry("--update-rule", "updateRule"), Map.entry("--aggressiveness", "aggressiveness"),
       Map.entry("--averaging", "averaging"), Map.entry("--mixing", "mixing"),
+      Map.entry("--mixing-rounds", "mixingRounds"),
       Map.entry("--shuffle", "shuffle"), Map.entry("--seed", "seed"),
       Map.entry("--threshold", "threshold"), Map.entry("--weight-col", "weightCol"),
       Map.entry("--validation-patience", "validationPatience"),
@@ -225,6 +231,7 @@ public final class TrainJob implements Callable<Integer>, JobDefaults.ParamFlags
     setIfGiven("--aggressiveness", () -> e.setAggressiveness(aggressiveness));
     setIfGiven("--averaging", () -> e.setAveraging(averaging));
     setIfGiven("--mixing", () -> e.setMixing(mixing));
+    setIfGiven("--mixing-rounds", () -> e.setMixingRounds(mixingRounds));
     setIfGiven("--shuffle", () -> e.setShuffle(shuffle));
     setIfGiven("--seed", () -> e.setSeed(seed));
     setIfGiven("--threshold", () -> e.setThreshold(threshold));
