@@ -81,7 +81,7 @@ public final class PerceptronParamSet implements Serializable {
     mixingRounds = new IntParam(owner, "mixingRounds",
         "mixing rounds per epoch: every partition's epoch is cut into this many consecutive"
             + " parts and the partitions are mixed after each (one Spark job per round); 0 ="
-            + " automatic: min(16, workers) with mixing=momentum, 1 otherwise (>= 0)",
+            + " automatic: min(workers, 64) with mixing=momentum, 1 otherwise (>= 0)",
         ParamChecks.intAtLeast("mixingRounds", 0));
     shuffle = new BooleanParam(owner, "shuffle",
         "whether each partition visits its rows in a new seeded order every epoch");

@@ -95,7 +95,7 @@ class DistributedEqualsNaiveSimulationTest {
         assertEquals(0, IterativeParameterMixingTest.trainingErrors(model, data.examples));
         NaiveMixingSimulation naive = new NaiveMixingSimulation(
             Examples.dense(data.examples), Examples.labels(data.examples), 6, workers,
-            Math.min(16, workers), "momentum", false, false, seed).run(200);
+            Math.min(64, workers), "momentum", false, false, seed).run(200);
         assertEquals(naive.epochsRun, model.summary().totalIterations());
         double[] w = Arrays.copyOf(model.coefficients().toArray(), 7);
         w[6] = model.intercept();
