@@ -123,7 +123,7 @@ public final class TrainJob implements Callable<Integer>, JobDefaults.ParamFlags
   String mixing;
 
   @Option(names = "--mixing-rounds", paramLabel = "R",
-      description = "mixing rounds per epoch; 0 = min(16, workers) with --mixing momentum, else 1"
+      description = "mixing rounds per epoch; 0 = min(workers, 64) with --mixing momentum, else 1"
           + " (default: ${DEFAULT-VALUE})")
   int mixingRounds;
 
