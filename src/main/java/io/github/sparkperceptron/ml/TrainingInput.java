@@ -32,6 +32,9 @@ import scala.Tuple2;
 final class TrainingInput implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TrainingInput.class);
 
+  /** The name of the cached training blocks (in Spark's UI, under Storage). */
+  static final String BLOCKS_NAME = "spark-perceptron training blocks";
+
   /** Without label metadata, at most this many classes are inferred from the largest label. */
   static final int MAX_INFERRED_CLASSES = 10_000;
 
@@ -133,7 +136,7 @@ final class TrainingInput implements AutoCloseable {
     WorkerLayout layout = WorkerLayout.of(numWorkers, slots, rows.getNumPartitions());
     layout.log();
     JavaRDD<PreparedPartition> prepared = convert(rows, layout, spec)
-        .persist(StorageLevel.MEMORY_AND_DISK());
+        .setName(BLOCKS_NAME).persist(StorageLevel.MEMORY_AND_DISK());
     try {
       List<PreparedPartition> facts = prepared.map(PreparedPartition::withoutBlock).collect();
       return validate(prepared, layout, facts, declaredClasses, validationCol);

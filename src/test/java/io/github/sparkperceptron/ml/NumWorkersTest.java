@@ -292,6 +292,76 @@ class NumWorkersTest {
     }
   }
 
+  /**
+   * Cached blocks that are lost (an executor dies, memory runs short) are rebuilt from their
+   * lineage: the coalesced input partitions, or the split's shuffle. The rebuilt blocks must be
+   * the same rows in the same order, so the model cannot change.
+   */
+  @Test
+  void blocksRebuiltMidTrainingGiveTheSameModel() {
+    Dataset<Row> three = TestData.frameInOrder(SPARK, PENDIGITS.subList(0, 1500), 3);
+    for (int workers : new int[] {2, 5}) {
+      PerceptronClassifier clf = new PerceptronClassifier().setNumWorkers(workers).setMaxIter(5);
+      double[] undisturbed = weights(clf.fit(three));
+      // Per drop: the cached partitions before and after.
+      List<int[]> drops = new ArrayList<>();
+      clf.setEpochListener((epoch, model) -> {
+        if (epoch == 1 || epoch == 3) {
+          for (RDD<?> rdd : scala.jdk.javaapi.CollectionConverters.asJava(
+              SPARK.sparkContext().getPersistentRDDs()).values()) {
+            if (TrainingInput.BLOCKS_NAME.equals(rdd.name())) {
+              int before = cachedPartitions(rdd);
+              // Drops the cached blocks but keeps the RDD persisted: the next epoch rebuilds.
+              SPARK.sparkContext().env().blockManager().master().removeRdd(rdd.id(), true);
+              drops.add(new int[] {before, cachedPartitions(rdd)});
+            }
+          }
+        }
+      });
+      assertArrayEquals(undisturbed, weights(clf.fit(three)), 0.0, workers + " workers");
+      assertEquals(2, drops.size(), "blocks dropped after epochs 1 and 3");
+      for (int[] drop : drops) {
+        assertArrayEquals(new int[] {workers, 0}, drop, "cached partitions before and after");
+      }
+    }
+  }
+
+  /** Partitions of an RDD whose blocks the block manager master knows of, asked directly. */
+  private static int cachedPartitions(RDD<?> rdd) {
+    int cached = 0;
+    for (int p = 0; p < rdd.getNumPartitions(); p++) {
+      if (!SPARK.sparkContext().env().blockManager().master()
+          .getLocations(new org.apache.spark.storage.RDDBlockId(rdd.id(), p)).isEmpty()) {
+        cached++;
+      }
+    }
+    return cached;
+  }
+
+  /**
+   * A checkpoint belongs to one number of workers: with another (here: auto on a cluster of
+   * another size would do the same), resuming would continue a different training.
+   */
+  @Test
+  void aCheckpointIsNotResumedWithAnotherNumberOfWorkers() {
+    Dataset<Row> data = TestData.frameInOrder(SPARK, PENDIGITS.subList(0, 600), 2);
+    String dir = tmp.resolve("checkpoints").toString();
+    PerceptronClassifier two = new PerceptronClassifier().setNumWorkers(2).setMaxIter(6)
+        .setCheckpointDir(dir).setCheckpointInterval(1);
+    // Epoch 3 fails on every attempt: the training dies after checkpointing epoch 2.
+    SPARK.sparkContext().setLocalProperty(FaultInjection.PROPERTY, "from-epoch:3");
+    try {
+      assertThrows(Exception.class, () -> two.fit(data));
+    } finally {
+      SPARK.sparkContext().setLocalProperty(FaultInjection.PROPERTY, null);
+    }
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> two.copy(new org.apache.spark.ml.param.ParamMap()).setNumWorkers(3).fit(data));
+    assertTrue(e.getMessage().contains("a different training"), e.getMessage());
+    // The same number of workers resumes it.
+    assertEquals(6, two.fit(data).summary().totalIterations());
+  }
+
   @Test
   void numWorkersIsValidatedWhenSet() {
     assertEquals(0, new PerceptronClassifier().getNumWorkers());
