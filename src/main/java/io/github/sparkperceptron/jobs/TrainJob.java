@@ -87,9 +87,10 @@ public final class TrainJob implements Callable<Integer> {
 
   @Option(names = "--partitions", paramLabel = "P", defaultValue = "0",
       description = "repartition the training rows into P partitions (a shuffle that deals"
-          + " them evenly, in a reproducible order) before the workers take them; for inputs"
-          + " with few, large or uneven partitions. 0 keeps the input's partitions as read."
-          + " The number of perceptrons is --workers, not P (default: ${DEFAULT-VALUE})")
+          + " them evenly, in a reproducible order) before the workers take them: for inputs"
+          + " whose partitions differ in size, which workers that coalesce them inherit. 0 keeps"
+          + " the input's partitions as read. The number of perceptrons is --workers, not P"
+          + " (default: ${DEFAULT-VALUE})")
   int partitions;
 
   @Option(names = "--max-iter", paramLabel = "N",

@@ -81,7 +81,7 @@ public final class PerceptronParamSet implements Serializable {
     shuffle = new BooleanParam(owner, "shuffle",
         "whether each partition visits its rows in a new seeded order every epoch");
     seed = new LongParam(owner, "seed",
-        "random seed of the shuffles; the same data, partitioning and seed give the same model");
+        "random seed of the shuffles; the same input, numWorkers and seed give the same model");
     threshold = new DoubleParam(owner, "threshold",
         "binary models predict 1 when the margin w.x + b (a voted model: its vote) exceeds it;"
             + " any number, +Infinity (always 0) or -Infinity (always 1)",
