@@ -102,7 +102,7 @@ class NumWorkersTest {
     assertEquals(0, model.getNumWorkers());
     assertEquals(2, model.summary().numWorkers());
     assertEquals(200, model.summary().numPartitions());
-    for (long[] perWorker : model.summary().partitionMistakesHistory()) {
+    for (long[] perWorker : model.summary().partitionUpdatesHistory()) {
       assertEquals(2, perWorker.length);
     }
   }
@@ -125,6 +125,8 @@ class NumWorkersTest {
     assertEquals(2, expected.summary().numWorkers());
     assertArrayEquals(weights(expected), weights(coalesced), 0.0);
     assertArrayEquals(weights(coalesced), weights(again), 0.0);
+    assertArrayEquals(expected.summary().updatesHistory(),
+        coalesced.summary().updatesHistory());
     assertArrayEquals(expected.summary().mistakesHistory(),
         coalesced.summary().mistakesHistory());
   }
@@ -197,7 +199,7 @@ class NumWorkersTest {
     PerceptronTrainingSummary s = split.summary();
     assertEquals(8, s.numWorkers());
     assertEquals(2, s.numPartitions());
-    assertEquals(8, s.partitionMistakesHistory()[0].length);
+    assertEquals(8, s.partitionUpdatesHistory()[0].length);
     // Every row is visited exactly once per epoch: none lost, none duplicated by the shuffle.
     for (long examples : s.examplesHistory()) {
       assertEquals(PENDIGITS.size(), examples);
