@@ -41,12 +41,17 @@ final class PreparedPartition implements Serializable {
   final long[] classCounts;
   /** Σ of the training rows' sample weights per class index (same length). */
   final double[] classWeightSums;
+  /** The largest sample weight among the training rows of each class index (same length). */
+  final double[] maxWeightByClass;
+  /** The largest ‖x‖² of a training row (0 without rows). */
+  final double maxSquaredNorm;
   /** The first bad row, or {@code null}. */
   final String problem;
 
   private PreparedPartition(TrainingBlock block, TrainingBlock validation, int partition,
       int rows, int validationRows, int numFeatures, long firstRowId, long storedValues,
-      double totalWeight, long[] classCounts, double[] classWeightSums, String problem) {
+      double totalWeight, long[] classCounts, double[] classWeightSums,
+      double[] maxWeightByClass, double maxSquaredNorm, String problem) {
     this.block = block;
     this.validation = validation;
     this.partition = partition;
@@ -58,6 +63,8 @@ final class PreparedPartition implements Serializable {
     this.totalWeight = totalWeight;
     this.classCounts = classCounts;
     this.classWeightSums = classWeightSums;
+    this.maxWeightByClass = maxWeightByClass;
+    this.maxSquaredNorm = maxSquaredNorm;
     this.problem = problem;
   }
 
@@ -180,6 +187,10 @@ final class PreparedPartition implements Serializable {
     for (PreparedPartition piece : pieces) {
       merged.appendAll(piece.block, false, piece.firstRowId, indices, values);
       merged.appendAll(piece.validation, true, piece.firstRowId, indices, values);
+      // Taken from the pieces, which computed it from the input vectors: a row read back from
+      // a block may have lost its explicit zeros, and ‖x‖² summed in another order could differ
+      // in the last bit from the one a direct conversion records.
+      merged.maxSquaredNorm = Math.max(merged.maxSquaredNorm, piece.maxSquaredNorm);
     }
     return merged.finish();
   }
@@ -209,6 +220,8 @@ final class PreparedPartition implements Serializable {
     private int numFeatures;
     private long[] classCounts = new long[0];
     private double[] classWeightSums = new double[0];
+    private double[] maxWeightByClass = new double[0];
+    private double maxSquaredNorm;
     private double totalWeight;
     private int count;
     private int validationCount;
@@ -281,6 +294,9 @@ final class PreparedPartition implements Serializable {
 
       int classIndex = (int) label;
       TrainingBlockBuilder target = target(classIndex, weight, isValidation, rowId);
+      if (!isValidation) {
+        maxSquaredNorm = Math.max(maxSquaredNorm, squaredNorm(features));
+      }
       if (features instanceof SparseVector) {
         SparseVector sv = (SparseVector) features;
         target.addSparse(classIndex, weight, sv.indices(), sv.values(), sv.indices().length);
@@ -324,9 +340,11 @@ final class PreparedPartition implements Serializable {
       if (classIndex >= classCounts.length) {
         classCounts = Arrays.copyOf(classCounts, classIndex + 1);
         classWeightSums = Arrays.copyOf(classWeightSums, classIndex + 1);
+        maxWeightByClass = Arrays.copyOf(maxWeightByClass, classIndex + 1);
       }
       classCounts[classIndex]++;
       classWeightSums[classIndex] += weight;
+      maxWeightByClass[classIndex] = Math.max(maxWeightByClass[classIndex], weight);
       totalWeight += weight;
       count++;
       return train;
@@ -338,19 +356,30 @@ final class PreparedPartition implements Serializable {
       return new PreparedPartition(block, validation, partition, count, validationCount,
           count + validationCount == 0 ? -1 : numFeatures, firstRowId,
           block == null ? 0 : block.features().storedValues(), totalWeight, classCounts,
-          classWeightSums, null);
+          classWeightSums, maxWeightByClass, maxSquaredNorm, null);
     }
   }
 
   /** The facts alone, for shipping to the driver. */
   PreparedPartition withoutBlock() {
     return new PreparedPartition(null, null, partition, rows, validationRows, numFeatures,
-        firstRowId, storedValues, totalWeight, classCounts, classWeightSums, problem);
+        firstRowId, storedValues, totalWeight, classCounts, classWeightSums, maxWeightByClass,
+        maxSquaredNorm, problem);
   }
 
   private static PreparedPartition failed(int partition, String problem) {
     return new PreparedPartition(null, null, partition, 0, 0, -1, -1, 0, 0.0, new long[0],
-        new double[0], problem);
+        new double[0], new double[0], 0.0, problem);
+  }
+
+  private static double squaredNorm(Vector features) {
+    double[] v = features instanceof SparseVector ? ((SparseVector) features).values()
+        : ((DenseVector) features).values();
+    double sum = 0.0;
+    for (double x : v) {
+      sum += x * x;
+    }
+    return sum;
   }
 
   private static String checkLabel(double label, Spec spec) {
