@@ -279,6 +279,49 @@ class NumWorkersTest {
     }
   }
 
+  /**
+   * The largest ‖x‖² and the largest sample weight per class (block momentum's bound reads them)
+   * are the input's, whichever worker holds the row: the same in every layout, split pieces
+   * merged included. Expected values are computed here from the rows; the norms are compared
+   * exactly, being sums of the same squares in index order (a dense row's zeros add nothing).
+   */
+  @Test
+  void everyLayoutRecordsTheLargestNormAndSampleWeightPerClass() {
+    List<Row> rows = new ArrayList<>();
+    double maxNorm = 0.0;
+    double[] maxWeight = new double[10];
+    for (int i = 0; i < 600; i++) {
+      TestData.Example e = PENDIGITS.get(i);
+      double[] x = e.features.toArray();
+      if (i == 450) {
+        // The largest norm, in the last input partition (rows 400..599).
+        for (int j = 0; j < x.length; j++) {
+          x[j] *= 3;
+        }
+      }
+      double weight = i == 100 ? 9.0 : 0.5 + (i % 7) * 0.25;
+      double norm = 0.0;
+      for (double v : x) {
+        norm += v * v;
+      }
+      maxNorm = Math.max(maxNorm, norm);
+      int k = (int) e.label;
+      maxWeight[k] = Math.max(maxWeight[k], weight);
+      rows.add(RowFactory.create(e.label, org.apache.spark.ml.linalg.Vectors.dense(x), weight));
+    }
+    Dataset<Row> three = SPARK.createDataFrame(new JavaSparkContext(SPARK.sparkContext())
+        .parallelize(rows, 3), TestData.SCHEMA.add("weight", "double"));
+    for (int workers : new int[] {3, 2, 1, 7}) {
+      try (TrainingInput input = TrainingInput.prepare(three, "label", "features", "weight", "",
+          workers, 2)) {
+        String what = "numWorkers=" + workers;
+        assertEquals(workers, input.numPartitions, what);
+        assertEquals(maxNorm, input.maxSquaredNorm, 0.0, what);
+        assertArrayEquals(maxWeight, input.maxWeightByClass, 0.0, what);
+      }
+    }
+  }
+
   /** A bad row is named by its place in the input, whichever worker reads it. */
   @Test
   void badRowsAreNamedByTheirInputPartitionInEveryLayout() {
