@@ -254,6 +254,94 @@ public final class VotedPerceptron implements Serializable {
       }
     }
 
+    /**
+     * A builder holding what a checkpoint stored: the start vectors, and per trace its epoch and
+     * its normalised mixing share μ. The arrays and traces are taken, not copied.
+     *
+     * @throws IllegalArgumentException if they do not fit together or the model's shape: a start
+     *     vector of another length, a trace naming a start vector that does not exist, a feature
+     *     index or weight row out of range
+     */
+    public static Builder restore(int numClasses, int numFeatures, boolean fitIntercept,
+        List<double[]> startVectors, List<VoteTrace> traces, double[] shares, int[] epochs) {
+      int rows = numClasses == 2 ? 1 : numClasses;
+      long stateLength = (long) rows * (numFeatures + 1L);
+      if (shares.length != traces.size() || epochs.length != traces.size()) {
+        throw new IllegalArgumentException("vote: " + traces.size() + " traces, "
+            + shares.length + " shares, " + epochs.length + " epochs");
+      }
+      Builder b = new Builder(numClasses, numFeatures, fitIntercept);
+      for (double[] start : startVectors) {
+        if (start.length != stateLength) {
+          throw new IllegalArgumentException("vote: a start vector of length " + start.length
+              + ", the model's state has " + stateLength);
+        }
+        b.starts.add(start);
+      }
+      for (int s = 0; s < traces.size(); s++) {
+        VoteTrace t = traces.get(s);
+        if (t.startVector() >= startVectors.size()) {
+          throw new IllegalArgumentException("vote: trace " + s + " starts from vector "
+              + t.startVector() + " of " + startVectors.size());
+        }
+        for (int j = 0; j < t.updates(); j++) {
+          boolean binary = rows == 1;
+          if (binary ? t.raised(j) != 0 || t.lowered(j) != -1
+              : t.raised(j) < 0 || t.raised(j) >= rows || t.lowered(j) < 0
+                  || t.lowered(j) >= rows) {
+            throw new IllegalArgumentException("vote: trace " + s + ", update " + j
+                + " moves weight rows " + t.raised(j) + " and " + t.lowered(j));
+          }
+        }
+        for (long k = 0; k < t.storedValues(); k++) {
+          int index = t.index((int) k);
+          if (index < 0 || index >= numFeatures) {
+            throw new IllegalArgumentException("vote: trace " + s + " holds feature index "
+                + index + " of a model with " + numFeatures + " features");
+          }
+        }
+        if (!(shares[s] >= 0)) {
+          throw new IllegalArgumentException("vote: trace " + s + " has share " + shares[s]);
+        }
+        b.traces.add(t);
+        b.mu.add(shares[s]);
+        b.epochs.add(epochs[s]);
+      }
+      return b;
+    }
+
+    public int numClasses() {
+      return numClasses;
+    }
+
+    public int numFeatures() {
+      return numFeatures;
+    }
+
+    public boolean fitIntercept() {
+      return fitIntercept;
+    }
+
+    /** The start vectors so far, in order (read-only view; persistence). */
+    public List<double[]> startVectors() {
+      return java.util.Collections.unmodifiableList(starts);
+    }
+
+    /** The traces so far, in order (read-only view; persistence). */
+    public List<VoteTrace> traces() {
+      return java.util.Collections.unmodifiableList(traces);
+    }
+
+    /** Trace s's normalised mixing share μ. */
+    public double share(int s) {
+      return mu.get(s);
+    }
+
+    /** The epoch trace s belongs to. */
+    public int epochOf(int s) {
+      return epochs.get(s);
+    }
+
     /** The vote over the segments of epochs ≤ {@code lastEpoch}. */
     public VotedPerceptron build(int lastEpoch) {
       int segments = 0;

@@ -247,7 +247,7 @@ public class PerceptronClassifier
             + " fitIntercept=false or an initial model is set", onlyClass);
       }
 
-      Checkpoints checkpoints = checkpoints(jsc, input, mixingMode);
+      Checkpoints checkpoints = checkpoints(jsc, input, learner, mixingMode);
       EpochListener listener = epochListener == null ? null : (epoch, snapshot) -> {
         PerceptronClassificationModel m = copyValues(snapshot, extractParamMap());
         m.setParent(this);
@@ -269,7 +269,8 @@ public class PerceptronClassifier
    * The checkpoints of this training, or null when {@code checkpointDir} is unset, checkpoints
    * are off (interval −1) or there is nothing to checkpoint (one-shot mixing is one job).
    */
-  private Checkpoints checkpoints(JavaSparkContext jsc, TrainingInput input, MixingMode mixing) {
+  private Checkpoints checkpoints(JavaSparkContext jsc, TrainingInput input,
+      LearnerConfig learner, MixingMode mixing) {
     if (getCheckpointDir().isEmpty() || getCheckpointInterval() < 1) {
       return null;
     }
@@ -277,7 +278,8 @@ public class PerceptronClassifier
       LOG.warn("checkpointDir is ignored with mixing=oneshot: its training is a single Spark job");
       return null;
     }
-    return new Checkpoints(jsc.hadoopConfiguration(), getCheckpointDir(), fingerprint(input));
+    return new Checkpoints(jsc.hadoopConfiguration(), getCheckpointDir(), fingerprint(input),
+        new CheckpointFormat.Shape(learner, input.numPartitions, getMaxIter()));
   }
 
   /**
