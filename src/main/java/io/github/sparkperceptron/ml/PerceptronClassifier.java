@@ -228,8 +228,13 @@ public class PerceptronClassifier
           getFitIntercept(), getStepSize(), rule, getAggressiveness(), averagingMode,
           classWeights(input));
       if (averagingMode == Averaging.VOTE) {
-        requireVoteFits(input, learner);
+        MemoryPlan.requireVoteFits(getMaxIter(), input.numRows, input.storedValues,
+            learner.stateLength(), Runtime.getRuntime().maxMemory());
       }
+      // Before anything of the model's size is allocated (the zero state, the initial model's
+      // weights): a model that cannot fit is refused with a message, not an OutOfMemoryError.
+      MemoryPlan.forTraining(learner, input, settings, initialModel != null, jsc.sc())
+          .requireFits();
       LinearState start = initialState(learner);
       LOG.info("Training {}: {} on {} rows x {} features, {} classes, {} partitions",
           uid(), describeParams(), input.numRows, input.numFeatures, input.numClasses,
@@ -324,25 +329,6 @@ public class PerceptronClassifier
       LOG.info("classWeight={}: class weights {}", getClassWeight(), Arrays.toString(weights));
     }
     return weights;
-  }
-
-  /**
-   * Refuses, before the first epoch, a vote that could outgrow the driver: in the worst case
-   * every example is a mistake in every epoch, and the vote keeps each one.
-   */
-  private void requireVoteFits(TrainingInput input, LearnerConfig learner) {
-    long worst = VotedPerceptron.worstCaseBytes(getMaxIter(), input.numRows, input.storedValues,
-        learner.stateLength());
-    long heap = Runtime.getRuntime().maxMemory();
-    if (worst > heap / 2) {
-      throw new IllegalArgumentException(String.format(Locale.ROOT,
-          "averaging=vote keeps every intermediate weight vector: with maxIter=%d over %,d rows"
-              + " (%,d non-zeros) it can reach %,d MB on the driver (every example a mistake in"
-              + " every epoch), more than half of the driver's %,d MB heap. Use averaging=average"
-              + " (the averaged perceptron approximates the vote in O(features) memory), lower"
-              + " maxIter, or give the driver more memory (spark.driver.memory)",
-          getMaxIter(), input.numRows, input.storedValues, worst >> 20, heap >> 20));
-    }
   }
 
   private LinearState initialState(LearnerConfig learner) {
