@@ -73,6 +73,46 @@ public final class VotedPerceptron implements Serializable {
         || segmentStartWeight.length != segmentStart.length) {
       throw new IllegalArgumentException("inconsistent vote arrays");
     }
+    requireInRange(numClasses, numFeatures);
+  }
+
+  /**
+   * Checks what prediction indexes with, so that arrays read from files fail here, with a
+   * message, rather than deep inside a Spark task: start vectors of the model's length, segments
+   * and rows that stay inside their arrays, feature indices below d, weight rows below K'.
+   */
+  private void requireInRange(int numClasses, int numFeatures) {
+    int rows = numClasses == 2 ? 1 : numClasses;
+    long stateLength = (long) rows * (numFeatures + 1L);
+    for (double[] start : startVectors) {
+      if (start == null || start.length != stateLength) {
+        throw new IllegalArgumentException("vote start vector of length "
+            + (start == null ? 0 : start.length) + ", the model's weights have " + stateLength);
+      }
+    }
+    if (segmentFirstUpdate.length > 0 && segmentFirstUpdate[0] != 0 || rowStart[0] != 0
+        || rowStart[rowStart.length - 1] != indices.length || values.length != indices.length) {
+      throw new IllegalArgumentException("inconsistent vote arrays");
+    }
+    for (int s = 0; s < segmentStart.length; s++) {
+      if (segmentStart[s] < 0 || segmentStart[s] >= startVectors.length
+          || segmentFirstUpdate[s + 1] < segmentFirstUpdate[s]) {
+        throw new IllegalArgumentException("vote segment " + s + " is inconsistent");
+      }
+    }
+    for (int u = 0; u < raised.length; u++) {
+      boolean rowsOk = rows == 1 ? raised[u] == 0
+          : raised[u] >= 0 && raised[u] < rows && lowered[u] >= 0 && lowered[u] < rows;
+      if (!rowsOk || rowStart[u + 1] < rowStart[u]) {
+        throw new IllegalArgumentException("vote update " + u + " is inconsistent");
+      }
+    }
+    for (int index : indices) {
+      if (index < 0 || index >= numFeatures) {
+        throw new IllegalArgumentException("vote holds feature index " + index
+            + " of a model with " + numFeatures + " features");
+      }
+    }
   }
 
   /**
