@@ -14,6 +14,7 @@ import io.github.sparkperceptron.mixing.MixingMode;
 import io.github.sparkperceptron.mixing.ParameterMix;
 import io.github.sparkperceptron.mixing.PartitionResult;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
@@ -267,6 +268,13 @@ final class IterativeParameterMixing {
         if (block != null) {
           int[] order = SeededShuffle.order(settings.shuffle, settings.seed, firstEpoch + e,
               partition, block.numRows());
+          int failAfter = FaultInjection.rowsBeforeFailure(firstEpoch + e, partition,
+              order.length);
+          if (failAfter >= 0) {
+            OnlineLearner.runEpoch(learner, block, Arrays.copyOf(order, failAfter), state,
+                clockScale, stats, trace);
+            FaultInjection.failMidEpoch(firstEpoch + e, partition, failAfter);
+          }
           OnlineLearner.runEpoch(learner, block, order, state, clockScale, stats, trace);
         }
         // Every partition's epoch spans exactly [c, c + T] of the averaging clock.
