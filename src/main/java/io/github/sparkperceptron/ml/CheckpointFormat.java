@@ -5,6 +5,7 @@ import io.github.sparkperceptron.kernel.LearnerConfig;
 import io.github.sparkperceptron.kernel.LinearState;
 import io.github.sparkperceptron.kernel.VoteTrace;
 import io.github.sparkperceptron.kernel.VotedPerceptron;
+import io.github.sparkperceptron.mixing.BlockMomentum;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
@@ -38,14 +39,14 @@ import java.util.zip.CRC32C;
  *
  * Numbers are big-endian ({@link DataOutputStream}); an array is its int32 length, then its
  * elements; a state is {@code double[] w, boolean hasU, [double[] u], double clock}. Sections of
- * version 2:
+ * version 3:
  * <pre>
  *  1 PROGRESS  int epochsDone, int modelEpoch, double bestAccuracy, UTF stopReason,
  *              byte best (0: none, 1: the same as the state, 2: in section BEST)
  *  2 STATE     the mixed state after epochsDone epochs
  *  3 BEST      the best state on validation data (only when PROGRESS says 2)
  *  4 HISTORY   int n, then n × (long examples, double weightSeen, long mistakes, long updates,
- *              double perceptronLoss, double hingeLoss, long nonFiniteMargins,
+ *              double perceptronLoss, double hingeLoss, long nonFiniteMargins, double stepSum,
  *              double weightChange, double seconds, long[] partitionUpdates),
  *              then double[] validationAccuracy
  *  5 VOTE      (averaging=vote only) int numClasses, int numFeatures, boolean fitIntercept,
@@ -53,7 +54,15 @@ import java.util.zip.CRC32C;
  *              int startVector, double startClock, double endClock, double mixWeight,
  *              int[] rowStart, int[] indices, double[] values, int[] raised, int[] lowered,
  *              double[] delta, double[] clockBefore)
+ *  6 MOMENTUM  (mixing=momentum with several workers only) double beta, double rho,
+ *              double initialSquaredNorm, double[] velocity, double mass, double velocityMass,
+ *              long restarts: the whole {@link BlockMomentum}
  * </pre>
+ *
+ * Checkpoints are written at the end of an epoch, after its last mixing round, so no state of a
+ * round in progress exists to be saved: the mixing rounds per epoch are a param (part of the
+ * fingerprint), and each epoch's history sums its rounds. Version 3 added {@code stepSum} to
+ * HISTORY (a changed encoding) and the MOMENTUM section.
  *
  * <p>How the format evolves (a checkpoint lives only as long as its training, so there is no
  * migration, only clear refusals):
@@ -78,7 +87,7 @@ import java.util.zip.CRC32C;
  * replace the training data.
  */
 final class CheckpointFormat {
-  static final int VERSION = 2;
+  static final int VERSION = 3;
   static final int OPTIONAL_TAGS = 1000;
   static final byte[] MAGIC = {(byte) 0x89, 'S', 'P', 'C', 'K', 'P', 'T', '\n'};
 
@@ -88,9 +97,10 @@ final class CheckpointFormat {
   static final int BEST = 3;
   static final int HISTORY = 4;
   static final int VOTE = 5;
+  static final int MOMENTUM = 6;
 
   private static final String[] SECTION_NAMES = {"END", "PROGRESS", "STATE", "BEST", "HISTORY",
-      "VOTE"};
+      "VOTE", "MOMENTUM"};
   /** The first two bytes of every Java serialization stream (format 1 checkpoints). */
   private static final int JAVA_STREAM_MAGIC = 0xACED;
   private static final int CHUNK = 1 << 16;
@@ -115,11 +125,31 @@ final class CheckpointFormat {
     final LearnerConfig learner;
     final int numPartitions;
     final int maxIter;
+    /** The block momentum β this training uses, or 0 when it mixes without momentum. */
+    final double momentum;
+    /** The momentum's norm-growth bound ρ (meaningful only with a momentum). */
+    final double momentumBound;
 
     Shape(LearnerConfig learner, int numPartitions, int maxIter) {
+      this(learner, numPartitions, maxIter, 0.0, 0.0);
+    }
+
+    Shape(LearnerConfig learner, int numPartitions, int maxIter, double momentum,
+        double momentumBound) {
       this.learner = learner;
       this.numPartitions = numPartitions;
       this.maxIter = maxIter;
+      this.momentum = momentum;
+      this.momentumBound = momentumBound;
+    }
+
+    /** The shape of the training these settings run. */
+    static Shape of(LearnerConfig learner, int numPartitions, MixingSettings settings) {
+      // As MixingSettings.momentum decides whether a training has one.
+      boolean momentum = settings.mixing == io.github.sparkperceptron.mixing.MixingMode.MOMENTUM
+          && settings.momentum != 0.0;
+      return new Shape(learner, numPartitions, settings.maxIter,
+          momentum ? settings.momentum : 0.0, momentum ? settings.momentumBound : 0.0);
     }
 
     boolean voted() {
@@ -152,6 +182,9 @@ final class CheckpointFormat {
     if (progress.vote != null) {
       out.section(VOTE, o -> writeVote(o, progress.vote));
     }
+    if (progress.momentum != null) {
+      out.section(MOMENTUM, o -> writeMomentum(o, progress.momentum));
+    }
     out.data.writeInt(END);
     out.data.flush();
     out.data.writeInt((int) out.crc.getValue());
@@ -180,6 +213,7 @@ final class CheckpointFormat {
       o.writeDouble(s.perceptronLoss);
       o.writeDouble(s.hingeLoss);
       o.writeLong(s.nonFiniteMargins);
+      o.writeDouble(s.stepSum);
       o.writeDouble(p.weightChanges.get(e));
       o.writeDouble(p.seconds.get(e));
       long[] updates = p.partitionUpdates.get(e);
@@ -190,6 +224,16 @@ final class CheckpointFormat {
       validation[e] = p.validationAccuracy.get(e);
     }
     o.writeDoubles(validation, validation.length);
+  }
+
+  private static void writeMomentum(Out o, BlockMomentum m) throws IOException {
+    o.writeDouble(m.momentum());
+    o.writeDouble(m.normBound());
+    o.writeDouble(m.initialSquaredNorm());
+    o.writeDoubles(m.velocity(), m.velocity().length);
+    o.writeDouble(m.mass());
+    o.writeDouble(m.velocityMass());
+    o.writeLong(m.restarts());
   }
 
   private static void writeVote(Out o, VotedPerceptron.Builder vote) throws IOException {
@@ -469,6 +513,12 @@ final class CheckpointFormat {
           }
           readHistory(in, progress, shape);
           break;
+        case MOMENTUM:
+          if (progress == null) {
+            throw in.damaged("it comes before section PROGRESS");
+          }
+          progress.momentum = readMomentum(in, shape);
+          break;
         default:
           if (progress == null) {
             throw in.damaged("it comes before section PROGRESS");
@@ -508,6 +558,10 @@ final class CheckpointFormat {
       throw new Unreadable("it is damaged: " + (seen[VOTE] ? "it holds a vote, but the"
           + " training does not vote" : "section VOTE is missing"), false);
     }
+    if (seen[MOMENTUM] != (shape.momentum != 0.0)) {
+      throw new Unreadable("it is damaged: " + (seen[MOMENTUM] ? "it holds a block momentum,"
+          + " but the training mixes without one" : "section MOMENTUM is missing"), false);
+    }
     if (bestKind < 0 || bestKind > 2 || (bestKind == 2) != seen[BEST]) {
       throw new Unreadable("it is damaged: the best state is marked " + bestKind + " but"
           + " section BEST is " + (seen[BEST] ? "present" : "missing"), false);
@@ -543,8 +597,8 @@ final class CheckpointFormat {
 
   private static void readHistory(In in, TrainingProgress p, Shape shape)
       throws IOException, Unreadable {
-    // 7 stats, 2 doubles and the partition array's length: at least 76 bytes per epoch.
-    int n = in.readCount(76);
+    // 8 stats, 2 doubles and the partition array's length: at least 84 bytes per epoch.
+    int n = in.readCount(84);
     for (int e = 0; e < n; e++) {
       EpochStats s = new EpochStats();
       s.examples = in.readLong();
@@ -554,6 +608,7 @@ final class CheckpointFormat {
       s.perceptronLoss = in.readDouble();
       s.hingeLoss = in.readDouble();
       s.nonFiniteMargins = in.readLong();
+      s.stepSum = in.readDouble();
       p.epochs.add(s);
       p.weightChanges.add(in.readDouble());
       p.seconds.add(in.readDouble());
@@ -567,6 +622,38 @@ final class CheckpointFormat {
     for (double v : in.readDoubles()) {
       p.validationAccuracy.add(v);
     }
+  }
+
+  private static BlockMomentum readMomentum(In in, Shape shape) throws IOException, Unreadable {
+    if (shape.momentum == 0.0) {
+      throw new Unreadable("it is damaged: it holds a block momentum, but the training mixes"
+          + " without one", false);
+    }
+    double beta = in.readDouble();
+    double rho = in.readDouble();
+    double initialSquaredNorm = in.readDouble();
+    double[] velocity = in.readDoubles();
+    double mass = in.readDouble();
+    double velocityMass = in.readDouble();
+    long restarts = in.readLong();
+    // β and ρ follow from the params and the data (in the fingerprint): equal bit for bit.
+    if (Double.compare(beta, shape.momentum) != 0
+        || Double.compare(rho, shape.momentumBound) != 0) {
+      throw in.damaged("its momentum " + beta + " and bound " + rho + " differ from this"
+          + " training's " + shape.momentum + " and " + shape.momentumBound);
+    }
+    int expected = shape.learner.stateLength();
+    if (velocity.length != expected) {
+      throw in.damaged("its velocity has length " + velocity.length + ", this training's state "
+          + expected);
+    }
+    if (!(initialSquaredNorm >= 0) || !(mass >= 0) || !(velocityMass >= 0) || restarts < 0) {
+      throw in.damaged("initial norm " + initialSquaredNorm + ", mass " + mass
+          + ", velocity mass " + velocityMass + ", restarts " + restarts);
+    }
+    BlockMomentum m = new BlockMomentum(expected, beta, rho, initialSquaredNorm);
+    m.restore(velocity, mass, velocityMass, restarts);
+    return m;
   }
 
   private static VotedPerceptron.Builder readVote(In in, Shape shape)

@@ -18,6 +18,8 @@ import io.github.sparkperceptron.kernel.TrainingBlockBuilder;
 import io.github.sparkperceptron.kernel.UpdateRule;
 import io.github.sparkperceptron.kernel.VoteTrace;
 import io.github.sparkperceptron.kernel.VotedPerceptron;
+import io.github.sparkperceptron.mixing.BlockMomentum;
+import io.github.sparkperceptron.mixing.StateDelta;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -167,6 +169,8 @@ class CheckpointFormatTest {
     for (int e = 0; e < p.epochs.size(); e++) {
       assertEquals(p.epochs.get(e).weightSeen, back.epochs.get(e).weightSeen, 0.0);
       assertEquals(p.epochs.get(e).nonFiniteMargins, back.epochs.get(e).nonFiniteMargins);
+      assertTrue(p.epochs.get(e).stepSum > 0, "the kernel must have recorded update mass");
+      assertEquals(p.epochs.get(e).stepSum, back.epochs.get(e).stepSum, 0.0);
       assertArrayEquals(p.partitionUpdates.get(e), back.partitionUpdates.get(e));
     }
     assertEquals(p.weightChanges, back.weightChanges);
@@ -195,6 +199,70 @@ class CheckpointFormatTest {
       back.vote.addStartVector(back.state.weights());
       assertEquals(a.startVectors().length + 1, back.vote.startVectors().size());
     }
+  }
+
+  /**
+   * Block momentum's whole state (β, ρ, ‖w₀‖², Δ, the masses, the restarts) reads back exactly,
+   * and a restored momentum continues as the original: the next look-ahead and round move both
+   * to the same weights. A checkpoint whose momentum does not match the training is refused.
+   */
+  @Test
+  void blockMomentumReadsBackExactlyAndContinuesTheSame() throws Exception {
+    LearnerConfig learner = learner(3, Averaging.AVERAGE);
+    int length = learner.stateLength();
+    double beta = 2.0 / 3.0;
+    double rho = 7.5;
+    TrainingProgress p = progress(learner);
+    p.momentum = new BlockMomentum(length, beta, rho, 0.25);
+    Random rnd = new Random(11);
+    for (int round = 0; round < 4; round++) {
+      p.momentum.lookAhead(p.state.weights(), p.state.averageAccumulator(), p.state.clock());
+      p.momentum.afterRound(randomChange(rnd, length), 1.0 + round);
+    }
+    assertTrue(p.momentum.mass() > 0 && p.momentum.velocityMass() > 0);
+    CheckpointFormat.Shape shape = new CheckpointFormat.Shape(learner, PARTITIONS, MAX_ITER,
+        beta, rho);
+    byte[] file = bytes(p);
+    TrainingProgress back = CheckpointFormat.read(new ByteArrayInputStream(file), file.length,
+        FINGERPRINT, shape);
+    BlockMomentum a = p.momentum;
+    BlockMomentum b = back.momentum;
+    assertEquals(a.momentum(), b.momentum(), 0.0);
+    assertEquals(a.normBound(), b.normBound(), 0.0);
+    assertEquals(a.initialSquaredNorm(), b.initialSquaredNorm(), 0.0);
+    assertArrayEquals(a.velocity(), b.velocity(), 0.0);
+    assertEquals(a.mass(), b.mass(), 0.0);
+    assertEquals(a.velocityMass(), b.velocityMass(), 0.0);
+    assertEquals(a.restarts(), b.restarts());
+
+    double[] wa = p.state.weights().clone();
+    double[] wb = back.state.weights().clone();
+    assertEquals(a.lookAhead(wa, null, 1.0), b.lookAhead(wb, null, 1.0));
+    StateDelta next = randomChange(new Random(12), length);
+    a.afterRound(next, 2.0);
+    b.afterRound(next, 2.0);
+    assertArrayEquals(wa, wb, 0.0);
+    assertArrayEquals(a.velocity(), b.velocity(), 0.0);
+
+    String why = assertThrows(CheckpointFormat.Unreadable.class, () -> CheckpointFormat.read(
+        new ByteArrayInputStream(file), file.length, FINGERPRINT, new CheckpointFormat.Shape(
+            learner, PARTITIONS, MAX_ITER, 0.75, rho))).getMessage();
+    assertTrue(why.contains("section MOMENTUM is inconsistent") && why.contains("0.75"), why);
+    why = refusal(file, learner);
+    assertTrue(why.contains("it holds a block momentum, but the training mixes without one"),
+        why);
+    byte[] without = bytes(progress(learner));
+    why = assertThrows(CheckpointFormat.Unreadable.class, () -> CheckpointFormat.read(
+        new ByteArrayInputStream(without), without.length, FINGERPRINT, shape)).getMessage();
+    assertTrue(why.contains("section MOMENTUM is missing"), why);
+  }
+
+  private static StateDelta randomChange(Random rnd, int length) {
+    double[] dw = new double[length];
+    for (int j = 0; j < length; j += 2) {
+      dw[j] = rnd.nextGaussian();
+    }
+    return StateDelta.dense(dw, new double[length]);
   }
 
   @Test
@@ -325,15 +393,16 @@ class CheckpointFormatTest {
     byte[] file = bytes(progress(learner));
     byte[] newer = withVersion(file, CheckpointFormat.VERSION + 1);
     String why = refusal(newer, learner);
-    assertTrue(why.contains("format 3, written by a newer spark-perceptron"), why);
+    assertTrue(why.contains("format " + (CheckpointFormat.VERSION + 1)
+        + ", written by a newer spark-perceptron"), why);
   }
 
   @Test
   void unknownSectionsAreRefusedUnlessOptional() throws Exception {
     LearnerConfig learner = learner(2, Averaging.AVERAGE);
     TrainingProgress p = progress(learner);
-    String why = refusal(withExtraSection(bytes(p), 6), learner);
-    assertTrue(why.contains("tag 6") && why.contains("newer spark-perceptron"), why);
+    String why = refusal(withExtraSection(bytes(p), 7), learner);
+    assertTrue(why.contains("tag 7") && why.contains("newer spark-perceptron"), why);
 
     TrainingProgress back = read(withExtraSection(bytes(p), CheckpointFormat.OPTIONAL_TAGS),
         learner);

@@ -116,27 +116,31 @@ class RecoveryTest {
 
   @Test
   void tasksThatFailOnceAreRetriedToTheSameModel() throws Exception {
-    for (String averaging : new String[] {"average", "vote"}) {
-      PerceptronClassificationModel undisturbed = classifier().setAveraging(averaging).fit(data);
+    for (String config : new String[] {"average:mistakes", "vote:mistakes", "average:momentum"}) {
+      String averaging = config.split(":")[0];
+      String mixing = config.split(":")[1];
+      int rounds = mixing.equals("momentum") ? 3 : 1;
+      PerceptronClassificationModel undisturbed = classifier().setAveraging(averaging)
+          .setMixing(mixing).fit(data);
       List<String> failures = new ArrayList<>();
       PerceptronClassificationModel retried = countingFailures("first-attempt", failures,
-          () -> classifier().setAveraging(averaging).fit(data));
-      // 8 epochs x 3 partitions, each failing once
-      assertEquals(24, failures.size(), "every epoch task must have failed once");
-      assertSameModel(undisturbed, retried, averaging);
+          () -> classifier().setAveraging(averaging).setMixing(mixing).fit(data));
+      // 8 epochs x 3 partitions (x 3 rounds with momentum), each failing once
+      assertEquals(24 * rounds, failures.size(), "every round's task must have failed once");
+      assertSameModel(undisturbed, retried, config);
     }
   }
 
   /**
-   * A task that dies half-way through its epoch has already trained its copy of the state on
-   * half its rows (and recorded them in its vote trace); the retry must start again from the
-   * broadcast state. In local mode all tasks share the broadcast object, so a task that trained
-   * it in place instead of a copy would hand the retry a half-trained state.
+   * A task that dies half-way through its round has already trained its working copy of the
+   * weights on half its rows (and recorded them in its vote trace); the retry must start again
+   * from the round's weights. Executors keep working copies between rounds (ExecutorWeights), so
+   * a failed task that handed its half-trained copy back would hand the retry a wrong start.
    */
   @Test
   void tasksThatFailHalfWayThroughTheirEpochAreRetriedToTheSameModel() throws Exception {
     for (String[] setting : new String[][] {{"mistakes", "average"}, {"mistakes", "vote"},
-        {"oneshot", "vote"}}) {
+        {"momentum", "average"}, {"oneshot", "vote"}}) {
       String mixing = setting[0];
       String averaging = setting[1];
       String what = "mixing=" + mixing + ", averaging=" + averaging;
@@ -145,9 +149,12 @@ class RecoveryTest {
       List<String> failures = new ArrayList<>();
       PerceptronClassificationModel retried = countingFailures("first-attempt-mid-epoch",
           failures, () -> classifier().setMixing(mixing).setAveraging(averaging).fit(data));
-      // Iterative: 8 epoch jobs x 3 partitions; one-shot: one job whose 3 tasks each fail in
-      // their first local epoch (the retry then runs every local epoch).
-      int expected = mixing.equals("oneshot") ? 3 : 3 * undisturbed.summary().totalIterations();
+      // Iterative: epochs x rounds (3 with momentum on 3 partitions) jobs x 3 partitions;
+      // one-shot: one job whose 3 tasks each fail in their first local epoch (the retry then
+      // runs every local epoch).
+      int rounds = mixing.equals("momentum") ? 3 : 1;
+      int expected = mixing.equals("oneshot") ? 3
+          : 3 * rounds * undisturbed.summary().totalIterations();
       assertEquals(expected, failures.size(), what + ": " + failures);
       for (String f : failures) {
         assertTrue(f.contains("after learning"), f);
@@ -170,11 +177,15 @@ class RecoveryTest {
 
   @Test
   void anAbortedTrainingResumesFromItsLastCheckpointToTheSameModel() throws IOException {
-    for (String averaging : new String[] {"none", "average", "vote"}) {
-      Path dir = tmp.resolve("ckpt-" + averaging);
-      PerceptronClassifier clf = classifier().setAveraging(averaging)
+    for (String config : new String[] {"none:mistakes", "average:mistakes", "vote:mistakes",
+        "average:momentum", "vote:momentum"}) {
+      String averaging = config.split(":")[0];
+      String mixing = config.split(":")[1];
+      Path dir = tmp.resolve("ckpt-" + averaging + "-" + mixing);
+      PerceptronClassifier clf = classifier().setAveraging(averaging).setMixing(mixing)
           .setCheckpointDir(dir.toString()).setCheckpointInterval(2);
-      PerceptronClassificationModel undisturbed = classifier().setAveraging(averaging).fit(data);
+      PerceptronClassificationModel undisturbed = classifier().setAveraging(averaging)
+          .setMixing(mixing).fit(data);
 
       // Epoch 6 cannot run: the training dies after checkpointing epochs 2 and 4.
       Exception aborted = assertThrows(Exception.class,
@@ -185,7 +196,7 @@ class RecoveryTest {
           "only the latest complete checkpoint is kept");
 
       PerceptronClassificationModel resumed = clf.fit(data);
-      assertSameModel(undisturbed, resumed, averaging);
+      assertSameModel(undisturbed, resumed, config);
       assertEquals(8, resumed.summary().totalIterations());
       assertArrayEquals(undisturbed.summary().updatesHistory(),
           resumed.summary().updatesHistory());
