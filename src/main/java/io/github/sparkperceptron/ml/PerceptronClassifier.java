@@ -239,13 +239,13 @@ public class PerceptronClassifier
       settings.denseAbove = exchangeDensity(exchange != null ? exchange
           : jsc.getConf().get(MixingSettings.EXCHANGE_KEY, "auto"));
       if (averagingMode == Averaging.VOTE) {
-        MemoryPlan.requireVoteFits(getMaxIter(), input.numRows, input.storedValues,
-            learner.stateLength(), Runtime.getRuntime().maxMemory());
+        MemoryPlan.requireVoteFits(getMaxIter(), settings.rounds, input.numRows,
+            input.storedValues, learner.stateLength(), Runtime.getRuntime().maxMemory());
       }
       // Before anything of the model's size is allocated (the zero state, the initial model's
       // weights): a model that cannot fit is refused with a message, not an OutOfMemoryError.
       MemoryPlan.forTraining(learner, input, settings, initialModel != null, jsc.sc())
-          .requireFits();
+          .enforce(jsc.sc());
       LinearState start = initialState(learner);
       LOG.info("Training {}: {} on {} rows x {} features, {} classes, {} partitions",
           uid(), describeParams(), input.numRows, input.numFeatures, input.numClasses,
