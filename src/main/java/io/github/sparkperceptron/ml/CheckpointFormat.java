@@ -427,9 +427,8 @@ final class CheckpointFormat {
     if (got < MAGIC.length || !Arrays.equals(magic, MAGIC)) {
       if (got >= 2 && ((magic[0] & 0xff) << 8 | (magic[1] & 0xff)) == JAVA_STREAM_MAGIC) {
         throw new Unreadable("it is a Java serialization stream, not a checkpoint in this"
-            + " version's format (checkpoints were Java-serialized before format "
-            + VERSION + "; such files are no longer read, because reading one can run code"
-            + " named in it)", false);
+            + " version's format (checkpoints were Java-serialized in format 1; such files are"
+            + " no longer read, because reading one can run code named in it)", false);
       }
       throw new Unreadable(got < MAGIC.length && got == in.length
           ? "it is truncated: the file holds only " + got + " bytes"

@@ -237,8 +237,10 @@ final class MemoryPlan {
           + " state"));
     } else {
       // Rounds change at most touchedByAll coordinates (plus the look-ahead's, on the support).
-      long support = Math.min(length, initialModel ? length
-          : (long) learner.weightRows() * (Math.min(learner.numFeatures(), storedValues) + 1));
+      // Coordinates ever changed: no more than the features allow, nor than the rounds mixed.
+      long support = Math.min(length, initialModel ? length : Math.min(
+          (long) learner.weightRows() * (Math.min(learner.numFeatures(), storedValues) + 1),
+          saturatingProduct((long) settings.maxIter * rounds, touchedByAll)));
       long changedPerRound = Math.min(length, touchedByAll + (momentum ? support : 0));
       long changedEver = saturatingProduct((long) settings.maxIter * rounds, changedPerRound);
       boolean fullSnapshot = initialModel || 4 * changedEver > length;
