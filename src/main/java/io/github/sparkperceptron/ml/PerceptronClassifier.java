@@ -343,7 +343,7 @@ public class PerceptronClassifier
     }
   }
 
-  private LinearState initialState(LearnerConfig learner) {
+  LinearState initialState(LearnerConfig learner) {
     LinearState state = LinearState.zero(learner);
     if (initialModel != null) {
       if (initialModel.numFeatures() != learner.numFeatures()

@@ -87,6 +87,16 @@ final class TrainingInput implements AutoCloseable {
    */
   static TrainingInput prepare(Dataset<?> dataset, String labelCol, String featuresCol,
       String weightCol, String validationCol) {
+    return prepare(dataset, labelCol, featuresCol, weightCol, validationCol, false);
+  }
+
+  /**
+   * As above; with {@code nothingToLearnIsFine} (a stream's micro-batch) an input without rows or
+   * with only zero weights is returned (its {@link #numRows} or {@link #totalWeight} is 0, and
+   * {@link #numFeatures} is −1 without rows) instead of being refused.
+   */
+  static TrainingInput prepare(Dataset<?> dataset, String labelCol, String featuresCol,
+      String weightCol, String validationCol, boolean nothingToLearnIsFine) {
     InputChecks.requireNumericColumn(dataset.schema(), labelCol, "labelCol");
     InputChecks.requireVectorColumn(dataset.schema(), featuresCol, "featuresCol");
     if (!weightCol.isEmpty()) {
@@ -118,7 +128,7 @@ final class TrainingInput implements AutoCloseable {
         .persist(StorageLevel.MEMORY_AND_DISK());
     try {
       List<PreparedPartition> facts = prepared.map(PreparedPartition::withoutBlock).collect();
-      return validate(prepared, facts, declaredClasses, validationCol);
+      return validate(prepared, facts, declaredClasses, validationCol, nothingToLearnIsFine);
     } catch (RuntimeException e) {
       prepared.unpersist(false);
       throw e;
@@ -126,7 +136,8 @@ final class TrainingInput implements AutoCloseable {
   }
 
   private static TrainingInput validate(JavaRDD<PreparedPartition> prepared,
-      List<PreparedPartition> facts, int declaredClasses, String validationCol) {
+      List<PreparedPartition> facts, int declaredClasses, String validationCol,
+      boolean nothingToLearnIsFine) {
     int numFeatures = -1;
     int featuresFrom = -1;
     int maxLabel = -1;
@@ -151,6 +162,10 @@ final class TrainingInput implements AutoCloseable {
       }
       rows += f.rows;
       weight += f.totalWeight;
+    }
+    if (nothingToLearnIsFine && (rows == 0 || !(weight > 0))) {
+      int numClasses = declaredClasses > 0 ? declaredClasses : Math.max(2, maxLabel + 1);
+      return new TrainingInput(prepared, facts, numFeatures, Math.max(2, numClasses));
     }
     if (rows + heldOut == 0) {
       throw new IllegalArgumentException("The training dataset is empty (0 rows); check the"
