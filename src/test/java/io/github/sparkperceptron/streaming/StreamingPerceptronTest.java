@@ -1,0 +1,284 @@
+package io.github.sparkperceptron.streaming;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.sparkperceptron.ml.PerceptronClassificationModel;
+import io.github.sparkperceptron.ml.PerceptronClassifier;
+import io.github.sparkperceptron.testing.Examples;
+import io.github.sparkperceptron.testing.NaivePerceptron;
+import io.github.sparkperceptron.testing.SparkTestSupport;
+import io.github.sparkperceptron.testing.TestData;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.spark.ml.linalg.Matrix;
+import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.StreamingQueryException;
+import org.apache.spark.sql.streaming.Trigger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Online learning from a file stream: one partition per batch is the serial online perceptron
+ * over the concatenated batches, bit for bit, with the average running across batches; the
+ * prequential accuracy is a naive test-then-train count; models are published whole while the
+ * stream runs; a streaming DataFrame can be scored; labels beyond the model's classes stop it.
+ */
+class StreamingPerceptronTest {
+  private static final SparkSession SPARK = SparkTestSupport.spark();
+
+  @TempDir
+  Path tmp;
+
+  /**
+   * Feeds a real dataset in 4 files (4 batches, one partition each) and checks after the stream
+   * (1) the model equals one serial pass of the naive perceptron over the whole file in the same
+   * order, to the last bit, and (2) every batch's prequential count equals the naive model's
+   * correct predictions on the batch before it learnt the batch.
+   */
+  @ParameterizedTest(name = "{0} {3} {4}")
+  @CsvSource({
+      "breast_cancer, 30, 2, none,    perceptron",
+      "breast_cancer, 30, 2, average, perceptron",
+      "iris,           4, 3, average, pa1",
+  })
+  void kBatchesOnOnePartitionAreOneSerialOnlinePassAndPrequentialIsNaiveTestThenTrain(
+      String dataset, int d, int k, String averaging, String rule) throws Exception {
+    List<TestData.Example> examples =
+        TestData.readLibSvm(TestData.sharedData(dataset, "train.libsvm"), d);
+    List<List<TestData.Example>> batches = StreamInput.slices(examples, 4);
+    StreamInput input = new StreamInput(SPARK, tmp);
+    for (List<TestData.Example> batch : batches) {
+      input.add(batch);
+    }
+    List<BatchReport> reports = Collections.synchronizedList(new ArrayList<>());
+    StreamingPerceptron trainer = new StreamingPerceptron(new PerceptronClassifier()
+        .setAveraging(averaging).setUpdateRule(rule).setAggressiveness(0.5).setShuffle(false))
+        .setCheckpointLocation(tmp.resolve("ckpt").toString()).setNumClasses(k)
+        .addListener(reports::add);
+    trainer.start(input.stream(), Trigger.AvailableNow());
+    trainer.awaitTermination();
+
+    NaivePerceptron naive = new NaivePerceptron(d, k, true, 1.0, averaging.equals("average"),
+        rule, 0.5);
+    long cumulativeCorrect = 0;
+    assertEquals(batches.size(), reports.size());
+    for (int b = 0; b < batches.size(); b++) {
+      List<TestData.Example> batch = batches.get(b);
+      long correct = 0;
+      for (TestData.Example e : batch) {
+        correct += naivePrediction(naive, e.features.toArray()) == (int) e.label ? 1 : 0;
+      }
+      List<double[]> xs = Examples.dense(batch);
+      List<Integer> labels = Examples.labels(batch);
+      for (int i = 0; i < xs.size(); i++) {
+        naive.step(xs.get(i), labels.get(i));
+        naive.clock += 1.0;
+      }
+      cumulativeCorrect += correct;
+      BatchReport report = reports.get(b);
+      assertEquals(b, report.batchId());
+      assertEquals(batch.size(), report.rows());
+      assertEquals(correct, report.prequentialCorrect(), "batch " + b);
+      assertEquals(cumulativeCorrect, report.cumulative().prequentialCorrect(), "batch " + b);
+    }
+
+    PerceptronClassificationModel model = trainer.latestModel();
+    Matrix coef = model.coefficientMatrix();
+    for (int row = 0; row < coef.numRows(); row++) {
+      double[] expected = naive.modelRow(row);
+      for (int j = 0; j < d; j++) {
+        assertEquals(expected[j], coef.apply(row, j), 0.0, "row " + row + ", feature " + j);
+      }
+      assertEquals(expected[d], model.interceptVector().apply(row), 0.0, "intercept " + row);
+    }
+    assertEquals(averaging, model.getAveraging(), "the model carries the configuration's params");
+    assertEquals(examples.size(), trainer.progress().rows());
+  }
+
+  /** The naive model's prediction: margin > 0 for binary, arg-max (ties low) for multiclass. */
+  private static int naivePrediction(NaivePerceptron naive, double[] x) {
+    int rows = naive.numClasses == 2 ? 1 : naive.numClasses;
+    double best = Double.NEGATIVE_INFINITY;
+    int arg = 0;
+    for (int k = 0; k < rows; k++) {
+      double[] w = naive.modelRow(k);
+      double score = 0;
+      for (int j = 0; j < naive.d; j++) {
+        score += x[j] * w[j];
+      }
+      score += w[naive.d];
+      if (rows == 1) {
+        return score > 0 ? 1 : 0;
+      }
+      if (k == 0 || score > best) {
+        best = score;
+        arg = k;
+      }
+    }
+    return arg;
+  }
+
+  /**
+   * Models published every 2 batches are whole whenever a concurrent reader loads them: every
+   * load that succeeds gives exactly one of the published models, and the last is the final one.
+   */
+  @Test
+  void publishedModelsAreLoadableWholeWhileTheStreamRuns() throws Exception {
+    List<TestData.Example> examples =
+        TestData.readLibSvm(TestData.sharedData("breast_cancer", "train.libsvm"), 30);
+    StreamInput input = new StreamInput(SPARK, tmp);
+    for (List<TestData.Example> batch : StreamInput.slices(examples, 5)) {
+      input.add(batch);
+    }
+    String modelPath = tmp.resolve("model").toString();
+    List<double[]> published = Collections.synchronizedList(new ArrayList<>());
+    StreamingPerceptron trainer = new StreamingPerceptron()
+        .setCheckpointLocation(tmp.resolve("ckpt").toString()).setModelPath(modelPath)
+        .setPublishEvery(2);
+    trainer.addListener(report -> {
+      if (report.published()) {
+        published.add(weights(trainer.latestModel()));
+      }
+    });
+    List<double[]> loaded = Collections.synchronizedList(new ArrayList<>());
+    AtomicBoolean streaming = new AtomicBoolean(true);
+    Thread reader = new Thread(() -> {
+      while (streaming.get()) {
+        try {
+          loaded.add(weights(PerceptronClassificationModel.load(modelPath)));
+        } catch (RuntimeException notYetOrMidSwap) {
+          // before the first publication, or during the swap's two renames: retried
+        }
+        try {
+          Thread.sleep(50); // a few loads per batch; more would only starve the stream
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    });
+    reader.start();
+    try {
+      trainer.start(input.stream(), Trigger.AvailableNow());
+      trainer.awaitTermination();
+    } finally {
+      streaming.set(false);
+      reader.join();
+    }
+    // 5 batches with publishEvery=2: after batches 2 and 4, then the final one at the end.
+    assertEquals(2, published.size());
+    double[] last = weights(trainer.latestModel());
+    published.add(last);
+    assertArrayEquals(last, weights(PerceptronClassificationModel.load(modelPath)), 0.0);
+    for (double[] w : loaded) {
+      assertTrue(published.stream().anyMatch(p -> java.util.Arrays.equals(p, w)),
+          "a loaded model is one of the published ones");
+    }
+    assertFalse(trainer.publish(), "nothing new to publish after the final publication");
+  }
+
+  private static double[] weights(PerceptronClassificationModel m) {
+    double[] w = java.util.Arrays.copyOf(m.coefficients().toArray(), m.numFeatures() + 1);
+    w[m.numFeatures()] = m.intercept();
+    return w;
+  }
+
+  /** {@code model.transform} on a streaming DataFrame gives the static transform's rows. */
+  @Test
+  void aModelScoresAStreamingDataFrame() throws Exception {
+    List<TestData.Example> examples =
+        TestData.readLibSvm(TestData.sharedData("breast_cancer", "test.libsvm"), 30);
+    PerceptronClassificationModel model = new PerceptronClassifier().setMaxIter(3)
+        .fit(TestData.frameInOrder(SPARK,
+            TestData.readLibSvm(TestData.sharedData("breast_cancer", "train.libsvm"), 30), 2));
+    StreamInput input = new StreamInput(SPARK, tmp);
+    for (List<TestData.Example> batch : StreamInput.slices(examples, 2)) {
+      input.add(batch);
+    }
+    Dataset<Row> scored = model.transform(input.stream());
+    assertTrue(scored.isStreaming());
+    StreamingQuery query = scored.writeStream().format("memory").queryName("scored_stream")
+        .option("checkpointLocation", tmp.resolve("scoring-ckpt").toString())
+        .trigger(Trigger.AvailableNow()).start();
+    query.awaitTermination();
+    try {
+      List<Row> streamed = SPARK.table("scored_stream").collectAsList();
+      assertEquals(examples.size(), streamed.size());
+      for (Row r : streamed) {
+        Vector x = r.getAs("features");
+        assertEquals(model.predict(x), (double) r.getAs("prediction"), 0.0);
+        assertEquals(model.predictRaw(x), r.getAs("rawPrediction"));
+      }
+    } finally {
+      SPARK.sql("DROP VIEW IF EXISTS scored_stream");
+    }
+  }
+
+  /**
+   * A model learnt from labels 0/1 has two classes; a later batch with label 2 stops the query
+   * with a message naming the label and the classes, and leaves the learner at the batch before.
+   */
+  @Test
+  void aLabelBeyondTheModelsClassesStopsTheStreamWithAClearError() throws Exception {
+    List<TestData.Example> first = new ArrayList<>();
+    List<TestData.Example> second = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      first.add(new TestData.Example(i % 2, org.apache.spark.ml.linalg.Vectors.dense(i, 1)));
+      second.add(new TestData.Example(i % 3, org.apache.spark.ml.linalg.Vectors.dense(1, i)));
+    }
+    StreamInput input = new StreamInput(SPARK, tmp);
+    input.add(first);
+    input.add(second);
+    StreamingPerceptron trainer = new StreamingPerceptron()
+        .setCheckpointLocation(tmp.resolve("ckpt").toString());
+    trainer.start(input.stream(), Trigger.AvailableNow());
+    StreamingQueryException e = assertThrows(StreamingQueryException.class,
+        trainer::awaitTermination);
+    String message = rootMessage(e);
+    assertTrue(message.contains("has label 2 in 2 rows of this batch")
+        && message.contains("the model has 2 classes") && message.contains("numClasses"),
+        message);
+    assertEquals(0, trainer.progress().lastBatchId());
+    assertEquals(6, trainer.progress().rows());
+  }
+
+  static String rootMessage(Throwable t) {
+    Throwable c = t;
+    while (c.getCause() != null && c.getCause() != c) {
+      c = c.getCause();
+    }
+    return c.getMessage();
+  }
+
+  @Test
+  void paramsThatNeedTheWholeDatasetAreRefusedForStreams() {
+    StreamInput input = new StreamInput(SPARK, tmp);
+    for (PerceptronClassifier refused : new PerceptronClassifier[] {
+        new PerceptronClassifier().setAveraging("vote"),
+        new PerceptronClassifier().setMixing("oneshot"),
+        new PerceptronClassifier().setClassWeight("balanced")}) {
+      StreamingPerceptron trainer = new StreamingPerceptron(refused)
+          .setCheckpointLocation(tmp.resolve("ckpt").toString());
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> trainer.start(input.stream()));
+      assertTrue(e.getMessage().startsWith("Cannot learn from a stream with these params: "),
+          e.getMessage());
+    }
+    assertThrows(IllegalStateException.class,
+        () -> new StreamingPerceptron().start(input.stream()), "no checkpoint location");
+    assertThrows(IllegalArgumentException.class, () -> new StreamingPerceptron()
+        .setCheckpointLocation(tmp.toString()).start(SPARK.emptyDataFrame()));
+  }
+}
