@@ -56,12 +56,12 @@ class StreamingPerceptronTest {
   })
   void kBatchesOnOnePartitionAreOneSerialOnlinePassAndPrequentialIsNaiveTestThenTrain(
       String dataset, int d, int k, String averaging, String rule) throws Exception {
-    List<TestData.Example> examples =
-        TestData.readLibSvm(TestData.sharedData(dataset, "train.libsvm"), d);
-    List<List<TestData.Example>> batches = StreamInput.slices(examples, 4);
-    StreamInput input = new StreamInput(SPARK, tmp);
-    for (List<TestData.Example> batch : batches) {
-      input.add(batch);
+    List<List<String>> files = StreamInput.slices(StreamInput.lines(dataset, "train.libsvm"), 4);
+    StreamInput input = new StreamInput(SPARK, tmp, d);
+    List<List<TestData.Example>> batches = new ArrayList<>();
+    for (List<String> file : files) {
+      input.add(file);
+      batches.add(StreamInput.examples(file, d, tmp));
     }
     List<BatchReport> reports = Collections.synchronizedList(new ArrayList<>());
     StreamingPerceptron trainer = new StreamingPerceptron(new PerceptronClassifier()
@@ -105,7 +105,7 @@ class StreamingPerceptronTest {
       assertEquals(expected[d], model.interceptVector().apply(row), 0.0, "intercept " + row);
     }
     assertEquals(averaging, model.getAveraging(), "the model carries the configuration's params");
-    assertEquals(examples.size(), trainer.progress().rows());
+    assertEquals(batches.stream().mapToInt(List::size).sum(), trainer.progress().rows());
   }
 
   /** The naive model's prediction: margin > 0 for binary, arg-max (ties low) for multiclass. */
@@ -137,11 +137,10 @@ class StreamingPerceptronTest {
    */
   @Test
   void publishedModelsAreLoadableWholeWhileTheStreamRuns() throws Exception {
-    List<TestData.Example> examples =
-        TestData.readLibSvm(TestData.sharedData("breast_cancer", "train.libsvm"), 30);
-    StreamInput input = new StreamInput(SPARK, tmp);
-    for (List<TestData.Example> batch : StreamInput.slices(examples, 5)) {
-      input.add(batch);
+    StreamInput input = new StreamInput(SPARK, tmp, 30);
+    for (List<String> file : StreamInput.slices(StreamInput.lines("breast_cancer",
+        "train.libsvm"), 5)) {
+      input.add(file);
     }
     String modelPath = tmp.resolve("model").toString();
     List<double[]> published = Collections.synchronizedList(new ArrayList<>());
@@ -163,7 +162,7 @@ class StreamingPerceptronTest {
           // before the first publication, or during the swap's two renames: retried
         }
         try {
-          Thread.sleep(50); // a few loads per batch; more would only starve the stream
+          Thread.sleep(200); // a few loads per batch; more would only starve the stream
         } catch (InterruptedException e) {
           return;
         }
@@ -198,14 +197,13 @@ class StreamingPerceptronTest {
   /** {@code model.transform} on a streaming DataFrame gives the static transform's rows. */
   @Test
   void aModelScoresAStreamingDataFrame() throws Exception {
-    List<TestData.Example> examples =
-        TestData.readLibSvm(TestData.sharedData("breast_cancer", "test.libsvm"), 30);
+    List<String> lines = StreamInput.lines("breast_cancer", "test.libsvm");
     PerceptronClassificationModel model = new PerceptronClassifier().setMaxIter(3)
         .fit(TestData.frameInOrder(SPARK,
             TestData.readLibSvm(TestData.sharedData("breast_cancer", "train.libsvm"), 30), 2));
-    StreamInput input = new StreamInput(SPARK, tmp);
-    for (List<TestData.Example> batch : StreamInput.slices(examples, 2)) {
-      input.add(batch);
+    StreamInput input = new StreamInput(SPARK, tmp, 30);
+    for (List<String> file : StreamInput.slices(lines, 2)) {
+      input.add(file);
     }
     Dataset<Row> scored = model.transform(input.stream());
     assertTrue(scored.isStreaming());
@@ -215,7 +213,7 @@ class StreamingPerceptronTest {
     query.awaitTermination();
     try {
       List<Row> streamed = SPARK.table("scored_stream").collectAsList();
-      assertEquals(examples.size(), streamed.size());
+      assertEquals(lines.size(), streamed.size());
       for (Row r : streamed) {
         Vector x = r.getAs("features");
         assertEquals(model.predict(x), (double) r.getAs("prediction"), 0.0);
@@ -232,13 +230,13 @@ class StreamingPerceptronTest {
    */
   @Test
   void aLabelBeyondTheModelsClassesStopsTheStreamWithAClearError() throws Exception {
-    List<TestData.Example> first = new ArrayList<>();
-    List<TestData.Example> second = new ArrayList<>();
+    List<String> first = new ArrayList<>();
+    List<String> second = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
-      first.add(new TestData.Example(i % 2, org.apache.spark.ml.linalg.Vectors.dense(i, 1)));
-      second.add(new TestData.Example(i % 3, org.apache.spark.ml.linalg.Vectors.dense(1, i)));
+      first.add((i % 2) + " 1:" + i + " 2:1");
+      second.add((i % 3) + " 1:1 2:" + i);
     }
-    StreamInput input = new StreamInput(SPARK, tmp);
+    StreamInput input = new StreamInput(SPARK, tmp, 2);
     input.add(first);
     input.add(second);
     StreamingPerceptron trainer = new StreamingPerceptron()
@@ -264,7 +262,7 @@ class StreamingPerceptronTest {
 
   @Test
   void paramsThatNeedTheWholeDatasetAreRefusedForStreams() {
-    StreamInput input = new StreamInput(SPARK, tmp);
+    StreamInput input = new StreamInput(SPARK, tmp, 2);
     for (PerceptronClassifier refused : new PerceptronClassifier[] {
         new PerceptronClassifier().setAveraging("vote"),
         new PerceptronClassifier().setMixing("oneshot"),

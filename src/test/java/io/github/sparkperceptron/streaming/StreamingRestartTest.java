@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.testing.SparkTestSupport;
-import io.github.sparkperceptron.testing.TestData;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class StreamingRestartTest {
   private static final SparkSession SPARK = SparkTestSupport.spark();
-  private static List<List<TestData.Example>> batches;
+  private static List<List<String>> batches;
   /** The model after the 4 batches of an uninterrupted stream, and after its first 3. */
   private static double[] uninterrupted;
   private static double[] afterThree;
@@ -56,14 +55,12 @@ class StreamingRestartTest {
 
   @BeforeAll
   static void uninterruptedStream(@TempDir Path dir) throws Exception {
-    List<TestData.Example> examples =
-        TestData.readLibSvm(TestData.sharedData("breast_cancer", "train.libsvm"), 30);
-    batches = StreamInput.slices(examples, 4);
-    StreamInput input = new StreamInput(SPARK, dir);
+    batches = StreamInput.slices(StreamInput.lines("breast_cancer", "train.libsvm"), 4);
+    StreamInput input = new StreamInput(SPARK, dir, 30);
     List<double[]> models = new ArrayList<>();
     StreamingPerceptron trainer = trainer(dir.resolve("ckpt"));
     trainer.addListener(report -> models.add(weights(trainer.latestModel())));
-    for (List<TestData.Example> batch : batches) {
+    for (List<String> batch : batches) {
       input.add(batch);
     }
     run(trainer, input);
@@ -80,7 +77,7 @@ class StreamingRestartTest {
 
   @Test
   void aStreamStoppedBetweenBatchesAndRestartedEndsWithTheUninterruptedModel() throws Exception {
-    StreamInput input = new StreamInput(SPARK, tmp);
+    StreamInput input = new StreamInput(SPARK, tmp, 30);
     Path checkpoint = tmp.resolve("ckpt");
     input.add(batches.get(0));
     input.add(batches.get(1));
@@ -105,7 +102,7 @@ class StreamingRestartTest {
    */
   @Test
   void aBatchAppliedButNotCommittedIsReplayedBySparkAndNotAppliedTwice() throws Exception {
-    StreamInput input = new StreamInput(SPARK, tmp);
+    StreamInput input = new StreamInput(SPARK, tmp, 30);
     Path checkpoint = tmp.resolve("ckpt");
     for (int b = 0; b < 3; b++) {
       input.add(batches.get(b));
@@ -139,7 +136,7 @@ class StreamingRestartTest {
 
   @Test
   void theStateOfAnotherTrainingOrAnotherQueryIsRefused() throws Exception {
-    StreamInput input = new StreamInput(SPARK, tmp);
+    StreamInput input = new StreamInput(SPARK, tmp, 30);
     Path checkpoint = tmp.resolve("ckpt");
     input.add(batches.get(0));
     run(trainer(checkpoint), input);
@@ -152,7 +149,7 @@ class StreamingRestartTest {
         + " was 1.0 there, 0.5 now"), e.getMessage());
 
     // Another stream's query checkpoint in place of this one's: batch ids start again.
-    StreamInput otherInput = new StreamInput(SPARK, tmp.resolve("other"));
+    StreamInput otherInput = new StreamInput(SPARK, tmp.resolve("other"), 30);
     otherInput.add(batches.get(1));
     Path otherCheckpoint = tmp.resolve("other-ckpt");
     run(trainer(otherCheckpoint), otherInput);
