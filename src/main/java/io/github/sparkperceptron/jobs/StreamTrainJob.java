@@ -448,8 +448,13 @@ public final class StreamTrainJob implements Callable<Integer> {
               + total + ")"));
       return;
     }
-    out.printf(Locale.ROOT, "Learnt %,d rows in %d batch%s in %.1f s (%,.0f rows/s)%n", rows,
-        reports.size(), reports.size() == 1 ? "" : "es", seconds, rows / Math.max(seconds, 1e-9));
+    double batchSeconds = 0;
+    for (BatchReport r : reports) {
+      batchSeconds += r.seconds();
+    }
+    out.printf(Locale.ROOT, "Learnt %,d rows in %d batch%s: %.1f s in batches (%,.0f rows/s),"
+        + " %.1f s in all%n", rows, reports.size(), reports.size() == 1 ? "" : "es",
+        batchSeconds, rows / Math.max(batchSeconds, 1e-9), seconds);
     out.println("Since the start: " + total);
     out.println("Model published to " + modelPath + " (batch " + total.lastBatchId() + ")");
   }

@@ -72,7 +72,8 @@ public final class StreamingProgress {
 
   @Override
   public String toString() {
-    return String.format(Locale.ROOT, "%,d batches (last id %d), %,d rows, prequential accuracy"
-        + " %.4f, %,d updates", batches, lastBatchId, rows, prequentialAccuracy(), updates);
+    return String.format(Locale.ROOT, "%,d batch%s (last id %d), %,d rows, prequential accuracy"
+        + " %.4f, %,d updates", batches, batches == 1 ? "" : "es", lastBatchId, rows,
+        prequentialAccuracy(), updates);
   }
 }

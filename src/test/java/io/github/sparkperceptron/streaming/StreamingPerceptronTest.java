@@ -22,6 +22,7 @@ import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.StreamingQueryException;
 import org.apache.spark.sql.streaming.Trigger;
@@ -222,6 +223,50 @@ class StreamingPerceptronTest {
     } finally {
       SPARK.sql("DROP VIEW IF EXISTS scored_stream");
     }
+  }
+
+  /**
+   * The README's Kafka example parses each record's value, "label,x1,...,x30", with Spark SQL
+   * functions; here the same parsing runs on a text file stream (Kafka's value is the same text
+   * once cast to a string), and the learnt model is one serial pass of the naive perceptron.
+   */
+  @Test
+  void theReadmesKafkaParsingFeedsTheLearner() throws Exception {
+    List<String> libsvm = StreamInput.lines("breast_cancer", "train.libsvm");
+    List<TestData.Example> examples = StreamInput.examples(libsvm, 30, tmp);
+    List<String> csv = new ArrayList<>();
+    for (TestData.Example e : examples) {
+      StringBuilder line = new StringBuilder().append(e.label);
+      for (double v : e.features.toArray()) {
+        line.append(',').append(v);
+      }
+      csv.add(line.toString());
+    }
+    java.nio.file.Files.createDirectories(tmp.resolve("text"));
+    java.nio.file.Files.write(tmp.resolve("text/records.csv"), csv);
+
+    Dataset<Row> records = SPARK.readStream().text(tmp.resolve("text").toString());
+    // As in the README, from here on:
+    Dataset<Row> examplesStream = records
+        .selectExpr("CAST(value AS STRING) AS line")
+        .select(functions.split(functions.col("line"), ",").as("v"))
+        .select(functions.col("v").getItem(0).cast("double").as("label"),
+            org.apache.spark.ml.functions.array_to_vector(
+                functions.slice(functions.col("v"), 2, 30).cast("array<double>"))
+                .as("features"));
+    StreamingPerceptron trainer = new StreamingPerceptron(
+        new PerceptronClassifier().setShuffle(false))
+        .setCheckpointLocation(tmp.resolve("ckpt").toString()).setNumClasses(2);
+    trainer.start(examplesStream, Trigger.AvailableNow());
+    trainer.awaitTermination();
+
+    NaivePerceptron naive = NaivePerceptron.perceptron(30, 2, true, 1.0, true)
+        .train(Examples.dense(examples), Examples.labels(examples), 1,
+            NaivePerceptron.inOrder(examples.size()));
+    PerceptronClassificationModel model = trainer.latestModel();
+    double[] expected = naive.modelRow(0);
+    assertArrayEquals(java.util.Arrays.copyOf(expected, 30), model.coefficients().toArray(), 0.0);
+    assertEquals(expected[30], model.intercept(), 0.0);
   }
 
   /**
