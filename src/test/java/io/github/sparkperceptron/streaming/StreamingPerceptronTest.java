@@ -44,7 +44,7 @@ class StreamingPerceptronTest {
   Path tmp;
 
   /**
-   * Feeds a real dataset in 4 files (4 batches, one partition each) and checks after the stream
+   * Feeds a real dataset in 3 files (3 batches, one partition each) and checks after the stream
    * (1) the model equals one serial pass of the naive perceptron over the whole file in the same
    * order, to the last bit, and (2) every batch's prequential count equals the naive model's
    * correct predictions on the batch before it learnt the batch.
@@ -57,7 +57,7 @@ class StreamingPerceptronTest {
   })
   void kBatchesOnOnePartitionAreOneSerialOnlinePassAndPrequentialIsNaiveTestThenTrain(
       String dataset, int d, int k, String averaging, String rule) throws Exception {
-    List<List<String>> files = StreamInput.slices(StreamInput.lines(dataset, "train.libsvm"), 4);
+    List<List<String>> files = StreamInput.slices(StreamInput.lines(dataset, "train.libsvm"), 3);
     StreamInput input = new StreamInput(SPARK, tmp, d);
     List<List<TestData.Example>> batches = new ArrayList<>();
     for (List<String> file : files) {
@@ -109,6 +109,71 @@ class StreamingPerceptronTest {
     assertEquals(batches.stream().mapToInt(List::size).sum(), trainer.progress().rows());
   }
 
+  /**
+   * With two partitions per batch, each batch is one epoch of iterative parameter mixing that
+   * starts from the mixed state, accumulator and clock the previous batch left: the model after two
+   * batches equals a naive simulation of that definition (uniform mixing μ_i = n_i/n, each
+   * partition's clock advancing by n/n_i per example, the clock carried across batches).
+   * Tolerance as in IterativeParameterMixingTest: the library blends partitions pairwise, the
+   * simulation sums directly, both rounding at about 1e-16 per operation.
+   */
+  @Test
+  void underMixingTheAverageRunsOnAcrossBatchesAsTheDefinitionSays() throws Exception {
+    List<List<String>> files = StreamInput.slices(StreamInput.lines("breast_cancer",
+        "train.libsvm"), 2);
+    StreamInput input = new StreamInput(SPARK, tmp, 30);
+    List<List<TestData.Example>> batches = new ArrayList<>();
+    for (List<String> file : files) {
+      input.add(file);
+      batches.add(StreamInput.examples(file, 30, tmp));
+    }
+    StreamingPerceptron trainer = new StreamingPerceptron(new PerceptronClassifier()
+        .setMixing("uniform").setShuffle(false))
+        .setCheckpointLocation(tmp.resolve("ckpt").toString());
+    // Each batch (one file, read as one partition) is laid out in two partitions, in order.
+    trainer.start(input.stream(), Trigger.AvailableNow(), batch -> {
+      List<TestData.Example> rows = new ArrayList<>();
+      for (Row r : batch.collectAsList()) {
+        rows.add(new TestData.Example(r.getDouble(0), (Vector) r.get(1)));
+      }
+      return TestData.frameInOrder(SPARK, rows, 2);
+    });
+    trainer.awaitTermination();
+
+    double[] w = new double[31];
+    double[] u = new double[31];
+    double clock = 0;
+    for (List<TestData.Example> batch : batches) {
+      int n = batch.size();
+      double[] nextW = new double[31];
+      double[] nextU = new double[31];
+      for (int p = 0; p < 2; p++) {
+        List<TestData.Example> slice = batch.subList(p * n / 2, (p + 1) * n / 2);
+        NaivePerceptron local = NaivePerceptron.perceptron(30, 2, true, 1.0, true);
+        System.arraycopy(w, 0, local.w[0], 0, 31);
+        System.arraycopy(u, 0, local.u[0], 0, 31);
+        local.clock = clock;
+        local.clockStep = (double) n / slice.size();
+        local.train(Examples.dense(slice), Examples.labels(slice), 1,
+            NaivePerceptron.inOrder(slice.size()));
+        double mu = (double) slice.size() / n;
+        for (int j = 0; j < 31; j++) {
+          nextW[j] += mu * local.w[0][j];
+          nextU[j] += mu * local.u[0][j];
+        }
+      }
+      w = nextW;
+      u = nextU;
+      clock += n;
+    }
+    PerceptronClassificationModel model = trainer.latestModel();
+    for (int j = 0; j < 31; j++) {
+      double expected = w[j] - u[j] / clock;
+      double actual = j < 30 ? model.coefficients().apply(j) : model.intercept();
+      assertEquals(expected, actual, 1e-12 * (1 + Math.abs(expected)), "j=" + j);
+    }
+  }
+
   /** The naive model's prediction: margin > 0 for binary, arg-max (ties low) for multiclass. */
   private static int naivePrediction(NaivePerceptron naive, double[] x) {
     int rows = naive.numClasses == 2 ? 1 : naive.numClasses;
@@ -133,21 +198,21 @@ class StreamingPerceptronTest {
   }
 
   /**
-   * Models published every 2 batches are whole whenever a concurrent reader loads them: every
+   * Models published every 3 batches are whole whenever a concurrent reader loads them: every
    * load that succeeds gives exactly one of the published models, and the last is the final one.
    */
   @Test
   void publishedModelsAreLoadableWholeWhileTheStreamRuns() throws Exception {
     StreamInput input = new StreamInput(SPARK, tmp, 30);
     for (List<String> file : StreamInput.slices(StreamInput.lines("breast_cancer",
-        "train.libsvm"), 5)) {
+        "train.libsvm"), 4)) {
       input.add(file);
     }
     String modelPath = tmp.resolve("model").toString();
     List<double[]> published = Collections.synchronizedList(new ArrayList<>());
     StreamingPerceptron trainer = new StreamingPerceptron()
         .setCheckpointLocation(tmp.resolve("ckpt").toString()).setModelPath(modelPath)
-        .setPublishEvery(2);
+        .setPublishEvery(3);
     trainer.addListener(report -> {
       if (report.published()) {
         published.add(weights(trainer.latestModel()));
@@ -177,8 +242,8 @@ class StreamingPerceptronTest {
       streaming.set(false);
       reader.join();
     }
-    // 5 batches with publishEvery=2: after batches 2 and 4, then the final one at the end.
-    assertEquals(2, published.size());
+    // 4 batches with publishEvery=3: after the third, then the final one at the end.
+    assertEquals(1, published.size());
     double[] last = weights(trainer.latestModel());
     published.add(last);
     assertArrayEquals(last, weights(PerceptronClassificationModel.load(modelPath)), 0.0);
