@@ -164,7 +164,8 @@ public final class StreamTrainJob implements Callable<Integer> {
   String averaging;
 
   @Option(names = "--mixing", paramLabel = "MODE", defaultValue = "mistakes",
-      description = "uniform or mistakes (default: ${DEFAULT-VALUE})")
+      description = "uniform, mistakes or momentum (block momentum, restarted every batch)"
+          + " (default: ${DEFAULT-VALUE})")
   String mixing;
 
   @Option(names = "--shuffle", negatable = true, defaultValue = "true", fallbackValue = "true",

@@ -40,15 +40,29 @@ public final class OnlineLearner {
    */
   public static void runEpoch(LearnerConfig config, TrainingBlock data, int[] order,
       LinearState state, double clockScale, EpochStats stats, UpdateRecorder recorder) {
+    runEpoch(config, data, order, 0, order.length, state, clockScale, stats, recorder, null);
+  }
+
+  /**
+   * Runs the rows {@code order[from .. to)} (one mixing round's share of an epoch), as
+   * {@link #runEpoch(LearnerConfig, TrainingBlock, int[], LinearState, double, EpochStats,
+   * UpdateRecorder)} does, and marks every state coordinate an update writes in {@code touched}
+   * (when not {@code null}), so that the round's change can be returned sparsely.
+   */
+  public static void runEpoch(LearnerConfig config, TrainingBlock data, int[] order, int from,
+      int to, LinearState state, double clockScale, EpochStats stats, UpdateRecorder recorder,
+      TouchedSet touched) {
     if (config.isBinary()) {
-      binaryEpoch(config, data, order, state, clockScale, stats, recorder);
+      binaryEpoch(config, data, order, from, to, state, clockScale, stats, recorder, touched);
     } else {
-      multiclassEpoch(config, data, order, state, clockScale, stats, recorder);
+      multiclassEpoch(config, data, order, from, to, state, clockScale, stats, recorder,
+          touched);
     }
   }
 
   private static void binaryEpoch(LearnerConfig config, TrainingBlock data, int[] order,
-      LinearState state, double clockScale, EpochStats stats, UpdateRecorder recorder) {
+      int from, int to, LinearState state, double clockScale, EpochStats stats,
+      UpdateRecorder recorder, TouchedSet touched) {
     final FeatureBlock x = data.features();
     final int[] labels = data.labelArray();
     final double[] sampleWeights = data.weightArray();
@@ -68,8 +82,9 @@ public final class OnlineLearner {
     double weightSeen = 0.0;
     double perceptronLoss = 0.0;
     double hingeLoss = 0.0;
+    double stepSum = 0.0;
 
-    for (int t = 0; t < order.length; t++) {
+    for (int t = from; t < to; t++) {
       final int row = order[t];
       final double s = config.exampleWeight(sampleWeights == null ? 1.0 : sampleWeights[row],
           labels[row]);
@@ -107,6 +122,13 @@ public final class OnlineLearner {
       if (tau > 0.0) {
         final double delta = tau * y;
         updates++;
+        stepSum += tau;
+        if (touched != null) {
+          x.markStored(row, touched, 0);
+          if (fitIntercept) {
+            touched.mark(biasSlot);
+          }
+        }
         if (u == null) {
           x.addScaled(row, delta, w, 0);
           if (fitIntercept) {
@@ -135,10 +157,12 @@ public final class OnlineLearner {
     stats.perceptronLoss += perceptronLoss;
     stats.hingeLoss += hingeLoss;
     stats.nonFiniteMargins += nonFinite;
+    stats.stepSum += stepSum;
   }
 
   private static void multiclassEpoch(LearnerConfig config, TrainingBlock data, int[] order,
-      LinearState state, double clockScale, EpochStats stats, UpdateRecorder recorder) {
+      int from, int to, LinearState state, double clockScale, EpochStats stats,
+      UpdateRecorder recorder, TouchedSet touched) {
     final FeatureBlock x = data.features();
     final int[] labels = data.labelArray();
     final double[] sampleWeights = data.weightArray();
@@ -161,8 +185,9 @@ public final class OnlineLearner {
     double weightSeen = 0.0;
     double perceptronLoss = 0.0;
     double hingeLoss = 0.0;
+    double stepSum = 0.0;
 
-    for (int t = 0; t < order.length; t++) {
+    for (int t = from; t < to; t++) {
       final int row = order[t];
       final int y = labels[row];
       final double s = config.exampleWeight(sampleWeights == null ? 1.0 : sampleWeights[row], y);
@@ -205,8 +230,17 @@ public final class OnlineLearner {
 
       if (tau > 0.0) {
         updates++;
+        stepSum += tau;
         final int up = y * rowLength;
         final int down = rival * rowLength;
+        if (touched != null) {
+          x.markStored(row, touched, up);
+          x.markStored(row, touched, down);
+          if (fitIntercept) {
+            touched.mark(up + biasSlot);
+            touched.mark(down + biasSlot);
+          }
+        }
         if (u == null) {
           x.addScaled(row, tau, w, up);
           x.addScaled(row, -tau, w, down);
@@ -240,5 +274,6 @@ public final class OnlineLearner {
     stats.perceptronLoss += perceptronLoss;
     stats.hingeLoss += hingeLoss;
     stats.nonFiniteMargins += nonFinite;
+    stats.stepSum += stepSum;
   }
 }

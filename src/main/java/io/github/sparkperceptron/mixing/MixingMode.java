@@ -4,9 +4,11 @@ import io.github.sparkperceptron.kernel.ParamValue;
 
 /** How the partitions' weights are combined; see the package documentation for the formulas. */
 public enum MixingMode implements ParamValue {
-  UNIFORM("uniform", "each epoch, weighted by share of examples"),
-  MISTAKES("mistakes", "each epoch, weighted by share of updates, McDonald et al. 2010"),
-  ONESHOT("oneshot", "train apart, average once");
+  UNIFORM("uniform", "each round, weighted by share of examples"),
+  MISTAKES("mistakes", "each round, weighted by share of updates, McDonald et al. 2010"),
+  ONESHOT("oneshot", "train apart, average once"),
+  MOMENTUM("momentum", "each round, weighted by share of updates, with Nesterov block momentum"
+      + " 1 - 1/workers, Chen & Huo 2016");
 
   private final String paramValue;
   private final String description;
@@ -28,10 +30,16 @@ public enum MixingMode implements ParamValue {
 
   /**
    * The unnormalised μ of one partition: its total sample weight (its row count when unweighted)
-   * for uniform and one-shot mixing, its number of updates for mistake-weighted mixing.
+   * for uniform and one-shot mixing, its number of updates for mistake-weighted mixing and for
+   * block momentum (whose rounds are mistake-weighted mixes).
    */
   public double mixWeight(double partitionWeight, long partitionUpdates) {
-    return this == MISTAKES ? partitionUpdates : partitionWeight;
+    return this == MISTAKES || this == MOMENTUM ? partitionUpdates : partitionWeight;
+  }
+
+  /** Whether the partitions are mixed after every round (all but one-shot mixing). */
+  public boolean isIterative() {
+    return this != ONESHOT;
   }
 
   /** Looks a mode up by its param value (case-insensitive). */

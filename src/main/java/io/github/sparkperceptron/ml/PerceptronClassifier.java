@@ -6,6 +6,7 @@ import io.github.sparkperceptron.kernel.LearnerConfig;
 import io.github.sparkperceptron.kernel.LinearState;
 import io.github.sparkperceptron.kernel.UpdateRule;
 import io.github.sparkperceptron.kernel.VotedPerceptron;
+import io.github.sparkperceptron.mixing.BlockMomentum;
 import io.github.sparkperceptron.mixing.MixingMode;
 import java.util.Arrays;
 import java.util.List;
@@ -120,6 +121,10 @@ public class PerceptronClassifier
     return (PerceptronClassifier) set(mixing(), value);
   }
 
+  public PerceptronClassifier setMixingRounds(int value) {
+    return (PerceptronClassifier) set(mixingRounds(), value);
+  }
+
   public PerceptronClassifier setShuffle(boolean value) {
     return (PerceptronClassifier) set(shuffle(), value);
   }
@@ -213,9 +218,11 @@ public class PerceptronClassifier
           + " epoch, which mixing=oneshot never forms; use mixing=mistakes or mixing=uniform, or"
           + " unset validationIndicatorCol");
     }
-    MixingSettings settings = new MixingSettings(getMaxIter(), getTol(), mixingMode,
-        getShuffle(), getSeed(), getAggregationDepth(), !validationCol.isEmpty(),
-        getValidationPatience(), getThreshold());
+    if (mixingMode == MixingMode.ONESHOT && getMixingRounds() > 1) {
+      throw new IllegalArgumentException("mixingRounds=" + getMixingRounds() + " needs iterative"
+          + " mixing, but mixing=oneshot trains every partition alone and mixes once; use"
+          + " mixing=momentum or mistakes, or leave mixingRounds at 0");
+    }
     if (rule.isPassiveAggressive() && getStepSize() != 1.0) {
       LOG.warn("stepSize={} has no effect with updateRule={}: passive-aggressive rules compute"
           + " their own step", getStepSize(), getUpdateRule());
@@ -231,6 +238,8 @@ public class PerceptronClassifier
         requireVoteFits(input, learner);
       }
       LinearState start = initialState(learner);
+      MixingSettings settings = mixingSettings(jsc, input, learner, getMaxIter(), getSeed(),
+          validationCol);
       LOG.info("Training {}: {} on {} rows x {} features, {} classes, {} partitions",
           uid(), describeParams(), input.numRows, input.numFeatures, input.numClasses,
           input.numPartitions);
@@ -265,6 +274,62 @@ public class PerceptronClassifier
     }
   }
 
+  /** The dense-above share {@link MixingSettings#EXCHANGE_KEY} asks for. */
+  private static double exchangeDensity(String mode) {
+    switch (mode.toLowerCase(Locale.ROOT)) {
+      case "auto":
+        return io.github.sparkperceptron.mixing.StateDelta.DENSE_ABOVE;
+      case "sparse":
+        return Double.POSITIVE_INFINITY;
+      case "dense":
+        return -1.0;
+      default:
+        throw new IllegalArgumentException(MixingSettings.EXCHANGE_KEY + " must be auto, sparse"
+            + " or dense, got '" + mode + "'");
+    }
+  }
+
+  /**
+   * The mixing loop's settings for this data: rounds, block momentum and its bound resolved, the
+   * exchange's representation from {@link MixingSettings#EXCHANGE_KEY}. {@code maxIter} and
+   * {@code seed} are parameters because a stream's micro-batch ({@link OnlineTraining}) runs its
+   * own number of epochs with a seed of its own.
+   */
+  MixingSettings mixingSettings(JavaSparkContext jsc, TrainingInput input, LearnerConfig learner,
+      int maxIter, long seed, String validationCol) {
+    MixingMode mixingMode = mixingValue();
+    int workers = input.numPartitions;
+    int rounds = mixingMode == MixingMode.ONESHOT ? 1
+        : getMixingRounds() > 0 ? getMixingRounds()
+        : MixingSettings.automaticRounds(mixingMode, workers);
+    double momentum = mixingMode == MixingMode.MOMENTUM
+        ? BlockMomentum.defaultMomentum(workers) : 0.0;
+    double bound = 0.0;
+    if (learner.updateRule() == UpdateRule.PERCEPTRON) {
+      // ρ of BlockMomentum's bound: one update grows ‖w‖² by at most τ·(τ_max·max‖x̃‖²), twice
+      // that for multiclass (two rows move).
+      double maxWeight = 0.0;
+      for (int k = 0; k < input.numClasses; k++) {
+        double classFactor = learner.classWeights() == null ? 1.0 : learner.classWeights()[k];
+        maxWeight = Math.max(maxWeight, input.maxWeightByClass[k] * classFactor);
+      }
+      double radius = input.maxSquaredNorm + (learner.fitIntercept() ? 1.0 : 0.0);
+      bound = (learner.isBinary() ? 1.0 : 2.0) * learner.stepSize() * maxWeight * radius;
+    }
+    if (mixingMode != MixingMode.ONESHOT) {
+      LOG.info("Mixing: {} over {} workers, {} round{} per epoch{}", mixingMode.paramValue(),
+          workers, rounds, rounds == 1 ? "" : "s",
+          momentum > 0 ? String.format(Locale.ROOT, ", block momentum %.4f", momentum) : "");
+    }
+    MixingSettings settings = new MixingSettings(maxIter, getTol(), mixingMode, getShuffle(),
+        seed, getAggregationDepth(), !validationCol.isEmpty(), getValidationPatience(),
+        getThreshold(), rounds, momentum, bound);
+    String exchange = jsc.getLocalProperty(MixingSettings.EXCHANGE_KEY);
+    settings.denseAbove = exchangeDensity(exchange != null ? exchange
+        : jsc.getConf().get(MixingSettings.EXCHANGE_KEY, "auto"));
+    return settings;
+  }
+
   /**
    * The checkpoints of this training, or null when {@code checkpointDir} is unset, checkpoints
    * are off (interval −1) or there is nothing to checkpoint (one-shot mixing is one job).
@@ -288,7 +353,8 @@ public class PerceptronClassifier
     StringBuilder sb = new StringBuilder("spark-perceptron checkpoint 1\n");
     for (org.apache.spark.ml.param.Param<?> p : new org.apache.spark.ml.param.Param<?>[] {
         maxIter(), tol(), stepSize(), fitIntercept(), updateRule(), aggressiveness(), averaging(),
-        mixing(), shuffle(), seed(), threshold(), aggregationDepth(), validationPatience(),
+        mixing(), mixingRounds(), shuffle(), seed(), threshold(), aggregationDepth(),
+        validationPatience(),
         classWeight(), labelCol(), featuresCol(), weightCol(), validationIndicatorCol()}) {
       sb.append(p.name()).append('=').append(isDefined(p) ? String.valueOf(getOrDefault(p)) : "")
           .append('\n');

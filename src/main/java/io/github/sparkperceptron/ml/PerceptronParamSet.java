@@ -40,6 +40,7 @@ public final class PerceptronParamSet implements Serializable {
   final DoubleParam aggressiveness;
   final Param<String> averaging;
   final Param<String> mixing;
+  final IntParam mixingRounds;
   final BooleanParam shuffle;
   final LongParam seed;
   final DoubleParam threshold;
@@ -77,6 +78,11 @@ public final class PerceptronParamSet implements Serializable {
     mixing = new Param<>(owner, "mixing",
         "how the partitions' weights are combined: " + ParamValue.describe(MixingMode.class),
         ParamChecks.oneOf("mixing", MixingMode.class));
+    mixingRounds = new IntParam(owner, "mixingRounds",
+        "mixing rounds per epoch: every partition's epoch is cut into this many consecutive"
+            + " parts and the partitions are mixed after each (one Spark job per round); 0 ="
+            + " automatic: min(16, workers) with mixing=momentum, 1 otherwise (>= 0)",
+        ParamChecks.intAtLeast("mixingRounds", 0));
     shuffle = new BooleanParam(owner, "shuffle",
         "whether each partition visits its rows in a new seeded order every epoch");
     seed = new LongParam(owner, "seed",
@@ -120,6 +126,7 @@ public final class PerceptronParamSet implements Serializable {
     owner.setDefault(aggressiveness, 1.0);
     owner.setDefault(averaging, Averaging.AVERAGE.paramValue());
     owner.setDefault(mixing, MixingMode.MISTAKES.paramValue());
+    owner.setDefault(mixingRounds, 0);
     owner.setDefault(shuffle, true);
     owner.setDefault(seed, DEFAULT_SEED);
     owner.setDefault(threshold, 0.0);

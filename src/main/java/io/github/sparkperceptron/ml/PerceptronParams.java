@@ -125,6 +125,14 @@ public interface PerceptronParams extends Params {
     return getOrDefault(mixing());
   }
 
+  default IntParam mixingRounds() {
+    return perceptronParamSet().mixingRounds;
+  }
+
+  default int getMixingRounds() {
+    return (Integer) getOrDefault(mixingRounds());
+  }
+
   default boolean getShuffle() {
     return (Boolean) getOrDefault(shuffle());
   }

@@ -49,10 +49,13 @@ import org.slf4j.LoggerFactory;
  * batch left: the weights w, and for averaging the accumulator u and the clock c. The averaged
  * perceptron's average therefore runs over every example since the stream began, not over the
  * batch: on one partition with one epoch per batch, a file fed in k batches gives bit for bit
- * the model of one serial online pass over it. {@code maxIter} is not used (a stream has no
+ * the model of one serial online pass over it (whose averaging sum is added to u at each batch's
+ * end, as the trainer adds each mixing round's). {@code maxIter} is not used (a stream has no
  * number of epochs); {@code tol} stops a batch's epochs early when {@code epochsPerBatch} &gt; 1;
  * with {@code shuffle} each batch's rows are visited in an order seeded by (seed, batch id),
- * without it in arrival order. Refused, because they need the whole dataset up front or grow
+ * without it in arrival order. {@code mixingRounds} and {@code mixing=momentum} work as in
+ * {@code fit}, resolved for each batch's partitions; block momentum's velocity restarts at every
+ * batch (why: {@code OnlineTraining}). Refused, because they need the whole dataset up front or grow
  * without bound: {@code averaging=vote}, {@code mixing=oneshot}, {@code validationIndicatorCol},
  * {@code classWeight=balanced}, {@code checkpointDir}.
  *
@@ -486,13 +489,17 @@ public final class StreamingPerceptron {
   String configuration() {
     StringBuilder sb = new StringBuilder("spark-perceptron stream 1\n");
     for (Param<?> p : new Param<?>[] {params.labelCol(), params.featuresCol(),
-        params.weightCol(), params.stepSize(), params.fitIntercept(), params.updateRule(),
-        params.aggressiveness(), params.averaging(), params.mixing(), params.shuffle(),
-        params.seed(), params.aggregationDepth(), params.tol()}) {
+        params.weightCol(), params.stepSize(), params.fitIntercept(), params.aggressiveness(),
+        params.shuffle(), params.seed(), params.aggregationDepth(), params.tol(),
+        params.mixingRounds()}) {
       sb.append(p.name()).append('=')
           .append(params.isDefined(p) ? String.valueOf(params.getOrDefault(p)) : "")
           .append('\n');
     }
+    // The enum params by the value they select, so that "PA1" and "pa1" are one configuration.
+    sb.append("updateRule=").append(params.updateRuleValue().paramValue()).append('\n');
+    sb.append("averaging=").append(params.averagingValue().paramValue()).append('\n');
+    sb.append("mixing=").append(params.mixingValue().paramValue()).append('\n');
     sb.append("epochsPerBatch=").append(epochsPerBatch).append('\n');
     sb.append("numClasses=").append(numClasses == 0 ? "from the data" : numClasses).append('\n');
     PerceptronClassificationModel initial = params.getInitialModel();

@@ -12,9 +12,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The layers depend one way: kernel ← mixing ← ml / io ← jobs, and ml ← streaming ← jobs. The
- * math must stay free of Spark (so it can be read, tested and benchmarked alone), the library free
- * of the jobs, and batch training free of streaming.
+ * The layers depend one way: kernel ← mixing ← exchange ← ml / io ← jobs, and ml ← streaming ←
+ * jobs. The math must stay free of Spark (so it can be read, tested and benchmarked alone), the
+ * library free of the jobs, and batch training free of streaming.
  */
 class LayeringTest {
   private static final Path MAIN = TestData.projectRoot()
@@ -53,6 +53,14 @@ class LayeringTest {
   }
 
   @Test
+  void exchangeDependsOnlyOnTheMathAndSpark() throws IOException {
+    List<String> v = violations("exchange", "io.github.sparkperceptron.ml",
+        "io.github.sparkperceptron.io", "io.github.sparkperceptron.jobs",
+        "io.github.sparkperceptron.data");
+    assertTrue(v.isEmpty(), v.toString());
+  }
+
+  @Test
   void syntheticDataDependsOnlyOnTheKernelAndSpark() throws IOException {
     List<String> v = violations("data", "io.github.sparkperceptron.mixing",
         "io.github.sparkperceptron.ml", "io.github.sparkperceptron.io",
@@ -64,6 +72,7 @@ class LayeringTest {
   void libraryDoesNotDependOnJobs() throws IOException {
     List<String> v = violations("ml", "io.github.sparkperceptron.jobs");
     v.addAll(violations("io", "io.github.sparkperceptron.jobs"));
+    v.addAll(violations("exchange", "io.github.sparkperceptron.jobs"));
     assertTrue(v.isEmpty(), v.toString());
   }
 
@@ -72,7 +81,7 @@ class LayeringTest {
     List<String> v = violations("streaming", "io.github.sparkperceptron.jobs",
         "io.github.sparkperceptron.io", "io.github.sparkperceptron.mixing",
         "io.github.sparkperceptron.data");
-    for (String lower : new String[] {"kernel", "mixing", "ml", "io", "data"}) {
+    for (String lower : new String[] {"kernel", "mixing", "exchange", "ml", "io", "data"}) {
       v.addAll(violations(lower, "io.github.sparkperceptron.streaming"));
     }
     assertTrue(v.isEmpty(), v.toString());

@@ -20,7 +20,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * With one partition, iterative parameter mixing is serial training: the distributed model must
  * equal, bit for bit, the naive textbook perceptron written in the test (real data sets, every
- * averaging mode and update rule, binary and multiclass).
+ * averaging mode, update rule and mixing mode, binary and multiclass; block momentum with one
+ * worker has momentum 0 and one round per epoch).
  */
 class OnePartitionEqualsSerialTest {
   private static final SparkSession SPARK = SparkTestSupport.spark();
@@ -37,6 +38,8 @@ class OnePartitionEqualsSerialTest {
       "breast_cancer, 30, 2, average, pa,  1.0, true,  true,  uniform",
       "breast_cancer, 30, 2, none,    pa1, 1.0, true,  false, mistakes",
       "iris, 4, 3, average, pa2, 1.0, true,  true,  uniform",
+      "breast_cancer, 30, 2, average, perceptron, 1.0, true, true, momentum",
+      "iris, 4, 3, average, pa1, 1.0, true,  true,  momentum",
   })
   void oneMatchesNaiveSerialBitForBit(String dataset, int d, int k, String averaging,
       String rule, double eta, boolean fitIntercept, boolean shuffle, String mixing) {
@@ -49,8 +52,10 @@ class OnePartitionEqualsSerialTest {
         ? epoch -> SeededShuffle.forEpoch(seed, epoch, 0).permutation(n)
         : NaivePerceptron.inOrder(n);
     NaivePerceptron naive = new NaivePerceptron(d, k, fitIntercept, eta,
-        averaging.equals("average"), rule, 0.5)
-        .train(Examples.dense(examples), Examples.labels(examples), epochs, orders);
+        averaging.equals("average"), rule, 0.5);
+    // The trainer adds each epoch's accumulator change to u (one-shot mixing returns its model).
+    naive.foldAverageEachEpoch = !mixing.equals("oneshot");
+    naive.train(Examples.dense(examples), Examples.labels(examples), epochs, orders);
 
     Dataset<Row> frame = TestData.frameInOrder(SPARK, examples, 1);
     PerceptronClassificationModel model = new PerceptronClassifier()

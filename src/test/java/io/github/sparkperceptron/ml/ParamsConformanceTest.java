@@ -56,6 +56,7 @@ class ParamsConformanceTest {
       Map.entry("labelCol", "y"),
       Map.entry("maxIter", 7),
       Map.entry("mixing", "oneshot"),
+      Map.entry("mixingRounds", 4),
       Map.entry("predictionCol", "p"),
       Map.entry("rawPredictionCol", "r"),
       Map.entry("seed", 7L),

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.testing.Examples;
+import io.github.sparkperceptron.testing.NaiveMixingSimulation;
 import io.github.sparkperceptron.testing.NaivePerceptron;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
@@ -46,7 +47,8 @@ class StreamingPerceptronTest {
   /**
    * Feeds a real dataset in 3 files (3 batches, one partition each) and checks after the stream
    * (1) the model equals one serial pass of the naive perceptron over the whole file in the same
-   * order, to the last bit, and (2) every batch's prequential count equals the naive model's
+   * order, to the last bit (its averaging sum added to u at each batch's end, as the trainer adds
+   * each round's), and (2) every batch's prequential count equals the naive model's
    * correct predictions on the batch before it learnt the batch.
    */
   @ParameterizedTest(name = "{0} {3} {4}")
@@ -74,6 +76,10 @@ class StreamingPerceptronTest {
 
     NaivePerceptron naive = new NaivePerceptron(d, k, true, 1.0, averaging.equals("average"),
         rule, 0.5);
+    // The trainer sums a round's averaging terms apart and adds the sum to u (the sparse state
+    // change a partition returns); one batch is one round here, so the naive pass adds its
+    // running sum to u once per batch: the same terms, associated per batch.
+    naive.foldAverageEachEpoch = true;
     long cumulativeCorrect = 0;
     assertEquals(batches.size(), reports.size());
     for (int b = 0; b < batches.size(); b++) {
@@ -82,12 +88,8 @@ class StreamingPerceptronTest {
       for (TestData.Example e : batch) {
         correct += naivePrediction(naive, e.features.toArray()) == (int) e.label ? 1 : 0;
       }
-      List<double[]> xs = Examples.dense(batch);
-      List<Integer> labels = Examples.labels(batch);
-      for (int i = 0; i < xs.size(); i++) {
-        naive.step(xs.get(i), labels.get(i));
-        naive.clock += 1.0;
-      }
+      naive.train(Examples.dense(batch), Examples.labels(batch), 1,
+          NaivePerceptron.inOrder(batch.size()));
       cumulativeCorrect += correct;
       BatchReport report = reports.get(b);
       assertEquals(b, report.batchId());
@@ -172,6 +174,69 @@ class StreamingPerceptronTest {
       double actual = j < 30 ? model.coefficients().apply(j) : model.intercept();
       assertEquals(expected, actual, 1e-12 * (1 + Math.abs(expected)), "j=" + j);
     }
+  }
+
+  /**
+   * mixing=momentum on a stream: each batch runs block momentum over its 4 partitions (β = 3/4,
+   * automatic rounds min(16, 4) = 4) from the weights, accumulator and clock the previous batch
+   * left, with the velocity restarted at zero (OnlineTraining's documented choice). The model
+   * after two batches equals, bit for bit, the naive simulation chained batch by batch with that
+   * restart and each batch's seed (seed ^ γ·(batchId + 1), γ the golden-ratio constant, the
+   * formula of OnlineTraining written again); and it is not the model of mistake mixing, so the
+   * momentum did act.
+   */
+  @Test
+  void blockMomentumRestartsAtEveryBatch() throws Exception {
+    List<List<String>> files = StreamInput.slices(StreamInput.lines("breast_cancer",
+        "train.libsvm"), 2);
+    StreamInput input = new StreamInput(SPARK, tmp, 30);
+    List<List<TestData.Example>> batches = new ArrayList<>();
+    for (List<String> file : files) {
+      input.add(file);
+      batches.add(StreamInput.examples(file, 30, tmp));
+    }
+    long seed = 5;
+    StreamingPerceptron trainer = new StreamingPerceptron(new PerceptronClassifier()
+        .setMixing("momentum").setSeed(seed))
+        .setCheckpointLocation(tmp.resolve("ckpt").toString());
+    trainer.start(input.stream(), Trigger.AvailableNow(), batch -> {
+      List<TestData.Example> rows = new ArrayList<>();
+      for (Row r : batch.collectAsList()) {
+        rows.add(new TestData.Example(r.getDouble(0), (Vector) r.get(1)));
+      }
+      return TestData.frameInOrder(SPARK, rows, 4);
+    });
+    trainer.awaitTermination();
+
+    double[] expected = chainedSimulation(batches, "momentum", seed);
+    PerceptronClassificationModel model = trainer.latestModel();
+    double[] actual = new double[31];
+    for (int j = 0; j < 30; j++) {
+      actual[j] = model.coefficients().apply(j);
+    }
+    actual[30] = model.intercept();
+    assertArrayEquals(expected, actual, 0.0);
+    assertFalse(java.util.Arrays.equals(chainedSimulation(batches, "mistakes", seed), actual),
+        "momentum gave the model of mistake mixing: the test cannot tell them apart");
+  }
+
+  /** The naive simulation run batch after batch, each warm-started, momentum from zero. */
+  private static double[] chainedSimulation(List<List<TestData.Example>> batches, String mixing,
+      long seed) {
+    double[] w = new double[31];
+    double[] u = new double[31];
+    double clock = 0;
+    NaiveMixingSimulation sim = null;
+    for (int b = 0; b < batches.size(); b++) {
+      List<TestData.Example> batch = batches.get(b);
+      long batchSeed = seed ^ (0x9E3779B97F4A7C15L * (b + 1L));
+      sim = new NaiveMixingSimulation(Examples.dense(batch), Examples.labels(batch), 30, 4, 4,
+          mixing, true, true, batchSeed).startingFrom(w, u, clock).run(1);
+      w = sim.w;
+      u = sim.u;
+      clock = sim.clock;
+    }
+    return sim.model();
   }
 
   /** The naive model's prediction: margin > 0 for binary, arg-max (ties low) for multiclass. */

@@ -25,6 +25,13 @@ public final class NaivePerceptron {
   /** w[k][j], j = d is the bias. Binary models use k = 0 only. */
   public final double[][] w;
   public final double[][] u;
+  /**
+   * When set, each epoch's averaging updates are summed apart and added to {@link #u} when the
+   * epoch ends (the association the distributed trainer uses: partitions return each round's
+   * accumulator change, which the driver adds); otherwise they go straight into {@link #u}.
+   */
+  public boolean foldAverageEachEpoch;
+  private final double[][] uEpoch;
   public double clock;
   /** How far the clock moves per example (1 serially; T/T_i under parameter mixing). */
   public double clockStep = 1.0;
@@ -53,6 +60,7 @@ public final class NaivePerceptron {
     int rows = numClasses == 2 ? 1 : numClasses;
     this.w = new double[rows][d + 1];
     this.u = new double[rows][d + 1];
+    this.uEpoch = new double[rows][d + 1];
   }
 
   /** A standard (or averaged) perceptron with step η. */
@@ -77,6 +85,14 @@ public final class NaivePerceptron {
         }
         clock += clockStep;
       }
+      if (foldAverageEachEpoch) {
+        for (int k = 0; k < u.length; k++) {
+          for (int j = 0; j <= d; j++) {
+            u[k][j] += uEpoch[k][j];
+            uEpoch[k][j] = 0.0;
+          }
+        }
+      }
       epochsRun = epoch;
       lastEpochUpdates = updates;
       perceptronLosses.add(epochLoss);
@@ -92,6 +108,7 @@ public final class NaivePerceptron {
 
   /** Processes one example; returns whether the weights changed. */
   public boolean step(double[] x, int label) {
+    double[][] u = foldAverageEachEpoch ? this.uEpoch : this.u;
     double bias = fitIntercept ? 1.0 : 0.0;
     double sq = 0;
     for (int j = 0; j < d; j++) {
