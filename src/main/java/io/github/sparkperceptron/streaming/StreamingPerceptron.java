@@ -55,9 +55,9 @@ import org.slf4j.LoggerFactory;
  * with {@code shuffle} each batch's rows are visited in an order seeded by (seed, batch id),
  * without it in arrival order. {@code mixingRounds} and {@code mixing=momentum} work as in
  * {@code fit}, resolved for each batch's partitions; block momentum's velocity restarts at every
- * batch (why: {@code OnlineTraining}). Refused, because they need the whole dataset up front or grow
- * without bound: {@code averaging=vote}, {@code mixing=oneshot}, {@code validationIndicatorCol},
- * {@code classWeight=balanced}, {@code checkpointDir}.
+ * batch (why: {@code OnlineTraining}). Refused, because they need the whole dataset up front or
+ * grow without bound: {@code averaging=vote}, {@code mixing=oneshot},
+ * {@code validationIndicatorCol}, {@code classWeight=balanced}, {@code checkpointDir}.
  *
  * <p><b>Shape.</b> The number of features d is the first batch's vector size; the number of
  * classes K is {@link #setNumClasses numClasses} when set, else the label column's ML metadata,

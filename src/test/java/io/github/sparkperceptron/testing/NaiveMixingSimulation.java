@@ -18,8 +18,8 @@ import java.util.List;
  *       contributing nothing; the driver adds the non-zero coordinates of the mix;</li>
  *   <li>μ_p = rows for uniform mixing, updates for mistakes and momentum mixing;</li>
  *   <li>momentum: before each round v = w + β·Δ (u absorbs c·β·Δ), taken only when
- *       ‖v‖² ≤ ‖w_0‖² + ρ·(M + β·m_Δ), else Δ and m_Δ reset; after it Δ = β·Δ + g, M and m_Δ grow by
- *       the mixed update mass; a round without updates resets Δ and m_Δ.</li>
+ *       ‖v‖² ≤ ‖w_0‖² + ρ·(M + β·m_Δ), else Δ and m_Δ reset; after it Δ = β·Δ + g, M and m_Δ
+ *       grow by the mixed update mass; a round without updates resets Δ and m_Δ.</li>
  * </ul>
  * Binary labels only, unit sample weights, the perceptron rule, dense rows; like the trainer it
  * stops after an epoch without updates.
