@@ -461,7 +461,7 @@ public final class BenchmarkRunner implements Callable<Integer> {
         Set<Integer> before = probe.seen();
         taskTimes.clear();
         PerceptronClassificationModel model = new PerceptronClassifier().setMaxIter(epochs + 1)
-            .setTol(0).fit(b.train);
+            .setTol(0).setNumWorkers(partitions).fit(b.train);
         waitForListener();
         blockBytes = probe.peakBytesSince(before);
         spilled |= probe.spilledSince(before);
@@ -674,7 +674,8 @@ public final class BenchmarkRunner implements Callable<Integer> {
     Dataset<Row> frame = b.train.withColumn(VALIDATION, lit(false))
         .unionByName(b.test.withColumn(VALIDATION, lit(true))).repartition(p);
     PerceptronClassificationModel model = new PerceptronClassifier().setMaxIter(epochs).setTol(0)
-        .setAveraging(averaging).setMixing(mixing).setValidationIndicatorCol(VALIDATION)
+        .setNumWorkers(p).setAveraging(averaging).setMixing(mixing)
+        .setValidationIndicatorCol(VALIDATION)
         .setMixingRounds(rounds.equals("auto") ? 0 : rounds.equals("P") ? p
             : Integer.parseInt(rounds))
         .setValidationPatience(epochs).fit(frame);
@@ -705,7 +706,7 @@ public final class BenchmarkRunner implements Callable<Integer> {
     counts.add(epochs);
     for (int e : counts) {
       PerceptronClassificationModel model = new PerceptronClassifier().setMaxIter(e)
-          .setMixing("oneshot").fit(frame);
+          .setNumWorkers(p).setMixing("oneshot").fit(frame);
       acc[e - 1] = accuracy(model, b.test);
     }
     for (int e = 1; e < epochs; e++) {
@@ -738,7 +739,8 @@ public final class BenchmarkRunner implements Callable<Integer> {
     Dataset<Row> test = data.frame(spark, 100_000_000L, 100_000, parts).cache();
     test.count();
     // An untimed small fit first, so that JIT compilation does not land on the first size.
-    new PerceptronClassifier().setMaxIter(10).setTol(0).fit(data.frame(spark, 0, 50_000, parts));
+    new PerceptronClassifier().setMaxIter(10).setTol(0).setNumWorkers(parts)
+        .fit(data.frame(spark, 0, 50_000, parts));
     for (int i = 0; i < scaleRows.length; i++) {
       long rows = scaleRows[i];
       DataShape shape = new DataShape("scale-" + rows, rows, scaleFeatures, 20L * rows, 2,
@@ -750,7 +752,7 @@ public final class BenchmarkRunner implements Callable<Integer> {
       try (HeapSampler heapSampler = new HeapSampler()) {
         long start = System.nanoTime();
         try {
-          model = new PerceptronClassifier().setMaxIter(10).setTol(0)
+          model = new PerceptronClassifier().setMaxIter(10).setTol(0).setNumWorkers(parts)
               .fit(data.frame(spark, 0, rows, parts));
         } catch (RuntimeException e) {
           // Typically the heap: record the failure and the largest size that fitted.

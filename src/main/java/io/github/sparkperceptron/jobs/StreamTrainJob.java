@@ -132,9 +132,18 @@ public final class StreamTrainJob implements Callable<Integer> {
       description = "passes over each batch; 1 is pure online learning (default: ${DEFAULT-VALUE})")
   int epochsPerBatch;
 
+  @Option(names = "--workers", paramLabel = "W", defaultValue = "0",
+      description = "perceptrons trained in parallel on each batch and mixed (numWorkers); the"
+          + " batch's partitions are coalesced or split into W. 0 = one per task slot of the"
+          + " cluster (Spark's default parallelism). The model depends on W: pin it to get the"
+          + " same model on clusters of different sizes (default: ${DEFAULT-VALUE})")
+  int workers;
+
   @Option(names = "--partitions", paramLabel = "P", defaultValue = "0",
-      description = "partitions each batch is trained on (one perceptron each, mixed); 0 keeps"
-          + " the batch's, raised to Spark's default parallelism (default: ${DEFAULT-VALUE})")
+      description = "repartition each batch's rows into P partitions (a shuffle that deals them"
+          + " evenly, in a reproducible order) before the workers take them; 0 keeps the"
+          + " batch's partitions as read. The number of perceptrons is --workers, not P"
+          + " (default: ${DEFAULT-VALUE})")
   int partitions;
 
   @Option(names = "--tol", paramLabel = "T", defaultValue = "" + PerceptronParamSet.DEFAULT_TOL,
@@ -206,7 +215,7 @@ public final class StreamTrainJob implements Callable<Integer> {
         .setTol(tol).setStepSize(stepSize).setFitIntercept(fitIntercept)
         .setUpdateRule(updateRule).setAggressiveness(aggressiveness).setAveraging(averaging)
         .setMixing(mixing).setShuffle(shuffle).setSeed(seed).setThreshold(threshold)
-        .setAggregationDepth(aggregationDepth);
+        .setAggregationDepth(aggregationDepth).setNumWorkers(workers);
   }
 
   @Override
@@ -220,6 +229,7 @@ public final class StreamTrainJob implements Callable<Integer> {
     requireAtLeast("--publish-every", publishEvery, 1);
     requireAtLeast("--epochs-per-batch", epochsPerBatch, 1);
     requireAtLeast("--partitions", partitions, 0);
+    requireAtLeast("--workers", workers, 0);
     requireAtLeast("--max-files-per-trigger", maxFilesPerTrigger, 0);
     input.spec(); // checks the column flags against the format before any work
     StreamingPerceptron trainer = new StreamingPerceptron(estimator())
@@ -357,7 +367,7 @@ public final class StreamTrainJob implements Callable<Integer> {
       width = data.numFeatures();
       rows = rows == null ? data.frame() : rows.union(data.frame());
     }
-    return rows == null ? spark.createDataFrame(List.<Row>of(), ROWS) : partitioned(spark, rows);
+    return rows == null ? spark.createDataFrame(List.<Row>of(), ROWS) : partitioned(rows);
   }
 
   /** {@code dir/{a,b,c}}, with the glob's special characters in names escaped. */
@@ -383,10 +393,9 @@ public final class StreamTrainJob implements Callable<Integer> {
    * partition and their order depend on the input alone (a shuffle delivers rows in the order
    * its fetches complete, and the model depends on the order).
    */
-  private Dataset<Row> partitioned(SparkSession spark, Dataset<Row> frame) {
+  private Dataset<Row> partitioned(Dataset<Row> frame) {
     int current = frame.rdd().getNumPartitions();
-    int wanted = partitions > 0 ? partitions
-        : Math.max(current, spark.sparkContext().defaultParallelism());
+    int wanted = partitions > 0 ? partitions : current;
     if (wanted == current) {
       return frame;
     }

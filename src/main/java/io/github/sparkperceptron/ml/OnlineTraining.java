@@ -43,12 +43,13 @@ import org.apache.spark.sql.Dataset;
  * keeps ‖w_end‖² ≤ ‖w_start‖² + ρ_b·M_b and, for a unit separator u* of margin γ,
  * u*·w_end ≥ u*·w_start + γ·M_b; chaining the batches from w = 0 gives
  * Σ_b M_b ≤ max_b ρ_b / γ², whereas a velocity carried over would have to be checked
- * against a ρ and a mass history the next batch's rows do not determine; (2) β = 1 − 1/P is
- * chosen for the batch's P partitions, which change from batch to batch, and Δ extrapolates the
- * previous batch's rows, which a drifting stream may no longer resemble; (3) the learner state
- * stays what the online perceptron needs (w, u, c), so persisting it after every batch costs no
- * third dense K'·(d+1) array. The cost: momentum builds up over about P rounds, so it helps a
- * batch only when its epochs have that many rounds (automatic rounds: min(16, P) per epoch).
+ * against a ρ and a mass history the next batch's rows do not determine; (2) β = 1 − 1/W is
+ * chosen for the batch's W workers (automatic {@code numWorkers} follows the task slots when each
+ * batch starts, which may differ after a restart), and Δ extrapolates the previous batch's rows,
+ * which a drifting stream may no longer resemble; (3) the learner state stays what the online
+ * perceptron needs (w, u, c), so persisting it after every batch costs no third dense K'·(d+1)
+ * array. The cost: momentum builds up over about W rounds, so it helps a batch only when its
+ * epochs have that many rounds (automatic rounds: min(W, 64) per epoch).
  * Tested against a naive simulation that restarts per batch
  * ({@code StreamingPerceptronTest.blockMomentumRestartsAtEveryBatch}).
  *
@@ -113,8 +114,11 @@ public final class OnlineTraining {
   public static BatchOutcome trainBatch(Dataset<?> batch, PerceptronClassifier params,
       int epochs, long batchId, LinearState start, int numClasses, int numFeatures) {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(batch.sparkSession().sparkContext());
+    // Each batch is laid out over numWorkers workers as fit lays out a dataset (automatic: the
+    // task slots when the batch starts).
     try (TrainingInput input = TrainingInput.prepare(batch, params.getLabelCol(),
-        params.getFeaturesCol(), params.getWeightCol(), "", true)) {
+        params.getFeaturesCol(), params.getWeightCol(), "", params.getNumWorkers(),
+        jsc.sc().defaultParallelism(), true)) {
       if (start == null && input.numRows == 0) {
         return new BatchOutcome(null, numClasses, -1, 0, 0, 0.0, 0, 0, 0, input.numPartitions);
       }

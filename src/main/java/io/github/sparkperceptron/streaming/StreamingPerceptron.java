@@ -53,10 +53,11 @@ import org.slf4j.LoggerFactory;
  * end, as the trainer adds each mixing round's). {@code maxIter} is not used (a stream has no
  * number of epochs); {@code tol} stops a batch's epochs early when {@code epochsPerBatch} &gt; 1;
  * with {@code shuffle} each batch's rows are visited in an order seeded by (seed, batch id),
- * without it in arrival order. {@code mixingRounds} and {@code mixing=momentum} work as in
- * {@code fit}, resolved for each batch's partitions; block momentum's velocity restarts at every
- * batch (why: {@code OnlineTraining}). Refused, because they need the whole dataset up front or
- * grow without bound: {@code averaging=vote}, {@code mixing=oneshot},
+ * without it in arrival order. {@code numWorkers}, {@code mixingRounds} and
+ * {@code mixing=momentum} work as in {@code fit}, resolved for each batch (automatic workers: the
+ * task slots when the batch starts); block momentum's velocity restarts at every batch (why:
+ * {@code OnlineTraining}). Refused, because they need the whole dataset up front or grow without
+ * bound: {@code averaging=vote}, {@code mixing=oneshot},
  * {@code validationIndicatorCol}, {@code classWeight=balanced}, {@code checkpointDir}.
  *
  * <p><b>Shape.</b> The number of features d is the first batch's vector size; the number of

@@ -58,7 +58,7 @@ class StreamTrainJobTest {
   private String[] args(Path in, Path model, Path checkpoint, String... more) {
     List<String> a = new ArrayList<>(List.of("--input", in.toString(), "--model",
         model.toString(), "--checkpoint-dir", checkpoint.toString(), "--num-features", "30",
-        "--max-files-per-trigger", "1", "--partitions", "1", "--metrics",
+        "--max-files-per-trigger", "1", "--workers", "1", "--metrics",
         tmp.resolve("metrics.json").toString()));
     a.addAll(Arrays.asList(more));
     return a.toArray(new String[0]);

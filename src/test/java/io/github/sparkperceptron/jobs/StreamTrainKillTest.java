@@ -37,7 +37,7 @@ class StreamTrainKillTest {
   private List<String> args(Path in, Path model, Path checkpoint, Path metrics) {
     return new ArrayList<>(List.of("--input", in.toString(), "--model", model.toString(),
         "--checkpoint-dir", checkpoint.toString(), "--num-features", "30",
-        "--max-files-per-trigger", "1", "--partitions", "2", "--metrics", metrics.toString()));
+        "--max-files-per-trigger", "1", "--workers", "2", "--metrics", metrics.toString()));
   }
 
   private Process start(List<String> jobArgs, Path log) throws IOException {

@@ -68,7 +68,8 @@ class StreamingPerceptronTest {
     }
     List<BatchReport> reports = Collections.synchronizedList(new ArrayList<>());
     StreamingPerceptron trainer = new StreamingPerceptron(new PerceptronClassifier()
-        .setAveraging(averaging).setUpdateRule(rule).setAggressiveness(0.5).setShuffle(false))
+        .setAveraging(averaging).setUpdateRule(rule).setAggressiveness(0.5).setShuffle(false)
+        .setNumWorkers(1))
         .setCheckpointLocation(tmp.resolve("ckpt").toString()).setNumClasses(k)
         .addListener(reports::add);
     trainer.start(input.stream(), Trigger.AvailableNow());
@@ -130,7 +131,7 @@ class StreamingPerceptronTest {
       batches.add(StreamInput.examples(file, 30, tmp));
     }
     StreamingPerceptron trainer = new StreamingPerceptron(new PerceptronClassifier()
-        .setMixing("uniform").setShuffle(false))
+        .setMixing("uniform").setShuffle(false).setNumWorkers(2))
         .setCheckpointLocation(tmp.resolve("ckpt").toString());
     // Each batch (one file, read as one partition) is laid out in two partitions, in order.
     trainer.start(input.stream(), Trigger.AvailableNow(), batch -> {
@@ -177,8 +178,8 @@ class StreamingPerceptronTest {
   }
 
   /**
-   * mixing=momentum on a stream: each batch runs block momentum over its 4 partitions (β = 3/4,
-   * automatic rounds min(16, 4) = 4) from the weights, accumulator and clock the previous batch
+   * mixing=momentum on a stream: each batch runs block momentum over 4 workers (β = 3/4,
+   * automatic rounds min(4, 64) = 4) from the weights, accumulator and clock the previous batch
    * left, with the velocity restarted at zero (OnlineTraining's documented choice). The model
    * after two batches equals, bit for bit, the naive simulation chained batch by batch with that
    * restart and each batch's seed (seed ^ γ·(batchId + 1), γ the golden-ratio constant, the
@@ -197,7 +198,7 @@ class StreamingPerceptronTest {
     }
     long seed = 5;
     StreamingPerceptron trainer = new StreamingPerceptron(new PerceptronClassifier()
-        .setMixing("momentum").setSeed(seed))
+        .setMixing("momentum").setSeed(seed).setNumWorkers(4))
         .setCheckpointLocation(tmp.resolve("ckpt").toString());
     trainer.start(input.stream(), Trigger.AvailableNow(), batch -> {
       List<TestData.Example> rows = new ArrayList<>();
@@ -385,7 +386,7 @@ class StreamingPerceptronTest {
                 functions.slice(functions.col("v"), 2, 30).cast("array<double>"))
                 .as("features"));
     StreamingPerceptron trainer = new StreamingPerceptron(
-        new PerceptronClassifier().setShuffle(false))
+        new PerceptronClassifier().setShuffle(false).setNumWorkers(1))
         .setCheckpointLocation(tmp.resolve("ckpt").toString()).setNumClasses(2);
     trainer.start(examplesStream, Trigger.AvailableNow());
     trainer.awaitTermination();
