@@ -243,10 +243,8 @@ public class PerceptronClassifier
       LearnerConfig learner = new LearnerConfig(input.numFeatures, input.numClasses,
           getFitIntercept(), getStepSize(), rule, getAggressiveness(), averagingMode,
           classWeights(input));
-      MixingSettings settings = mixingSettings(input, learner, mixingMode, validationCol);
-      String exchange = jsc.getLocalProperty(MixingSettings.EXCHANGE_KEY);
-      settings.denseAbove = exchangeDensity(exchange != null ? exchange
-          : jsc.getConf().get(MixingSettings.EXCHANGE_KEY, "auto"));
+      MixingSettings settings = mixingSettings(jsc, input, learner, getMaxIter(), getSeed(),
+          validationCol);
       if (averagingMode == Averaging.VOTE) {
         MemoryPlan.requireVoteFits(getMaxIter(), settings.rounds, input.numRows,
             input.storedValues, learner.stateLength(), Runtime.getRuntime().maxMemory());
@@ -305,9 +303,15 @@ public class PerceptronClassifier
     }
   }
 
-  /** The mixing loop's settings for this data: rounds, block momentum and its bound resolved. */
-  private MixingSettings mixingSettings(TrainingInput input, LearnerConfig learner,
-      MixingMode mixingMode, String validationCol) {
+  /**
+   * The mixing loop's settings for this data: rounds, block momentum and its bound resolved, the
+   * exchange's representation from {@link MixingSettings#EXCHANGE_KEY}. {@code maxIter} and
+   * {@code seed} are parameters because a stream's micro-batch ({@link OnlineTraining}) runs its
+   * own number of epochs with a seed of its own.
+   */
+  MixingSettings mixingSettings(JavaSparkContext jsc, TrainingInput input, LearnerConfig learner,
+      int maxIter, long seed, String validationCol) {
+    MixingMode mixingMode = mixingValue();
     int workers = input.numPartitions;
     int rounds = mixingMode == MixingMode.ONESHOT ? 1
         : getMixingRounds() > 0 ? getMixingRounds()
@@ -331,9 +335,13 @@ public class PerceptronClassifier
           workers, rounds, rounds == 1 ? "" : "s",
           momentum > 0 ? String.format(Locale.ROOT, ", block momentum %.4f", momentum) : "");
     }
-    return new MixingSettings(getMaxIter(), getTol(), mixingMode, getShuffle(), getSeed(),
-        getAggregationDepth(), !validationCol.isEmpty(), getValidationPatience(), getThreshold(),
-        rounds, momentum, bound);
+    MixingSettings settings = new MixingSettings(maxIter, getTol(), mixingMode, getShuffle(),
+        seed, getAggregationDepth(), !validationCol.isEmpty(), getValidationPatience(),
+        getThreshold(), rounds, momentum, bound);
+    String exchange = jsc.getLocalProperty(MixingSettings.EXCHANGE_KEY);
+    settings.denseAbove = exchangeDensity(exchange != null ? exchange
+        : jsc.getConf().get(MixingSettings.EXCHANGE_KEY, "auto"));
+    return settings;
   }
 
   /**
@@ -401,7 +409,7 @@ public class PerceptronClassifier
     return weights;
   }
 
-  private LinearState initialState(LearnerConfig learner) {
+  LinearState initialState(LearnerConfig learner) {
     LinearState state = LinearState.zero(learner);
     if (initialModel != null) {
       if (initialModel.numFeatures() != learner.numFeatures()

@@ -117,6 +117,18 @@ final class TrainingInput implements AutoCloseable {
    */
   static TrainingInput prepare(Dataset<?> dataset, String labelCol, String featuresCol,
       String weightCol, String validationCol, int numWorkers, int slots) {
+    return prepare(dataset, labelCol, featuresCol, weightCol, validationCol, numWorkers, slots,
+        false);
+  }
+
+  /**
+   * As above; with {@code nothingToLearnIsFine} (a stream's micro-batch) an input without rows or
+   * with only zero weights is returned (its {@link #numRows} or {@link #totalWeight} is 0, and
+   * {@link #numFeatures} is −1 without rows) instead of being refused.
+   */
+  static TrainingInput prepare(Dataset<?> dataset, String labelCol, String featuresCol,
+      String weightCol, String validationCol, int numWorkers, int slots,
+      boolean nothingToLearnIsFine) {
     InputChecks.requireNumericColumn(dataset.schema(), labelCol, "labelCol");
     InputChecks.requireVectorColumn(dataset.schema(), featuresCol, "featuresCol");
     if (!weightCol.isEmpty()) {
@@ -151,7 +163,8 @@ final class TrainingInput implements AutoCloseable {
         .setName(BLOCKS_NAME).persist(StorageLevel.MEMORY_AND_DISK());
     try {
       List<PreparedPartition> facts = prepared.map(PreparedPartition::withoutBlock).collect();
-      return validate(prepared, layout, facts, declaredClasses, validationCol);
+      return validate(prepared, layout, facts, declaredClasses, validationCol,
+          nothingToLearnIsFine);
     } catch (RuntimeException e) {
       prepared.unpersist(false);
       throw e;
@@ -196,7 +209,8 @@ final class TrainingInput implements AutoCloseable {
   }
 
   private static TrainingInput validate(JavaRDD<PreparedPartition> prepared, WorkerLayout layout,
-      List<PreparedPartition> facts, int declaredClasses, String validationCol) {
+      List<PreparedPartition> facts, int declaredClasses, String validationCol,
+      boolean nothingToLearnIsFine) {
     int numFeatures = -1;
     long featuresFrom = -1;
     int maxLabel = -1;
@@ -219,6 +233,10 @@ final class TrainingInput implements AutoCloseable {
       }
       rows += f.rows;
       weight += f.totalWeight;
+    }
+    if (nothingToLearnIsFine && (rows == 0 || !(weight > 0))) {
+      int numClasses = declaredClasses > 0 ? declaredClasses : Math.max(2, maxLabel + 1);
+      return new TrainingInput(prepared, layout, facts, numFeatures, Math.max(2, numClasses));
     }
     if (rows + heldOut == 0) {
       throw new IllegalArgumentException("The training dataset is empty (0 rows); check the"

@@ -12,8 +12,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The layers depend one way: kernel ← mixing ← exchange ← ml / io ← jobs. The math must stay free
- * of Spark (so it can be read, tested and benchmarked alone) and the library free of the jobs.
+ * The layers depend one way: kernel ← mixing ← exchange ← ml / io ← jobs, and ml ← streaming ←
+ * jobs. The math must stay free of Spark (so it can be read, tested and benchmarked alone), the
+ * library free of the jobs, and batch training free of streaming.
  */
 class LayeringTest {
   private static final Path MAIN = TestData.projectRoot()
@@ -72,6 +73,17 @@ class LayeringTest {
     List<String> v = violations("ml", "io.github.sparkperceptron.jobs");
     v.addAll(violations("io", "io.github.sparkperceptron.jobs"));
     v.addAll(violations("exchange", "io.github.sparkperceptron.jobs"));
+    assertTrue(v.isEmpty(), v.toString());
+  }
+
+  @Test
+  void streamingBuildsOnMlAndOnlyTheJobsBuildOnStreaming() throws IOException {
+    List<String> v = violations("streaming", "io.github.sparkperceptron.jobs",
+        "io.github.sparkperceptron.io", "io.github.sparkperceptron.mixing",
+        "io.github.sparkperceptron.data");
+    for (String lower : new String[] {"kernel", "mixing", "exchange", "ml", "io", "data"}) {
+      v.addAll(violations(lower, "io.github.sparkperceptron.streaming"));
+    }
     assertTrue(v.isEmpty(), v.toString());
   }
 }

@@ -18,8 +18,8 @@ import java.util.List;
  *       contributing nothing; the driver adds the non-zero coordinates of the mix;</li>
  *   <li>μ_p = rows for uniform mixing, updates for mistakes and momentum mixing;</li>
  *   <li>momentum: before each round v = w + β·Δ (u absorbs c·β·Δ), taken only when
- *       ‖v‖² ≤ ρ·(M + β·m_Δ), else Δ and m_Δ reset; after it Δ = β·Δ + g, M and m_Δ grow by
- *       the mixed update mass; a round without updates resets Δ and m_Δ.</li>
+ *       ‖v‖² ≤ ‖w_0‖² + ρ·(M + β·m_Δ), else Δ and m_Δ reset; after it Δ = β·Δ + g, M and m_Δ
+ *       grow by the mixed update mass; a round without updates resets Δ and m_Δ.</li>
  * </ul>
  * Binary labels only, unit sample weights, the perceptron rule, dense rows; like the trainer it
  * stops after an epoch without updates.
@@ -68,11 +68,31 @@ public final class NaiveMixingSimulation {
     long updates;
   }
 
+  private double[] startW;
+  private double[] startU;
+  private double startClock;
+
+  /**
+   * Starts {@link #run} from weights {@code w}, accumulator {@code u} and clock {@code clock}
+   * instead of zero (a warm start, as a stream's next micro-batch starts); the momentum starts at
+   * zero and its bound counts from ‖w‖²: ‖v‖² ≤ ‖w‖² + ρ·(M + β·m_Δ).
+   */
+  public NaiveMixingSimulation startingFrom(double[] w, double[] u, double clock) {
+    this.startW = w.clone();
+    this.startU = u.clone();
+    this.startClock = clock;
+    return this;
+  }
+
   public NaiveMixingSimulation run(int epochs) {
     int n = xs.size();
-    w = new double[d + 1];
-    u = new double[d + 1];
-    clock = 0;
+    w = startW != null ? startW.clone() : new double[d + 1];
+    u = startU != null ? startU.clone() : new double[d + 1];
+    clock = startClock;
+    double initialNorm = 0;
+    for (double v : w) {
+      initialNorm += v * v;
+    }
     updates = new long[epochs];
     double[] velocity = new double[d + 1];
     double beta = 1.0 - 1.0 / workers;
@@ -102,7 +122,7 @@ public final class NaiveMixingSimulation {
             double v = w[j] + beta * velocity[j];
             norm += v * v;
           }
-          if (norm > rho * (mass + beta * velocityMass)) {
+          if (norm > initialNorm + rho * (mass + beta * velocityMass)) {
             java.util.Arrays.fill(velocity, 0.0);
             velocityMass = 0;
           } else {

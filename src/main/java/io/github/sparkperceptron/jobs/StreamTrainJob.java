@@ -1,0 +1,528 @@
+package io.github.sparkperceptron.jobs;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.sparkperceptron.io.BadInputException;
+import io.github.sparkperceptron.io.LabeledData;
+import io.github.sparkperceptron.io.ReadSpec;
+import io.github.sparkperceptron.ml.PerceptronClassifier;
+import io.github.sparkperceptron.ml.PerceptronParamSet;
+import io.github.sparkperceptron.streaming.BatchReport;
+import io.github.sparkperceptron.streaming.StreamingPerceptron;
+import io.github.sparkperceptron.streaming.StreamingProgress;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.ml.linalg.SQLDataTypes;
+import org.apache.spark.ml.param.ParamPair;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.streaming.StreamingQueryException;
+import org.apache.spark.sql.streaming.Trigger;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code submit/stream-train}: online learning from files arriving in a directory, with
+ * {@link StreamingPerceptron}. Spark's file stream source tracks which files are new (its
+ * {@code binaryFile} format lists them without reading their contents); each micro-batch's files
+ * are then read by the same readers as {@code submit/train}, so bad lines get the same
+ * {@code file:line} messages. Rerunning the same command resumes: only files not learnt yet are
+ * read, a batch is never applied twice, and without new files the published model is left alone.
+ */
+@Command(name = "stream-train", sortOptions = false, mixinStandardHelpOptions = true,
+    version = "spark-perceptron stream-train 0.1.0",
+    description = {"Learn online from files arriving in a directory (Structured Streaming),"
+        + " exactly once, publishing the model as it learns.",
+        "Each micro-batch is scored by the model before it learns from it (prequential"
+            + " accuracy), then learnt; rerunning the same command resumes."},
+    footer = {"", "Spark options (--master, --conf, --properties-file, --driver-memory, ...) go to"
+        + " spark-submit; the default master is local[*].",
+        "Exit codes: 0 success, 2 bad usage or bad input, 1 any other failure."})
+public final class StreamTrainJob implements Callable<Integer> {
+  private static final String ROLE = "stream input (--input)";
+  /** The binaryFile source's schema; only path and length are read, never the contents. */
+  private static final StructType FILES = new StructType(new StructField[] {
+      DataTypes.createStructField("path", DataTypes.StringType, false),
+      DataTypes.createStructField("modificationTime", DataTypes.TimestampType, false),
+      DataTypes.createStructField("length", DataTypes.LongType, false),
+      DataTypes.createStructField("content", DataTypes.BinaryType, true)});
+  private static final StructType ROWS = new StructType(new StructField[] {
+      DataTypes.createStructField("label", DataTypes.DoubleType, false),
+      DataTypes.createStructField("features", SQLDataTypes.VectorType(), false)});
+  private static final Pattern PROCESSING_TIME = Pattern.compile(
+      "processing-time=(\\d+)\\s*(ms|s|m|min|h)?");
+
+  @Option(names = "--input", required = true, paramLabel = "DIR",
+      description = "the directory new data files arrive in (local, file:// or hdfs://); files are"
+          + " learnt oldest first, each once; hidden files (.name, _name) and empty files are"
+          + " skipped")
+  String inputDir;
+
+  @Option(names = "--model", required = true, paramLabel = "DIR",
+      description = "where the model is published (Spark ML layout, loadable with"
+          + " PerceptronClassificationModel.load while the stream runs)")
+  String modelPath;
+
+  @Option(names = "--checkpoint-dir", required = true, paramLabel = "DIR",
+      description = "the stream's state: Spark's query checkpoint (DIR/query) and the learner"
+          + " state (DIR/learner); the same DIR resumes the stream")
+  String checkpointDir;
+
+  @Mixin
+  InputOptions input;
+
+  @Option(names = "--num-features", paramLabel = "D", defaultValue = "-1",
+      description = "number of features; required for LIBSVM (a stream cannot look at every"
+          + " file first); CSV and Parquet take it from the first batch (default: ${DEFAULT-VALUE})")
+  int numFeatures;
+
+  @Option(names = "--num-classes", paramLabel = "K", defaultValue = "0",
+      description = "number of classes; 0 takes the first batch's largest label + 1, so set it"
+          + " when early files may lack some classes (default: ${DEFAULT-VALUE})")
+  int numClasses;
+
+  @Option(names = "--trigger", paramLabel = "WHEN", defaultValue = "available-now",
+      description = "available-now: learn the files present, publish, exit 0;"
+          + " processing-time=10s: check for new files every 10 s until stopped (Ctrl-C"
+          + " publishes and stops) (default: ${DEFAULT-VALUE})")
+  String trigger;
+
+  @Option(names = "--max-files-per-trigger", paramLabel = "N", defaultValue = "0",
+      description = "at most N new files per micro-batch; 0: all new files in one batch"
+          + " (default: ${DEFAULT-VALUE})")
+  int maxFilesPerTrigger;
+
+  @Option(names = "--publish-every", paramLabel = "N", defaultValue = "1",
+      description = "publish the model every N batches, and at the end (default: ${DEFAULT-VALUE})")
+  int publishEvery;
+
+  @Option(names = "--metrics", paramLabel = "FILE.json",
+      description = "write this run's batches (rows, prequential accuracy, time) and the totals"
+          + " since the stream began as JSON, rewritten after every batch")
+  String metricsPath;
+
+  @Option(names = "--plot", paramLabel = "FILE.png",
+      description = "draw this run's prequential accuracy and batch times as a PNG at the end")
+  String plotPath;
+
+  @Option(names = "--overwrite",
+      description = "replace an existing --model that this stream did not publish")
+  boolean overwrite;
+
+  @Option(names = "--epochs-per-batch", paramLabel = "N", defaultValue = "1",
+      description = "passes over each batch; 1 is pure online learning (default: ${DEFAULT-VALUE})")
+  int epochsPerBatch;
+
+  @Option(names = "--workers", paramLabel = "W", defaultValue = "0",
+      description = "perceptrons trained in parallel on each batch and mixed (numWorkers); the"
+          + " batch's partitions are coalesced or split into W. 0 = one per task slot of the"
+          + " cluster (Spark's default parallelism). The model depends on W: pin it to get the"
+          + " same model on clusters of different sizes (default: ${DEFAULT-VALUE})")
+  int workers;
+
+  @Option(names = "--partitions", paramLabel = "P", defaultValue = "0",
+      description = "repartition each batch's rows into P partitions (a shuffle that deals them"
+          + " evenly, in a reproducible order) before the workers take them; 0 keeps the"
+          + " batch's partitions as read. The number of perceptrons is --workers, not P"
+          + " (default: ${DEFAULT-VALUE})")
+  int partitions;
+
+  @Option(names = "--tol", paramLabel = "T", defaultValue = "" + PerceptronParamSet.DEFAULT_TOL,
+      description = "with --epochs-per-batch > 1, stop a batch's epochs when the weights change"
+          + " by less than T relative to their norm (default: ${DEFAULT-VALUE})")
+  double tol;
+
+  @Option(names = "--step-size", paramLabel = "ETA", defaultValue = "1.0",
+      description = "learning rate of the perceptron rule (default: ${DEFAULT-VALUE})")
+  double stepSize;
+
+  @Option(names = "--fit-intercept", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "learn a bias; --no-fit-intercept turns it off (default: ${DEFAULT-VALUE})")
+  boolean fitIntercept;
+
+  @Option(names = "--update-rule", paramLabel = "RULE", defaultValue = "perceptron",
+      description = "perceptron, pa, pa1 or pa2 (passive-aggressive) (default: ${DEFAULT-VALUE})")
+  String updateRule;
+
+  @Option(names = "--aggressiveness", paramLabel = "C", defaultValue = "1.0",
+      description = "C of pa1 and pa2 (default: ${DEFAULT-VALUE})")
+  double aggressiveness;
+
+  @Option(names = "--averaging", paramLabel = "MODE", defaultValue = "average",
+      description = "none or average (vote is not available for streams) (default:"
+          + " ${DEFAULT-VALUE})")
+  String averaging;
+
+  @Option(names = "--mixing", paramLabel = "MODE", defaultValue = "mistakes",
+      description = "uniform, mistakes or momentum (block momentum, restarted every batch)"
+          + " (default: ${DEFAULT-VALUE})")
+  String mixing;
+
+  @Option(names = "--shuffle", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "visit each batch's rows in a seeded random order; --no-shuffle keeps the"
+          + " arrival order (default: ${DEFAULT-VALUE})")
+  boolean shuffle;
+
+  @Option(names = "--seed", paramLabel = "S", defaultValue = "" + PerceptronParamSet.DEFAULT_SEED,
+      description = "random seed (default: ${DEFAULT-VALUE})")
+  long seed;
+
+  @Option(names = "--threshold", paramLabel = "M", defaultValue = "0.0",
+      description = "binary models predict 1 when the margin exceeds M (default: ${DEFAULT-VALUE})")
+  double threshold;
+
+  @Option(names = "--aggregation-depth", paramLabel = "K", defaultValue = "2",
+      description = "depth of the tree aggregation (default: ${DEFAULT-VALUE})")
+  int aggregationDepth;
+
+  @Mixin
+  JobConfOption jobConf;
+
+  @Spec
+  CommandSpec spec;
+
+  private PrintWriter out;
+  private final List<BatchReport> reports = new ArrayList<>();
+  /** Files read for the batch being applied (set by the conversion, read by the listener). */
+  private int batchFiles;
+
+  public static void main(String[] args) {
+    System.exit(JobSupport.run(new StreamTrainJob(), args));
+  }
+
+  /** Builds the learner's configuration from the flags; its param validators check the values. */
+  PerceptronClassifier estimator() {
+    return new PerceptronClassifier()
+        .setTol(tol).setStepSize(stepSize).setFitIntercept(fitIntercept)
+        .setUpdateRule(updateRule).setAggressiveness(aggressiveness).setAveraging(averaging)
+        .setMixing(mixing).setShuffle(shuffle).setSeed(seed).setThreshold(threshold)
+        .setAggregationDepth(aggregationDepth).setNumWorkers(workers);
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    out = spec.commandLine().getOut();
+    Trigger when = parseTrigger(trigger);
+    if (input.format == DataFormat.libsvm && numFeatures < 1) {
+      throw new BadInputException("--num-features is required for LIBSVM input (--format"
+          + " libsvm): a stream cannot read every file first to find the largest index");
+    }
+    requireAtLeast("--publish-every", publishEvery, 1);
+    requireAtLeast("--epochs-per-batch", epochsPerBatch, 1);
+    requireAtLeast("--partitions", partitions, 0);
+    requireAtLeast("--workers", workers, 0);
+    requireAtLeast("--max-files-per-trigger", maxFilesPerTrigger, 0);
+    input.spec(); // checks the column flags against the format before any work
+    StreamingPerceptron trainer = new StreamingPerceptron(estimator())
+        .setCheckpointLocation(checkpointDir).setModelPath(modelPath)
+        .setPublishEvery(publishEvery).setEpochsPerBatch(epochsPerBatch)
+        .setNumClasses(numClasses).setQueryName("spark-perceptron stream-train");
+
+    SparkSession spark = JobSupport.session("spark-perceptron stream-train");
+    ModelOutput output = new ModelOutput(spark.sparkContext().hadoopConfiguration());
+    requireDirectory(spark, inputDir);
+    if (metricsPath != null) {
+      output.checkWritable(metricsPath, true, "--metrics");
+    }
+    trainer.prepare(spark);
+    if (!trainer.hasModel()) {
+      output.checkWritable(modelPath, overwrite, "--model");
+    }
+    StreamingProgress before = trainer.progress();
+    if (before != null) {
+      out.println("Resuming: " + before);
+    }
+
+    trainer.addListener(report -> {
+      reports.add(report);
+      out.printf(Locale.ROOT, "batch %d: %,d rows from %d file%s, prequential accuracy %.4f"
+          + " (%,d mistakes); since the start %.4f over %,d rows; %.2f s%s%n", report.batchId(),
+          report.rows(), batchFiles, batchFiles == 1 ? "" : "s", report.prequentialAccuracy(),
+          report.prequentialMistakes(), report.cumulative().prequentialAccuracy(),
+          report.cumulative().rows(), report.seconds(), report.published() ? "; published" : "");
+      out.flush();
+      if (metricsPath != null) {
+        output.writeText(metricsPath, Json.write(metrics(trainer, 0.0)));
+      }
+    });
+
+    Dataset<Row> files = spark.readStream().format("binaryFile").schema(FILES)
+        .options(sourceOptions()).load(inputDir).select("path", "length");
+    long start = System.nanoTime();
+    trainer.start(files, when, batch -> trainingRows(spark, batch, trainer));
+    if (when.equals(Trigger.AvailableNow())) {
+      awaitEnd(trainer);
+    } else {
+      stopOnShutdown(trainer);
+      awaitEnd(trainer);
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+
+    report(trainer, seconds);
+    if (metricsPath != null) {
+      output.writeText(metricsPath, Json.write(metrics(trainer, seconds)));
+      out.println("Metrics written to " + metricsPath);
+    }
+    if (plotPath != null) {
+      output.writeBytes(plotPath, StreamingPlot.png("Prequential accuracy: " + inputDir,
+          reports));
+      out.println("Plot written to " + plotPath);
+    }
+    out.flush();
+    return JobFailure.OK;
+  }
+
+  /** Waits for the query; a failed batch (bad input) surfaces as its own exception. */
+  private static void awaitEnd(StreamingPerceptron trainer) throws Exception {
+    try {
+      trainer.awaitTermination();
+    } catch (StreamingQueryException e) {
+      Throwable cause = e.getCause();
+      throw cause instanceof Exception ? (Exception) cause : e;
+    }
+  }
+
+  /**
+   * With a processing-time trigger the job runs until stopped: on Ctrl-C or SIGTERM, stop the
+   * query and publish before Spark's own shutdown hook stops the SparkContext (Spark runs hooks
+   * of higher priority first; its context stops at priority 50).
+   */
+  private void stopOnShutdown(StreamingPerceptron trainer) {
+    org.apache.spark.util.ShutdownHookManager.addShutdownHook(60,
+        new scala.runtime.AbstractFunction0<scala.runtime.BoxedUnit>() {
+          @Override
+          public scala.runtime.BoxedUnit apply() {
+            try {
+              trainer.stop();
+              System.err.println("stream-train: stopped; the model of batch "
+                  + (trainer.progress() == null ? "-" : trainer.progress().lastBatchId())
+                  + " is published at " + modelPath);
+            } catch (Exception | Error e) {
+              System.err.println("stream-train: could not publish while stopping: "
+                  + JobFailure.oneLine(e));
+            }
+            return scala.runtime.BoxedUnit.UNIT;
+          }
+        });
+  }
+
+  private Map<String, String> sourceOptions() {
+    Map<String, String> options = new LinkedHashMap<>();
+    if (maxFilesPerTrigger > 0) {
+      options.put("maxFilesPerTrigger", String.valueOf(maxFilesPerTrigger));
+    }
+    // Spark's file source ignores files older than its newest by more than 7 days by default;
+    // a file copied in with an old timestamp would then never be learnt.
+    options.put("maxFileAge", "36500d");
+    return options;
+  }
+
+  /**
+   * The rows of one micro-batch: its new non-empty files, read by the batch readers (all files
+   * of a directory in one read, through a glob naming exactly them), then partitioned.
+   */
+  private Dataset<Row> trainingRows(SparkSession spark, Dataset<Row> batch,
+      StreamingPerceptron trainer) {
+    Map<Path, List<String>> byDirectory = new LinkedHashMap<>();
+    List<Row> listed = batch.collectAsList();
+    List<String> paths = new ArrayList<>();
+    for (Row r : listed) {
+      if (r.getLong(1) > 0) {
+        paths.add(r.getString(0));
+      }
+    }
+    paths.sort(null);
+    for (String p : paths) {
+      Path path = new Path(p);
+      byDirectory.computeIfAbsent(path.getParent(), k -> new ArrayList<>()).add(path.getName());
+    }
+    batchFiles = paths.size();
+    ReadSpec columns = input.spec();
+    int width = trainer.hasModel() ? trainer.progress().numFeatures() : numFeatures;
+    Dataset<Row> rows = null;
+    for (Map.Entry<Path, List<String>> group : byDirectory.entrySet()) {
+      ReadSpec read = width >= 0 ? columns.withNumFeatures(width,
+          trainer.hasModel() ? "the model" : "--num-features") : columns;
+      LabeledData data = input.format.read(spark, glob(group.getKey(), group.getValue()), read,
+          ROLE);
+      width = data.numFeatures();
+      rows = rows == null ? data.frame() : rows.union(data.frame());
+    }
+    return rows == null ? spark.createDataFrame(List.<Row>of(), ROWS) : partitioned(rows);
+  }
+
+  /** {@code dir/{a,b,c}}, with the glob's special characters in names escaped. */
+  static String glob(Path dir, List<String> names) {
+    StringBuilder sb = new StringBuilder(dir.toString()).append("/{");
+    for (int i = 0; i < names.size(); i++) {
+      if (i > 0) {
+        sb.append(',');
+      }
+      for (char c : names.get(i).toCharArray()) {
+        if ("\\{}[]*?,^".indexOf(c) >= 0) {
+          sb.append('\\');
+        }
+        sb.append(c);
+      }
+    }
+    return sb.append('}').toString();
+  }
+
+  /**
+   * The batch's rows in the partitions to train on, as {@code submit/train} partitions its input:
+   * numbered before the shuffle and sorted by that number after it, so that both the rows of a
+   * partition and their order depend on the input alone (a shuffle delivers rows in the order
+   * its fetches complete, and the model depends on the order).
+   */
+  private Dataset<Row> partitioned(Dataset<Row> frame) {
+    int current = frame.rdd().getNumPartitions();
+    int wanted = partitions > 0 ? partitions : current;
+    if (wanted == current) {
+      return frame;
+    }
+    String rowNumber = "__perceptron_input_row";
+    return frame.withColumn(rowNumber, functions.monotonically_increasing_id())
+        .repartition(wanted).sortWithinPartitions(rowNumber).drop(rowNumber);
+  }
+
+  static Trigger parseTrigger(String value) {
+    String v = value.strip().toLowerCase(Locale.ROOT);
+    if (v.equals("available-now")) {
+      return Trigger.AvailableNow();
+    }
+    Matcher m = PROCESSING_TIME.matcher(v);
+    if (m.matches()) {
+      long n = Long.parseLong(m.group(1));
+      String unit = m.group(2) == null ? "s" : m.group(2);
+      long ms = unit.equals("ms") ? n : unit.equals("s") ? n * 1000
+          : unit.equals("h") ? n * 3_600_000 : n * 60_000;
+      return Trigger.ProcessingTime(ms);
+    }
+    throw new BadInputException("--trigger must be available-now or processing-time=<interval>"
+        + " (e.g. processing-time=10s, 500ms, 5m), got '" + value + "'");
+  }
+
+  private static void requireAtLeast(String flag, int value, int least) {
+    if (value < least) {
+      throw new BadInputException(flag + " must be >= " + least + ", got " + value);
+    }
+  }
+
+  private static void requireDirectory(SparkSession spark, String dir) {
+    try {
+      Path p = new Path(dir);
+      FileSystem fs = p.getFileSystem(spark.sparkContext().hadoopConfiguration());
+      if (!fs.exists(p)) {
+        throw new BadInputException("The input directory (--input) '" + dir + "' does not exist;"
+            + " create it (files arriving there are learnt)");
+      }
+      FileStatus status = fs.getFileStatus(p);
+      if (!status.isDirectory()) {
+        throw new BadInputException("The input (--input) '" + dir + "' is a file; a stream"
+            + " reads the files arriving in a directory: put the file in one and name that");
+      }
+    } catch (IOException e) {
+      throw new BadInputException("Cannot read the input directory (--input) '" + dir + "': "
+          + e.getMessage(), e);
+    }
+  }
+
+  private void report(StreamingPerceptron trainer, double seconds) {
+    long rows = 0;
+    for (BatchReport r : reports) {
+      rows += r.rows();
+    }
+    StreamingProgress total = trainer.progress();
+    if (reports.isEmpty()) {
+      out.println("No new files in " + inputDir + ": nothing learnt"
+          + (total == null ? "" : "; the model at " + modelPath + " is unchanged ("
+              + total + ")"));
+      return;
+    }
+    double batchSeconds = 0;
+    for (BatchReport r : reports) {
+      batchSeconds += r.seconds();
+    }
+    out.printf(Locale.ROOT, "Learnt %,d rows in %d batch%s: %.1f s in batches (%,.0f rows/s),"
+        + " %.1f s in all%n", rows, reports.size(), reports.size() == 1 ? "" : "es",
+        batchSeconds, rows / Math.max(batchSeconds, 1e-9), seconds);
+    out.println("Since the start: " + total);
+    out.println("Model published to " + modelPath + " (batch " + total.lastBatchId() + ")");
+  }
+
+  private ObjectNode metrics(StreamingPerceptron trainer, double seconds) {
+    ObjectNode root = Json.object();
+    root.put("input", inputDir);
+    root.put("model", modelPath);
+    root.put("checkpointDir", checkpointDir);
+    root.put("format", input.format.name());
+    root.put("trigger", trigger);
+    ObjectNode params = root.putObject("params");
+    for (ParamPair<?> pair : trainer.getParams().extractParamMap().toList()) {
+      params.put(pair.param().name(), String.valueOf(pair.value()));
+    }
+    params.put("epochsPerBatch", epochsPerBatch);
+    params.put("publishEvery", publishEvery);
+    long rows = 0;
+    long correct = 0;
+    double batchSeconds = 0;
+    ArrayNode batches = root.putArray("batches");
+    for (BatchReport r : reports) {
+      ObjectNode b = batches.addObject();
+      b.put("batchId", r.batchId());
+      b.put("rows", r.rows());
+      b.put("prequentialCorrect", r.prequentialCorrect());
+      Json.putNumber(b, "prequentialAccuracy", r.prequentialAccuracy());
+      Json.putNumber(b, "cumulativeAccuracy", r.cumulative().prequentialAccuracy());
+      b.put("updates", r.updates());
+      b.put("onlineMistakes", r.onlineMistakes());
+      b.put("partitions", r.partitions());
+      Json.putNumber(b, "seconds", r.seconds());
+      b.put("published", r.published());
+      rows += r.rows();
+      correct += r.prequentialCorrect();
+      batchSeconds += r.seconds();
+    }
+    ObjectNode run = root.putObject("run");
+    run.put("batches", reports.size());
+    run.put("rows", rows);
+    Json.putNumber(run, "prequentialAccuracy", rows == 0 ? Double.NaN : (double) correct / rows);
+    Json.putNumber(run, "batchSeconds", batchSeconds);
+    if (seconds > 0) {
+      Json.putNumber(run, "seconds", seconds);
+      Json.putNumber(run, "rowsPerSecond", rows / seconds);
+    }
+    StreamingProgress total = trainer.progress();
+    if (total != null) {
+      ObjectNode cumulative = root.putObject("cumulative");
+      cumulative.put("batches", total.batches());
+      cumulative.put("lastBatchId", total.lastBatchId());
+      cumulative.put("rows", total.rows());
+      cumulative.put("prequentialCorrect", total.prequentialCorrect());
+      Json.putNumber(cumulative, "prequentialAccuracy", total.prequentialAccuracy());
+      cumulative.put("updates", total.updates());
+      cumulative.put("numClasses", total.numClasses());
+      cumulative.put("numFeatures", total.numFeatures());
+    }
+    return root;
+  }
+}

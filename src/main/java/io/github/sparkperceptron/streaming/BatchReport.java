@@ -1,0 +1,106 @@
+package io.github.sparkperceptron.streaming;
+
+import java.util.Locale;
+
+/**
+ * What one micro-batch did: its size, its prequential ("test then train") accuracy, i.e. the
+ * share of its rows that the model predicted correctly before learning from them, the training
+ * work, the time it took, and the stream's cumulative progress after it. Given to
+ * {@link BatchListener}s and logged, one line per batch. Immutable.
+ */
+public final class BatchReport {
+  private final long batchId;
+  private final long rows;
+  private final long prequentialCorrect;
+  private final long updates;
+  private final long onlineMistakes;
+  private final int epochs;
+  private final int partitions;
+  private final double seconds;
+  private final boolean published;
+  private final StreamingProgress cumulative;
+
+  BatchReport(long batchId, long rows, long prequentialCorrect, long updates,
+      long onlineMistakes, int epochs, int partitions, double seconds, boolean published,
+      StreamingProgress cumulative) {
+    this.batchId = batchId;
+    this.rows = rows;
+    this.prequentialCorrect = prequentialCorrect;
+    this.updates = updates;
+    this.onlineMistakes = onlineMistakes;
+    this.epochs = epochs;
+    this.partitions = partitions;
+    this.seconds = seconds;
+    this.published = published;
+    this.cumulative = cumulative;
+  }
+
+  /** Spark's id of the micro-batch. */
+  public long batchId() {
+    return batchId;
+  }
+
+  public long rows() {
+    return rows;
+  }
+
+  /** Rows the model predicted correctly before learning from this batch. */
+  public long prequentialCorrect() {
+    return prequentialCorrect;
+  }
+
+  public long prequentialMistakes() {
+    return rows - prequentialCorrect;
+  }
+
+  /** {@link #prequentialCorrect()} / {@link #rows()}; NaN for a batch without rows. */
+  public double prequentialAccuracy() {
+    return rows == 0 ? Double.NaN : (double) prequentialCorrect / rows;
+  }
+
+  /** Weight updates made while learning from the batch (all its epochs). */
+  public long updates() {
+    return updates;
+  }
+
+  /**
+   * Examples with margin ≤ 0 met in the batch's first epoch, each against the weights of that
+   * moment: the perceptron's own online mistake count (under mixing, per partition's weights).
+   */
+  public long onlineMistakes() {
+    return onlineMistakes;
+  }
+
+  public int epochs() {
+    return epochs;
+  }
+
+  /** Partitions (perceptrons mixed) the batch was trained on. */
+  public int partitions() {
+    return partitions;
+  }
+
+  /** Wall time of the batch: validation, scoring, training, saving the state and publishing. */
+  public double seconds() {
+    return seconds;
+  }
+
+  /** Whether a model was published after this batch. */
+  public boolean published() {
+    return published;
+  }
+
+  /** The stream's progress after this batch, since it began. */
+  public StreamingProgress cumulative() {
+    return cumulative;
+  }
+
+  @Override
+  public String toString() {
+    return String.format(Locale.ROOT, "batch %d: %,d rows, prequential accuracy %.4f (%,d"
+        + " mistakes), %,d updates, %.2f s; since the start: %,d rows, prequential accuracy"
+        + " %.4f%s", batchId, rows, prequentialAccuracy(), prequentialMistakes(), updates,
+        seconds, cumulative.rows(), cumulative.prequentialAccuracy(),
+        published ? "; model published" : "");
+  }
+}

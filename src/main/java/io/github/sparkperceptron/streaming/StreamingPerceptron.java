@@ -1,0 +1,589 @@
+package io.github.sparkperceptron.streaming;
+
+import io.github.sparkperceptron.ml.OnlineTraining;
+import io.github.sparkperceptron.ml.OnlineTraining.BatchOutcome;
+import io.github.sparkperceptron.ml.PerceptronClassificationModel;
+import io.github.sparkperceptron.ml.PerceptronClassifier;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.api.java.function.VoidFunction2;
+import org.apache.spark.ml.param.Param;
+import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.streaming.DataStreamWriter;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.StreamingQueryException;
+import org.apache.spark.sql.streaming.Trigger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Online learning from a Structured Streaming DataFrame: the perceptron keeps learning from every
+ * micro-batch, exactly once, and its current model is always available, in memory
+ * ({@link #latestModel()}) and published to a path that {@link PerceptronClassificationModel#load}
+ * reads while the stream runs.
+ *
+ * <pre>
+ * Rosenblatt (1958); Freund &amp; Schapire (1999); Collins (2002)   the (averaged) perceptron, an
+ *                                                              online algorithm
+ * Crammer et al. (2006)                                        passive-aggressive online updates
+ * McDonald, Hall &amp; Mann (2010)                                 iterative parameter mixing
+ * Dawid (1984); Gama, Sebastião &amp; Rodrigues (2013)             prequential evaluation
+ * </pre>
+ *
+ * <p><b>Learning.</b> Configured by a {@link PerceptronClassifier} (update rule, averaging,
+ * mixing, step size, shuffle, seed, columns, initial model, ...). Each micro-batch is trained on
+ * with iterative parameter mixing over its partitions for {@link #setEpochsPerBatch epochsPerBatch}
+ * epochs (default 1: pure online learning), starting from the whole learner state the previous
+ * batch left: the weights w, and for averaging the accumulator u and the clock c. The averaged
+ * perceptron's average therefore runs over every example since the stream began, not over the
+ * batch: on one partition with one epoch per batch, a file fed in k batches gives bit for bit
+ * the model of one serial online pass over it (whose averaging sum is added to u at each batch's
+ * end, as the trainer adds each mixing round's). {@code maxIter} is not used (a stream has no
+ * number of epochs); {@code tol} stops a batch's epochs early when {@code epochsPerBatch} &gt; 1;
+ * with {@code shuffle} each batch's rows are visited in an order seeded by (seed, batch id),
+ * without it in arrival order. {@code numWorkers}, {@code mixingRounds} and
+ * {@code mixing=momentum} work as in {@code fit}, resolved for each batch (automatic workers: the
+ * task slots when the batch starts); block momentum's velocity restarts at every batch (why:
+ * {@code OnlineTraining}). Refused, because they need the whole dataset up front or grow without
+ * bound: {@code averaging=vote}, {@code mixing=oneshot},
+ * {@code validationIndicatorCol}, {@code classWeight=balanced}, {@code checkpointDir}.
+ *
+ * <p><b>Shape.</b> The number of features d is the first batch's vector size; the number of
+ * classes K is {@link #setNumClasses numClasses} when set, else the label column's ML metadata,
+ * else the first batch's largest label + 1 (at least 2). Later batches must fit: a vector of
+ * another size or a label ≥ K stops the query with a message naming both (a stream cannot grow
+ * its model; set numClasses when early batches may lack some classes).
+ *
+ * <p><b>Exactly once.</b> After applying a batch, and before Spark commits it, the learner state
+ * (w, u, c, the model's shape, counts, the batch id, the Spark query id and the configuration) is
+ * written atomically to {@code <checkpointLocation>/learner}, beside Spark's own query checkpoint
+ * in {@code <checkpointLocation>/query}. A restarted query resumes from it; a batch that Spark
+ * replays after a crash (it re-runs the last batch it had not committed) has an id at or below
+ * the saved one and is skipped; the state of another configuration or of another query (the
+ * query checkpoint was deleted, so batch ids start again) is refused with a message.
+ *
+ * <p><b>Prequential evaluation.</b> Each batch is scored by the model as it stood before the batch
+ * (the model {@link #latestModel()} returned then, averaged when averaging), then learnt: per batch
+ * and cumulative accuracy go to the log (one line per batch), to {@link BatchListener}s and to
+ * {@link #progress()}.
+ *
+ * <p><b>Publishing.</b> With {@link #setModelPath modelPath}, the model is saved there every
+ * {@link #setPublishEvery publishEvery} batches and when {@link #stop()} or
+ * {@link #awaitTermination()} return after a clean end, written complete under a temporary name
+ * and swapped in by renames, so readers never load a half-written model.
+ *
+ * <p>Usage:
+ * <pre>{@code
+ * StreamingPerceptron trainer = new StreamingPerceptron(new PerceptronClassifier().setUpdateRule("pa1"))
+ *     .setCheckpointLocation("/data/ckpt").setModelPath("/models/live").setPublishEvery(10);
+ * StreamingQuery query = trainer.start(spark.readStream().schema(schema).parquet("/data/in"));
+ * ...
+ * trainer.stop();   // stops the query and publishes the final model
+ * }</pre>
+ * Cost per batch: the batch's rows are converted to blocks once, scored once and trained on
+ * {@code epochsPerBatch} times (one Spark job each), plus one write of K'·(d+1) doubles (two with
+ * averaging) for the state and, when publishing, one model save.
+ */
+public final class StreamingPerceptron {
+  private static final Logger LOG = LoggerFactory.getLogger(StreamingPerceptron.class);
+
+  /** Spark's local property holding the running streaming query's id (StreamExecution). */
+  private static final String QUERY_ID_PROPERTY = "sql.streaming.queryId";
+  /**
+   * Test seam: the Spark conf value {@code N} makes the driver stop dead after applying batch N
+   * and saving its state, before Spark commits it, so that a test can kill it there.
+   */
+  static final String PAUSE_AFTER_BATCH = "spark.perceptron.test.pauseAfterBatch";
+  static final String LEARNER_DIR = "learner";
+  static final String QUERY_DIR = "query";
+
+  private final PerceptronClassifier params;
+  private String checkpointLocation;
+  private String modelPath;
+  private int publishEvery = 1;
+  private int epochsPerBatch = 1;
+  private int numClasses;
+  private String queryName;
+  private final List<BatchListener> listeners = new CopyOnWriteArrayList<>();
+
+  private LearnerStateStore store;
+  private boolean loaded;
+  private volatile LearnerState current;
+  private long publishedBatch = -1;
+  private String configuration;
+  private SparkSession spark;
+  private StreamingQuery query;
+
+  /**
+   * @param params the learner's configuration; copied, so later changes to it have no effect
+   */
+  public StreamingPerceptron(PerceptronClassifier params) {
+    this.params = params.copy(ParamMap.empty());
+  }
+
+  /** A stream learner with {@link PerceptronClassifier}'s defaults. */
+  public StreamingPerceptron() {
+    this(new PerceptronClassifier());
+  }
+
+  /**
+   * Where the learner state ({@code learner/}) and Spark's query checkpoint ({@code query/}) are
+   * kept: any Hadoop path on a file system with atomic rename (local, HDFS). Required. Use one
+   * location per stream; a location keeps resuming the stream it holds.
+   */
+  public StreamingPerceptron setCheckpointLocation(String path) {
+    requireNotStarted();
+    if (path == null || path.isBlank()) {
+      throw new IllegalArgumentException("checkpointLocation must be a path, got '" + path + "'");
+    }
+    this.checkpointLocation = path;
+    return this;
+  }
+
+  /** Where models are published (Spark ML layout); unset: none are, use {@link #latestModel()}. */
+  public StreamingPerceptron setModelPath(String path) {
+    requireNotStarted();
+    if (path == null || path.isBlank()) {
+      throw new IllegalArgumentException("modelPath must be a path, got '" + path + "'");
+    }
+    this.modelPath = path;
+    return this;
+  }
+
+  /** Publish the model every this many applied batches (default 1), and at a clean end. */
+  public StreamingPerceptron setPublishEvery(int batches) {
+    requireNotStarted();
+    if (batches < 1) {
+      throw new IllegalArgumentException("publishEvery must be >= 1 (batches between"
+          + " publications), got " + batches);
+    }
+    this.publishEvery = batches;
+    return this;
+  }
+
+  /**
+   * Epochs (passes) over each batch (default 1: every example is seen once, pure online
+   * learning). More passes fit each batch harder; the average still runs over every pass.
+   */
+  public StreamingPerceptron setEpochsPerBatch(int epochs) {
+    requireNotStarted();
+    if (epochs < 1) {
+      throw new IllegalArgumentException("epochsPerBatch must be >= 1, got " + epochs);
+    }
+    this.epochsPerBatch = epochs;
+    return this;
+  }
+
+  /**
+   * The number of classes K, fixed for the stream's life (0, the default: from the label
+   * column's metadata, else from the first batch's largest label).
+   */
+  public StreamingPerceptron setNumClasses(int classes) {
+    requireNotStarted();
+    if (classes != 0 && classes < 2) {
+      throw new IllegalArgumentException("numClasses must be >= 2, or 0 to take it from the first"
+          + " batch, got " + classes);
+    }
+    this.numClasses = classes;
+    return this;
+  }
+
+  /** The streaming query's name (Spark's {@code queryName}), shown in Spark's UI and logs. */
+  public StreamingPerceptron setQueryName(String name) {
+    requireNotStarted();
+    this.queryName = name;
+    return this;
+  }
+
+  /** Adds a listener told about every applied batch. */
+  public StreamingPerceptron addListener(BatchListener listener) {
+    listeners.add(listener);
+    return this;
+  }
+
+  /** The learner's configuration (a copy). */
+  public PerceptronClassifier getParams() {
+    return params.copy(ParamMap.empty());
+  }
+
+  public String getCheckpointLocation() {
+    return checkpointLocation;
+  }
+
+  public String getModelPath() {
+    return modelPath;
+  }
+
+  public int getPublishEvery() {
+    return publishEvery;
+  }
+
+  public int getEpochsPerBatch() {
+    return epochsPerBatch;
+  }
+
+  public int getNumClasses() {
+    return numClasses;
+  }
+
+  /** Starts learning from {@code stream} as fast as batches come (Spark's default trigger). */
+  public StreamingQuery start(Dataset<Row> stream) throws TimeoutException {
+    return start(stream, null);
+  }
+
+  /**
+   * Starts learning from {@code stream} ({@code foreachBatch} underneath) with {@code trigger}
+   * (e.g. {@code Trigger.AvailableNow()} to learn what is there and stop, or
+   * {@code Trigger.ProcessingTime("10 seconds")}); {@code null} for Spark's default.
+   *
+   * @throws IllegalArgumentException if the params cannot learn from a stream, the columns are
+   *     missing, or the checkpoint location holds another training's state
+   */
+  public StreamingQuery start(Dataset<Row> stream, Trigger trigger) throws TimeoutException {
+    requireStreaming(stream);
+    requireStreamable();
+    params.transformSchema(stream.schema());
+    return startQuery(stream, trigger, this::processBatch);
+  }
+
+  /**
+   * Starts learning from a stream whose rows become (label, features) rows batch by batch:
+   * {@code toTrainingRows} turns each micro-batch into the rows to learn (e.g. reads the files a
+   * batch names, as {@code submit/stream-train} does). It is called on the driver, only for batches
+   * not applied yet, so a batch replayed after a restart is neither converted nor learnt again.
+   */
+  public StreamingQuery start(Dataset<Row> stream, Trigger trigger,
+      Function<Dataset<Row>, Dataset<Row>> toTrainingRows) throws TimeoutException {
+    requireStreaming(stream);
+    return startQuery(stream, trigger,
+        (batch, batchId) -> processBatch(batchId, () -> toTrainingRows.apply(batch)));
+  }
+
+  private StreamingQuery startQuery(Dataset<Row> stream, Trigger trigger,
+      VoidFunction2<Dataset<Row>, Long> body) throws TimeoutException {
+    requireNotStarted();
+    prepare(stream.sparkSession());
+    if (current != null && !exists(new Path(checkpointLocation, QUERY_DIR))) {
+      throw new IllegalArgumentException("The checkpoint location '" + checkpointLocation
+          + "' holds a learner state (" + LEARNER_DIR + "/, up to batch " + current.lastBatchId
+          + ") but no query checkpoint (" + QUERY_DIR + "/): without it Spark would start the"
+          + " stream again from its beginning and learn every row twice. Restore " + QUERY_DIR
+          + "/, or delete the whole location to learn from scratch");
+    }
+    DataStreamWriter<Row> writer = stream.writeStream()
+        .option("checkpointLocation", new Path(checkpointLocation, QUERY_DIR).toString())
+        .foreachBatch(body);
+    if (queryName != null) {
+      writer = writer.queryName(queryName);
+    }
+    if (trigger != null) {
+      writer = writer.trigger(trigger);
+    }
+    query = writer.start();
+    return query;
+  }
+
+  private static void requireStreaming(Dataset<Row> stream) {
+    if (!stream.isStreaming()) {
+      throw new IllegalArgumentException("start() needs a streaming DataFrame"
+          + " (spark.readStream()...); to train on a static DataFrame use"
+          + " PerceptronClassifier.fit");
+    }
+  }
+
+  /**
+   * Reads the learner state (once) and checks that it belongs to this configuration. Called by
+   * {@link #start}; call it yourself before {@link #processBatch} in your own
+   * {@code foreachBatch} if you want the checks before the first batch.
+   */
+  public synchronized void prepare(SparkSession session) {
+    if (checkpointLocation == null) {
+      throw new IllegalStateException("Set a checkpoint location (setCheckpointLocation) before"
+          + " starting: the learner state must survive the driver for exactly-once learning");
+    }
+    requireStreamable();
+    this.spark = session;
+    if (loaded) {
+      return;
+    }
+    configuration = configuration();
+    store = new LearnerStateStore(session.sparkContext().hadoopConfiguration(),
+        new Path(checkpointLocation, LEARNER_DIR).toString());
+    LearnerState saved = store.latest();
+    if (saved != null) {
+      String difference = difference(saved.configuration, configuration);
+      if (difference != null) {
+        throw new IllegalArgumentException("The checkpoint location '" + checkpointLocation
+            + "' holds the learner state of another training: " + difference + ". Resume with"
+            + " the same settings, or use a new checkpoint location to start another training");
+      }
+      LOG.info("Resuming the stream's learner from {} ({})", store.location(),
+          saved.progress());
+    }
+    if (modelPath != null) {
+      ModelPublisher.recover(session, modelPath);
+      publishedBatch = store.publishedBatch(modelPath);
+      if (publishedBatch >= 0 && !exists(new Path(modelPath))) {
+        publishedBatch = -1;
+      }
+    }
+    current = saved;
+    loaded = true;
+  }
+
+  /** Applies one micro-batch: what {@link #start}'s {@code foreachBatch} calls. */
+  public void processBatch(Dataset<Row> batch, long batchId) {
+    processBatch(batchId, () -> batch);
+  }
+
+  /**
+   * Applies micro-batch {@code batchId} unless it was applied already (a replay), in which case
+   * {@code batch} is not even called. For your own {@code foreachBatch} when a batch needs
+   * preparing first (e.g. reading the files it names): call it with Spark's batch id, and the
+   * exactly-once guarantee holds as with {@link #start}.
+   */
+  public synchronized void processBatch(long batchId, Supplier<Dataset<Row>> batch) {
+    long started = System.nanoTime();
+    SparkSession session = SparkSession.active();
+    prepare(session);
+    String queryId = session.sparkContext().getLocalProperty(QUERY_ID_PROPERTY);
+    LearnerState before = current;
+    if (before != null) {
+      requireSameQuery(before, queryId);
+      if (batchId <= before.lastBatchId) {
+        LOG.info("Batch {} was applied already (the learner state is at batch {}): Spark replays"
+            + " it after a restart; skipping it", batchId, before.lastBatchId);
+        return;
+      }
+    }
+    BatchOutcome outcome = OnlineTraining.trainBatch(batch.get(), params, epochsPerBatch, batchId,
+        before == null ? null : before.state, before == null ? numClasses : before.numClasses,
+        before == null ? -1 : before.numFeatures);
+    if (outcome.state == null) {
+      LOG.info("Batch {} holds no rows; nothing to learn", batchId);
+      return;
+    }
+    LearnerState after = LearnerState.after(before, configuration,
+        queryId == null ? "" : queryId, batchId, outcome);
+    store.save(after);
+    current = after;
+    if (before == null) {
+      LOG.info("The stream's model has {} classes and {} features", after.numClasses,
+          after.numFeatures);
+    }
+    boolean publish = modelPath != null && after.batches % publishEvery == 0;
+    if (publish) {
+      publish(after);
+    }
+    BatchReport report = new BatchReport(batchId, outcome.rows, outcome.prequentialCorrect,
+        outcome.updates, outcome.onlineMistakes, outcome.epochs, outcome.partitions,
+        (System.nanoTime() - started) / 1e9, publish, after.progress());
+    LOG.info("{}", report);
+    for (BatchListener listener : listeners) {
+      listener.onBatch(report);
+    }
+    pauseIfAsked(session, batchId);
+  }
+
+  /**
+   * The current model (averaged weights when averaging), carrying the configuration's params.
+   *
+   * @throws IllegalStateException before the first batch with rows was learnt
+   */
+  public PerceptronClassificationModel latestModel() {
+    LearnerState s = current;
+    if (s == null) {
+      throw new IllegalStateException("No model yet: the stream has not learnt from any batch"
+          + " (hasModel() tells)");
+    }
+    return OnlineTraining.model(params, s.numClasses, s.numFeatures, s.state);
+  }
+
+  /** Whether a model exists: some batch with rows has been learnt (now or in an earlier run). */
+  public boolean hasModel() {
+    return current != null;
+  }
+
+  /** What the learner has done since the stream began, or {@code null} before any batch. */
+  public StreamingProgress progress() {
+    LearnerState s = current;
+    return s == null ? null : s.progress();
+  }
+
+  /** The query {@link #start} started, or {@code null}. */
+  public StreamingQuery query() {
+    return query;
+  }
+
+  /**
+   * Publishes the current model to the model path now, unless the model there already holds
+   * the last applied batch.
+   *
+   * @return whether a model was written
+   */
+  public synchronized boolean publish() {
+    if (modelPath == null) {
+      throw new IllegalStateException("No model path: set one with setModelPath");
+    }
+    LearnerState s = current;
+    if (s == null || s.lastBatchId == publishedBatch) {
+      return false;
+    }
+    publish(s);
+    return true;
+  }
+
+  private void publish(LearnerState s) {
+    ModelPublisher.publish(spark, OnlineTraining.model(params, s.numClasses, s.numFeatures,
+        s.state), modelPath);
+    store.markPublished(s.lastBatchId, modelPath);
+    publishedBatch = s.lastBatchId;
+    LOG.info("Published the model of batch {} to {}", s.lastBatchId, modelPath);
+  }
+
+  /**
+   * Stops the query (if it runs) and publishes the final model (with a model path) unless the
+   * query had failed: a failed batch was not applied, and the last publication stands.
+   */
+  public void stop() throws TimeoutException {
+    if (query != null) {
+      query.stop();
+    }
+    if (modelPath != null && (query == null || query.exception().isEmpty())) {
+      publish();
+    }
+  }
+
+  /**
+   * Waits until the query ends (an {@code AvailableNow} trigger ends it when the data present
+   * are learnt), then publishes the final model.
+   *
+   * @throws StreamingQueryException if the query failed (bad input, say); nothing is published
+   */
+  public void awaitTermination() throws StreamingQueryException {
+    if (query == null) {
+      throw new IllegalStateException("start() was not called");
+    }
+    query.awaitTermination();
+    if (modelPath != null) {
+      publish();
+    }
+  }
+
+  /**
+   * The settings that make a stream's training what it is, one {@code key=value} per line: a
+   * saved state is resumed only under the same ones. The threshold, model path and publishing
+   * cadence only shape predictions and outputs, so they may change between runs.
+   */
+  String configuration() {
+    StringBuilder sb = new StringBuilder("spark-perceptron stream 1\n");
+    for (Param<?> p : new Param<?>[] {params.labelCol(), params.featuresCol(),
+        params.weightCol(), params.stepSize(), params.fitIntercept(), params.aggressiveness(),
+        params.shuffle(), params.seed(), params.aggregationDepth(), params.tol(),
+        params.mixingRounds()}) {
+      sb.append(p.name()).append('=')
+          .append(params.isDefined(p) ? String.valueOf(params.getOrDefault(p)) : "")
+          .append('\n');
+    }
+    // The enum params by the value they select, so that "PA1" and "pa1" are one configuration.
+    sb.append("updateRule=").append(params.updateRuleValue().paramValue()).append('\n');
+    sb.append("averaging=").append(params.averagingValue().paramValue()).append('\n');
+    sb.append("mixing=").append(params.mixingValue().paramValue()).append('\n');
+    sb.append("epochsPerBatch=").append(epochsPerBatch).append('\n');
+    sb.append("numClasses=").append(numClasses == 0 ? "from the data" : numClasses).append('\n');
+    PerceptronClassificationModel initial = params.getInitialModel();
+    if (initial != null) {
+      double[] w = initial.numClasses() == 2 ? initial.coefficients().toArray()
+          : initial.coefficientMatrix().toArray();
+      sb.append("initialModel=").append(Arrays.hashCode(w)).append('/')
+          .append(Arrays.hashCode(initial.interceptVector().toArray())).append('\n');
+    }
+    return sb.toString();
+  }
+
+  /** The first setting that differs, as "stepSize was 1.0 there, 0.5 now", or null. */
+  static String difference(String saved, String now) {
+    if (saved.equals(now)) {
+      return null;
+    }
+    String[] a = saved.split("\n");
+    String[] b = now.split("\n");
+    for (int i = 0; i < Math.max(a.length, b.length); i++) {
+      String x = i < a.length ? a[i] : "";
+      String y = i < b.length ? b[i] : "";
+      if (!x.equals(y)) {
+        int eq = y.indexOf('=');
+        if (eq > 0 && x.startsWith(y.substring(0, eq + 1))) {
+          return y.substring(0, eq) + " was " + value(x) + " there, " + value(y) + " now";
+        }
+        return "its settings differ ('" + x + "' there, '" + y + "' now)";
+      }
+    }
+    return "its settings differ";
+  }
+
+  private static String value(String line) {
+    String v = line.substring(line.indexOf('=') + 1);
+    return v.isEmpty() ? "unset" : v;
+  }
+
+  private void requireSameQuery(LearnerState saved, String queryId) {
+    if (queryId != null && !saved.queryId.isEmpty() && !saved.queryId.equals(queryId)) {
+      throw new IllegalArgumentException(String.format(Locale.ROOT, "The learner state in '%s'"
+          + " was written by streaming query %s, but batches now come from query %s: the query"
+          + " checkpoint was replaced, so Spark numbers batches from the beginning again and"
+          + " the state cannot tell new batches from applied ones. Restore the query checkpoint"
+          + " (%s/), or delete the whole checkpoint location to learn from scratch",
+          store.location(), saved.queryId, queryId, QUERY_DIR));
+    }
+  }
+
+  private boolean exists(Path p) {
+    try {
+      FileSystem fs = p.getFileSystem(spark.sparkContext().hadoopConfiguration());
+      return fs.exists(p);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot reach '" + p + "'", e);
+    }
+  }
+
+  private void requireStreamable() {
+    String problem = OnlineTraining.streamingProblem(params);
+    if (problem != null) {
+      throw new IllegalArgumentException("Cannot learn from a stream with these params: "
+          + problem);
+    }
+  }
+
+  private void requireNotStarted() {
+    if (query != null) {
+      throw new IllegalStateException("The stream was started; configure before start()");
+    }
+  }
+
+  private static void pauseIfAsked(SparkSession session, long batchId) {
+    String when = session.sparkContext().getConf().get(PAUSE_AFTER_BATCH, null);
+    if (when == null || Long.parseLong(when) != batchId) {
+      return;
+    }
+    LOG.warn("Test hook {}={}: batch {} is applied and its state saved; waiting to be killed"
+        + " before Spark commits it", PAUSE_AFTER_BATCH, when, batchId);
+    try {
+      Thread.sleep(600_000L);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,116 @@
+package io.github.sparkperceptron.streaming;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.sparkperceptron.kernel.LinearState;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The learner state's file format and its directory, without Spark. */
+class LearnerStateStoreTest {
+  @TempDir
+  Path tmp;
+
+  /** Awkward doubles on purpose: bits that a decimal round trip would change. */
+  private static LearnerState sample(long batchId, boolean averaging) {
+    double[] w = {Math.PI, -0.0, Double.MIN_VALUE, 1e300, -7.25, Math.nextUp(1.0)};
+    double[] u = averaging ? new double[] {1e-300, 2.5, -3.0, 0.1, 0.2, 0.3} : null;
+    return new LearnerState("a=1\nb=é\n", "query-42", batchId, batchId + 1, 1234, 1000, 77, 2,
+        5, new LinearState(w, u, 1234.0));
+  }
+
+  @Test
+  void aStateReadsBackBitForBit() {
+    for (boolean averaging : new boolean[] {false, true}) {
+      LearnerState s = sample(9, averaging);
+      LearnerState back = LearnerStateStore.decode(LearnerStateStore.encode(s));
+      assertEquals(s.configuration, back.configuration);
+      assertEquals(s.queryId, back.queryId);
+      assertEquals(List.of(9L, 10L, 1234L, 1000L, 77L), List.of(back.lastBatchId, back.batches,
+          back.rows, back.prequentialCorrect, back.updates));
+      assertEquals(2, back.numClasses);
+      assertEquals(5, back.numFeatures);
+      assertEquals(Double.doubleToRawLongBits(1234.0),
+          Double.doubleToRawLongBits(back.state.clock()));
+      assertArrayEquals(bits(s.state.weights()), bits(back.state.weights()));
+      if (averaging) {
+        assertArrayEquals(bits(s.state.averageAccumulator()),
+            bits(back.state.averageAccumulator()));
+      } else {
+        assertNull(back.state.averageAccumulator());
+      }
+    }
+  }
+
+  private static long[] bits(double[] v) {
+    return Arrays.stream(v).mapToLong(Double::doubleToRawLongBits).toArray();
+  }
+
+  @Test
+  void damagedTruncatedForeignAndNewerFilesAreRefusedWithTheReason() {
+    byte[] good = LearnerStateStore.encode(sample(3, true));
+    byte[] flipped = good.clone();
+    flipped[good.length / 2] ^= 1;
+    assertMessage("checksum does not match", flipped);
+    assertMessage("damaged or truncated", Arrays.copyOf(good, good.length - 20));
+    assertMessage("truncated", Arrays.copyOf(good, 10));
+    byte[] foreign = good.clone();
+    foreign[0] = 'X';
+    assertMessage("not a spark-perceptron learner state", foreign);
+    byte[] newer = good.clone();
+    newer[11] = 2; // the version's low byte, right after the 8-byte magic
+    assertMessage("format version is 2", newer);
+  }
+
+  private static void assertMessage(String expected, byte[] bytes) {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> LearnerStateStore.decode(bytes));
+    assertTrue(e.getMessage().contains(expected), e.getMessage());
+  }
+
+  @Test
+  void theDirectoryKeepsOnlyTheLatestCompleteStateAndThePublishedMark() throws IOException {
+    LearnerStateStore store = new LearnerStateStore(new Configuration(),
+        tmp.resolve("learner").toString());
+    assertNull(store.latest());
+    store.save(sample(1, true));
+    store.save(sample(12, true));
+    // A temporary file of an interrupted write is never read.
+    Files.write(tmp.resolve("learner/.state-0000000000000000099.bin.tmp-x"), new byte[] {1, 2});
+    assertEquals(12, store.latest().lastBatchId);
+    try (Stream<Path> files = Files.list(tmp.resolve("learner"))) {
+      List<String> states = files.map(p -> p.getFileName().toString())
+          .filter(n -> n.startsWith("state-")).collect(Collectors.toList());
+      assertEquals(List.of("state-0000000000000000012.bin"), states);
+    }
+    assertEquals(-1, store.publishedBatch("/models/a"));
+    store.markPublished(12, "/models/a");
+    assertEquals(12, store.publishedBatch("/models/a"));
+    assertEquals(-1, store.publishedBatch("/models/b"), "another model path was not published");
+
+    Files.write(tmp.resolve("learner/state-0000000000000000013.bin"), new byte[] {1, 2, 3});
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, store::latest);
+    assertTrue(e.getMessage().contains("state-0000000000000000013.bin cannot be used"),
+        e.getMessage());
+  }
+
+  @Test
+  void theFirstDifferingSettingIsNamed() {
+    assertNull(StreamingPerceptron.difference("a=1\nb=2\n", "a=1\nb=2\n"));
+    assertEquals("b was 2 there, 3 now", StreamingPerceptron.difference("a=1\nb=2\n", "a=1\nb=3\n"));
+    assertEquals("b was unset there, x now",
+        StreamingPerceptron.difference("a=1\nb=\n", "a=1\nb=x\n"));
+  }
+}
