@@ -6,8 +6,8 @@ import io.github.sparkperceptron.kernel.LearnerConfig;
 import io.github.sparkperceptron.kernel.LinearState;
 import io.github.sparkperceptron.kernel.OnlineLearner;
 import io.github.sparkperceptron.kernel.Predictor;
-import io.github.sparkperceptron.kernel.SeededShuffle;
 import io.github.sparkperceptron.kernel.TrainingBlock;
+import io.github.sparkperceptron.kernel.VisitOrder;
 import io.github.sparkperceptron.kernel.VoteTrace;
 import io.github.sparkperceptron.kernel.VotedPerceptron;
 import io.github.sparkperceptron.mixing.MixingMode;
@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Why a retried or recomputed task changes nothing: a partition epoch is a pure function of the
  * broadcast state, the partition's rows (cached, or recomputed deterministically from the input)
- * and the row order from {@link SeededShuffle}, seeded by (seed, epoch, partition) only; it never
+ * and the row order from {@link VisitOrder}, seeded by (seed, epoch, partition) only; it never
  * reads the task attempt, the executor, the time or any random source of its own.
  */
 final class IterativeParameterMixing {
@@ -265,8 +265,7 @@ final class IterativeParameterMixing {
         FaultInjection.beforePartitionEpoch(firstEpoch + e, partition);
         EpochStats stats = new EpochStats();
         if (block != null) {
-          int[] order = SeededShuffle.order(settings.shuffle, settings.seed, firstEpoch + e,
-              partition, block.numRows());
+          int[] order = settings.order.epochOrder(firstEpoch + e, partition, block.features());
           OnlineLearner.runEpoch(learner, block, order, state, clockScale, stats, trace);
         }
         // Every partition's epoch spans exactly [c, c + T] of the averaging clock.

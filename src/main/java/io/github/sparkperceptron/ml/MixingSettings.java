@@ -1,5 +1,7 @@
 package io.github.sparkperceptron.ml;
 
+import io.github.sparkperceptron.kernel.ShuffleScope;
+import io.github.sparkperceptron.kernel.VisitOrder;
 import io.github.sparkperceptron.mixing.MixingMode;
 import java.io.Serializable;
 
@@ -12,6 +14,8 @@ final class MixingSettings implements Serializable {
   final MixingMode mixing;
   final boolean shuffle;
   final long seed;
+  /** How partitions lay out and visit their rows (shuffle, shuffleScope, seed). */
+  final VisitOrder order;
   final int aggregationDepth;
   /** Whether validation rows are scored each epoch (early stopping). */
   final boolean validate;
@@ -19,13 +23,15 @@ final class MixingSettings implements Serializable {
   /** The binary decision threshold, used to score validation rows. */
   final double threshold;
 
-  MixingSettings(int maxIter, double tol, MixingMode mixing, boolean shuffle, long seed,
-      int aggregationDepth, boolean validate, int validationPatience, double threshold) {
+  MixingSettings(int maxIter, double tol, MixingMode mixing, boolean shuffle,
+      ShuffleScope shuffleScope, long seed, int aggregationDepth, boolean validate,
+      int validationPatience, double threshold) {
     this.maxIter = maxIter;
     this.tol = tol;
     this.mixing = mixing;
     this.shuffle = shuffle;
     this.seed = seed;
+    this.order = VisitOrder.of(shuffle, shuffleScope, seed);
     this.aggregationDepth = aggregationDepth;
     this.validate = validate;
     this.validationPatience = validationPatience;

@@ -125,6 +125,11 @@ public class PerceptronClassifier
     return (PerceptronClassifier) set(shuffle(), value);
   }
 
+  /** {@code rows} or {@code chunks}: see the param's doc and {@code kernel.VisitOrder}. */
+  public PerceptronClassifier setShuffleScope(String value) {
+    return (PerceptronClassifier) set(shuffleScope(), value);
+  }
+
   public PerceptronClassifier setSeed(long value) {
     return (PerceptronClassifier) set(seed(), value);
   }
@@ -215,7 +220,8 @@ public class PerceptronClassifier
           + " unset validationIndicatorCol");
     }
     MixingSettings settings = new MixingSettings(getMaxIter(), getTol(), mixingMode,
-        getShuffle(), getSeed(), getAggregationDepth(), !validationCol.isEmpty(),
+        getShuffle(), shuffleScopeValue(), getSeed(), getAggregationDepth(),
+        !validationCol.isEmpty(),
         getValidationPatience(), getThreshold());
     if (rule.isPassiveAggressive() && getStepSize() != 1.0) {
       LOG.warn("stepSize={} has no effect with updateRule={}: passive-aggressive rules compute"
@@ -224,7 +230,7 @@ public class PerceptronClassifier
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(dataset.sparkSession().sparkContext());
 
     try (TrainingInput input = TrainingInput.prepare(dataset, getLabelCol(), getFeaturesCol(),
-        getWeightCol(), validationCol)) {
+        getWeightCol(), validationCol, settings.order)) {
       LearnerConfig learner = new LearnerConfig(input.numFeatures, input.numClasses,
           getFitIntercept(), getStepSize(), rule, getAggressiveness(), averagingMode,
           classWeights(input));
@@ -289,7 +295,7 @@ public class PerceptronClassifier
     StringBuilder sb = new StringBuilder("spark-perceptron checkpoint 1\n");
     for (org.apache.spark.ml.param.Param<?> p : new org.apache.spark.ml.param.Param<?>[] {
         maxIter(), tol(), stepSize(), fitIntercept(), updateRule(), aggressiveness(), averaging(),
-        mixing(), shuffle(), seed(), threshold(), aggregationDepth(), validationPatience(),
+        mixing(), shuffle(), shuffleScope(), seed(), threshold(), aggregationDepth(), validationPatience(),
         classWeight(), labelCol(), featuresCol(), weightCol(), validationIndicatorCol()}) {
       sb.append(p.name()).append('=').append(isDefined(p) ? String.valueOf(getOrDefault(p)) : "")
           .append('\n');
@@ -423,7 +429,8 @@ public class PerceptronClassifier
   private String describeParams() {
     return "updateRule=" + getUpdateRule() + ", averaging=" + getAveraging() + ", mixing="
         + getMixing() + ", maxIter=" + getMaxIter() + ", stepSize=" + getStepSize()
-        + ", fitIntercept=" + getFitIntercept() + ", shuffle=" + getShuffle() + ", seed="
+        + ", fitIntercept=" + getFitIntercept() + ", shuffle=" + getShuffle()
+        + (getShuffle() ? ", shuffleScope=" + getShuffleScope() : "") + ", seed="
         + getSeed();
   }
 

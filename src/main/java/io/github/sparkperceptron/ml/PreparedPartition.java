@@ -2,6 +2,7 @@ package io.github.sparkperceptron.ml;
 
 import io.github.sparkperceptron.kernel.TrainingBlock;
 import io.github.sparkperceptron.kernel.TrainingBlockBuilder;
+import io.github.sparkperceptron.kernel.VisitOrder;
 import java.io.Serializable;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -86,9 +87,11 @@ final class PreparedPartition implements Serializable {
     final int maxLabel;
     /** Whether {@link #maxLabel} comes from the label column's metadata. */
     final boolean labelsFromMetadata;
+    /** Lays out the training rows (validation rows keep the input order). */
+    final VisitOrder order;
 
     Spec(String labelCol, String featuresCol, String weightCol, String validationCol,
-        int expectedFeatures, int maxLabel, boolean labelsFromMetadata) {
+        int expectedFeatures, int maxLabel, boolean labelsFromMetadata, VisitOrder order) {
       this.labelCol = labelCol;
       this.featuresCol = featuresCol;
       this.weightCol = weightCol;
@@ -96,6 +99,7 @@ final class PreparedPartition implements Serializable {
       this.expectedFeatures = expectedFeatures;
       this.maxLabel = maxLabel;
       this.labelsFromMetadata = labelsFromMetadata;
+      this.order = order;
     }
   }
 
@@ -202,7 +206,8 @@ final class PreparedPartition implements Serializable {
         target.addDense(classIndex, weight, ((DenseVector) features).values());
       }
     }
-    TrainingBlock block = train == null ? null : train.build();
+    TrainingBlock block = train == null ? null
+        : train.build(spec.order.layout(partition, train.numRows()));
     TrainingBlock validation = held == null ? null : held.build();
     return new PreparedPartition(block, validation, partition, count, validationCount,
         count + validationCount == 0 ? -1 : numFeatures,

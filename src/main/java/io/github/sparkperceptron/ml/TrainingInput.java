@@ -2,6 +2,7 @@ package io.github.sparkperceptron.ml;
 
 import static org.apache.spark.sql.functions.col;
 
+import io.github.sparkperceptron.kernel.VisitOrder;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -20,8 +21,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The training data of one {@code fit}: every partition converted once into a cached
- * {@link io.github.sparkperceptron.kernel.TrainingBlock} (MEMORY_AND_DISK), validated as a whole,
- * and released by {@link #close()}.
+ * {@link io.github.sparkperceptron.kernel.TrainingBlock} (MEMORY_AND_DISK), its rows stored in the
+ * layout of the {@link VisitOrder}, validated as a whole, and released by {@link #close()}.
  */
 final class TrainingInput implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TrainingInput.class);
@@ -86,7 +87,7 @@ final class TrainingInput implements AutoCloseable {
    * first problem (schema, then rows in partition order, then dataset-wide facts).
    */
   static TrainingInput prepare(Dataset<?> dataset, String labelCol, String featuresCol,
-      String weightCol, String validationCol) {
+      String weightCol, String validationCol, VisitOrder order) {
     InputChecks.requireNumericColumn(dataset.schema(), labelCol, "labelCol");
     InputChecks.requireVectorColumn(dataset.schema(), featuresCol, "featuresCol");
     if (!weightCol.isEmpty()) {
@@ -100,7 +101,8 @@ final class TrainingInput implements AutoCloseable {
         .size();
     PreparedPartition.Spec spec = new PreparedPartition.Spec(labelCol, featuresCol, weightCol,
         validationCol, declaredFeatures,
-        (declaredClasses > 0 ? declaredClasses : MAX_INFERRED_CLASSES) - 1, declaredClasses > 0);
+        (declaredClasses > 0 ? declaredClasses : MAX_INFERRED_CLASSES) - 1, declaredClasses > 0,
+        order);
 
     List<Column> columns = new ArrayList<>();
     columns.add(col(labelCol).cast("double"));

@@ -86,6 +86,7 @@ class TrainJobTest {
         {"--train", TRAIN, "--model", tmp.resolve("m").toString(), "--update-rule", "mira"},
         {"--train", TRAIN, "--model", tmp.resolve("m").toString(), "--max-iter", "-3"},
         {"--train", TRAIN, "--model", tmp.resolve("m").toString(), "--format", "xml"},
+        {"--train", TRAIN, "--model", tmp.resolve("m").toString(), "--shuffle-scope", "blocks"},
     };
     String[] expected = {
         "Unknown option: '--bogus'",
@@ -94,6 +95,7 @@ class TrainJobTest {
         "updateRule must be one of [perceptron, pa, pa1, pa2], got 'mira'",
         "maxIter must be >= 0, got -3",
         "Invalid value for option '--format'",
+        "shuffleScope must be one of [rows, chunks], got 'blocks'",
     };
     for (int i = 0; i < cases.length; i++) {
       JobRun run = JobRun.of(new TrainJob(), cases[i]);
@@ -127,12 +129,16 @@ class TrainJobTest {
     assertEquals(0, help.exitCode);
     for (String flag : new String[] {"--train", "--test", "--model", "--format", "--metrics",
         "--overwrite", "--partitions", "--max-iter", "--tol", "--step-size", "--[no-]fit-intercept",
-        "--update-rule", "--aggressiveness", "--averaging", "--mixing", "--[no-]shuffle", "--seed",
+        "--update-rule", "--aggressiveness", "--averaging", "--mixing", "--[no-]shuffle",
+        "--shuffle-scope", "--seed",
         "--threshold", "--aggregation-depth", "--num-features"}) {
       assertTrue(help.out.contains(flag), "help lacks " + flag + ":\n" + help.out);
     }
     assertTrue(help.out.contains("(default: 10)"), help.out);
     assertTrue(help.out.contains("(default: mistakes)"), help.out);
+    // picocli wraps the descriptions at 80 columns, possibly inside "(default: ...)".
+    assertTrue(help.out.replaceAll("\\s+", " ").contains("faster, same accuracy) (default:"
+        + " chunks)"), help.out);
   }
 
   @Test
