@@ -36,6 +36,14 @@ public abstract class FeatureBlock implements Serializable {
   public abstract void addScaledTwice(int row, double alpha, double[] w, double beta, double[] u,
       int offset);
 
+  /**
+   * Reads the row's storage, one value per 64-byte cache line, and returns a sum of what it read
+   * (meaningless; it only keeps the JIT compiler from dropping the reads). The kernel calls it on
+   * the rows of the next chunk, in storage order, so that the hardware prefetcher streams them
+   * into the cache before the chunk is visited in random order: Java has no prefetch instruction.
+   */
+  public abstract double touch(int row);
+
   /** Returns ‖x[row]‖². */
   public abstract double squaredNorm(int row);
 

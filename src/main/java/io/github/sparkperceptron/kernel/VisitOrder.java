@@ -95,13 +95,13 @@ public final class VisitOrder implements Serializable {
    * The stored rows of {@code rows} (a block built with {@link #layout}) to visit in
    * {@code epoch}, in order: a permutation of 0 .. n-1.
    */
-  public int[] epochOrder(int epoch, int partition, FeatureBlock rows) {
+  public EpochOrder epochOrder(int epoch, int partition, FeatureBlock rows) {
     int n = rows.numRows();
     if (!shuffle) {
-      return identity(n);
+      return EpochOrder.of(identity(n));
     }
     SeededShuffle stream = SeededShuffle.forEpoch(seed, epoch, partition);
-    return scope == ShuffleScope.ROWS ? stream.permutation(n)
+    return scope == ShuffleScope.ROWS ? EpochOrder.of(stream.permutation(n))
         : chunked(stream, n, chunkRows(rows));
   }
 
@@ -124,7 +124,7 @@ public final class VisitOrder implements Serializable {
    * The chunked order of {@code n} stored rows in chunks of {@code chunkRows}, drawn from the
    * stream of (seed, epoch, partition).
    */
-  public static int[] chunked(long seed, int epoch, int partition, int n, int chunkRows) {
+  public static EpochOrder chunked(long seed, int epoch, int partition, int n, int chunkRows) {
     return chunked(SeededShuffle.forEpoch(seed, epoch, partition), n, chunkRows);
   }
 
@@ -134,13 +134,13 @@ public final class VisitOrder implements Serializable {
    * inside-out Fisher–Yates shuffle. Chunk k holds ring positions [kC, min((k+1)C, n)), i.e.
    * stored rows (cut + p) mod n; the last chunk may be shorter.
    */
-  static int[] chunked(SeededShuffle stream, int n, int chunkRows) {
+  static EpochOrder chunked(SeededShuffle stream, int n, int chunkRows) {
     if (chunkRows < 1) {
       throw new IllegalArgumentException("chunkRows must be >= 1, got " + chunkRows);
     }
     int[] order = new int[n];
     if (n == 0) {
-      return order;
+      return EpochOrder.of(order);
     }
     int cut = stream.nextInt(n);
     int chunks = (int) ((n + (long) chunkRows - 1) / chunkRows);
@@ -158,7 +158,7 @@ public final class VisitOrder implements Serializable {
       }
       t += length;
     }
-    return order;
+    return EpochOrder.chunked(order, chunkRows, cut, chunkOrder);
   }
 
   private static int[] identity(int n) {

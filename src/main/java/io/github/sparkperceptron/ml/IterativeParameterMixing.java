@@ -1,6 +1,7 @@
 package io.github.sparkperceptron.ml;
 
 import io.github.sparkperceptron.kernel.Averaging;
+import io.github.sparkperceptron.kernel.EpochOrder;
 import io.github.sparkperceptron.kernel.EpochStats;
 import io.github.sparkperceptron.kernel.LearnerConfig;
 import io.github.sparkperceptron.kernel.LinearState;
@@ -265,7 +266,7 @@ final class IterativeParameterMixing {
         FaultInjection.beforePartitionEpoch(firstEpoch + e, partition);
         EpochStats stats = new EpochStats();
         if (block != null) {
-          int[] order = settings.order.epochOrder(firstEpoch + e, partition, block.features());
+          EpochOrder order = settings.order.epochOrder(firstEpoch + e, partition, block.features());
           OnlineLearner.runEpoch(learner, block, order, state, clockScale, stats, trace);
         }
         // Every partition's epoch spans exactly [c, c + T] of the averaging clock.

@@ -56,7 +56,7 @@ class EpochAllocationTest {
     LearnerConfig config = new LearnerConfig(data.features().numFeatures(), numClasses, true,
         1.0, rule, 1.0, averaging);
     LinearState state = LinearState.zero(config);
-    int[] order = visits.epochOrder(1, 0, data.features());
+    EpochOrder order = visits.epochOrder(1, 0, data.features());
     EpochStats stats = new EpochStats();
     // Warm-up: class initialisation (enum switch tables) happens once, not per epoch.
     OnlineLearner.runEpoch(config, data, order, state, 1.0, stats, null);

@@ -29,18 +29,18 @@ class VisitOrderTest {
     int[] chunks = {1, 2, 7, 64, 256, 5000};
     for (int n : sizes) {
       for (int c : chunks) {
-        assertPermutation(VisitOrder.chunked(5, 1, 0, n, c), n);
+        assertPermutation(VisitOrder.chunked(5, 1, 0, n, c).rows(), n);
       }
     }
   }
 
   @Test
   void isAPureFunctionOfSeedEpochAndPartitionAndDiffersAcrossThem() {
-    int[] a = VisitOrder.chunked(42, 3, 7, 5000, 64);
-    assertArrayEquals(a, VisitOrder.chunked(42, 3, 7, 5000, 64));
-    assertFalse(Arrays.equals(a, VisitOrder.chunked(42, 4, 7, 5000, 64)), "epoch");
-    assertFalse(Arrays.equals(a, VisitOrder.chunked(42, 3, 8, 5000, 64)), "partition");
-    assertFalse(Arrays.equals(a, VisitOrder.chunked(43, 3, 7, 5000, 64)), "seed");
+    int[] a = VisitOrder.chunked(42, 3, 7, 5000, 64).rows();
+    assertArrayEquals(a, VisitOrder.chunked(42, 3, 7, 5000, 64).rows());
+    assertFalse(Arrays.equals(a, VisitOrder.chunked(42, 4, 7, 5000, 64).rows()), "epoch");
+    assertFalse(Arrays.equals(a, VisitOrder.chunked(42, 3, 8, 5000, 64).rows()), "partition");
+    assertFalse(Arrays.equals(a, VisitOrder.chunked(43, 3, 7, 5000, 64).rows()), "seed");
 
     VisitOrder order = VisitOrder.of(true, ShuffleScope.CHUNKS, 42);
     int[] layout = order.layout(7, 5000);
@@ -56,7 +56,7 @@ class VisitOrderTest {
   void streamIsStableAcrossReleases() {
     // Cut at 8: chunks {8, 9, 0, 1}, {2, 3, 4, 5}, {6, 7}, visited as chunks 2, 0, 1.
     assertArrayEquals(new int[] {7, 6, 8, 0, 9, 1, 3, 4, 5, 2},
-        VisitOrder.chunked(42, 1, 0, 10, 4));
+        VisitOrder.chunked(42, 1, 0, 10, 4).rows());
     assertArrayEquals(new int[] {4, 0, 5, 3, 7, 6, 9, 1, 8, 2},
         VisitOrder.of(true, ShuffleScope.CHUNKS, 42).layout(0, 10));
   }
@@ -66,11 +66,11 @@ class VisitOrderTest {
     FeatureBlock rows = sortedBlock(1000).features();
     VisitOrder none = VisitOrder.of(false, ShuffleScope.CHUNKS, 3);
     assertNull(none.layout(0, 1000));
-    assertArrayEquals(SeededShuffle.order(false, 3, 2, 0, 1000), none.epochOrder(2, 0, rows));
+    assertArrayEquals(SeededShuffle.order(false, 3, 2, 0, 1000), none.epochOrder(2, 0, rows).rows());
     VisitOrder full = VisitOrder.of(true, ShuffleScope.ROWS, 3);
     assertNull(full.layout(0, 1000));
     assertArrayEquals(SeededShuffle.forEpoch(3, 2, 1).permutation(1000),
-        full.epochOrder(2, 1, rows));
+        full.epochOrder(2, 1, rows).rows());
   }
 
   /**
@@ -84,7 +84,7 @@ class VisitOrderTest {
       int c = 128;
       int chunks = (n + c - 1) / c;
       for (int epoch = 1; epoch <= 3; epoch++) {
-        int[] order = VisitOrder.chunked(1, epoch, 0, n, c);
+        int[] order = VisitOrder.chunked(1, epoch, 0, n, c).rows();
         int cut = SeededShuffle.forEpoch(1, epoch, 0).nextInt(n);
         boolean[] done = new boolean[chunks];
         int t = 0;
@@ -134,9 +134,9 @@ class VisitOrderTest {
       for (int partition = 0; partition < 2; partition++) {
         TrainingBlock block = sortedBlock(n, order.layout(partition, n));
         for (int epoch = 1; epoch <= 5; epoch++) {
-          int[] visit = order.epochOrder(epoch, partition, block.features());
+          int[] visit = order.epochOrder(epoch, partition, block.features()).rows();
           assertTrue(longestRun(block, visit) <= 30, "seed " + seed + " epoch " + epoch);
-          int[] small = VisitOrder.chunked(seed, epoch, partition, n, 64);
+          int[] small = VisitOrder.chunked(seed, epoch, partition, n, 64).rows();
           assertTrue(longestRun(block, small) <= 30, "seed " + seed + " epoch " + epoch);
           assertTrue(longestRun(sortedBlock(n), small) >= 64, "without the layout");
         }
@@ -167,7 +167,7 @@ class VisitOrderTest {
     int[][] counts = new int[n][n];
     for (int t = 0; t < trials; t++) {
       int[] layout = VisitOrder.of(true, ShuffleScope.CHUNKS, t).layout(0, n);
-      int[] visit = VisitOrder.chunked(t, 1, 0, n, 2);
+      int[] visit = VisitOrder.chunked(t, 1, 0, n, 2).rows();
       for (int i = 0; i < n; i++) {
         counts[i][layout[visit[i]]]++;
       }
@@ -187,6 +187,44 @@ class VisitOrderTest {
     // Very short rows: capped; very long rows: at least MIN_CHUNK_ROWS.
     assertEquals(VisitOrder.MAX_CHUNK_ROWS, VisitOrder.chunkRows(sparseBlock(1000, 1)));
     assertEquals(VisitOrder.MIN_CHUNK_ROWS, VisitOrder.chunkRows(sparseBlock(100, 5000)));
+  }
+
+  /**
+   * The kernel reads the next chunk ahead of its visit (FeatureBlock.touch): reads only, so an
+   * epoch over the chunked order equals, bit for bit, the same rows visited as a plain order.
+   */
+  @Test
+  void readingTheNextChunkAheadChangesNoResult() {
+    java.util.Random rnd = new java.util.Random(5);
+    for (boolean dense : new boolean[] {false, true}) {
+      for (int classes : new int[] {2, 3}) {
+        int d = dense ? 6 : 200;
+        int n = 1_001;
+        TrainingBlockBuilder builder = new TrainingBlockBuilder(d);
+        for (int r = 0; r < n; r++) {
+          double[] row = new double[d];
+          for (int j = 0; j < d; j++) {
+            row[j] = dense || rnd.nextInt(20) == 0 ? rnd.nextGaussian() : 0.0;
+          }
+          builder.addDense(rnd.nextInt(classes), 1.0, row);
+        }
+        TrainingBlock block = builder.build(VisitOrder.of(true, ShuffleScope.CHUNKS, 1)
+            .layout(0, n));
+        LearnerConfig config = new LearnerConfig(d, classes, true, 1.0, UpdateRule.PERCEPTRON,
+            1.0, Averaging.AVERAGE);
+        LinearState ahead = LinearState.zero(config);
+        LinearState plain = LinearState.zero(config);
+        for (int epoch = 1; epoch <= 3; epoch++) {
+          EpochOrder order = VisitOrder.chunked(1, epoch, 0, n, 64);
+          assertTrue(order.chunks() > 1);
+          OnlineLearner.runEpoch(config, block, order, ahead, 1.0, new EpochStats(), null);
+          OnlineLearner.runEpoch(config, block, order.rows(), plain, 1.0, new EpochStats(),
+              null);
+        }
+        assertArrayEquals(plain.weights(), ahead.weights(), 0.0);
+        assertArrayEquals(plain.averageAccumulator(), ahead.averageAccumulator(), 0.0);
+      }
+    }
   }
 
   private static TrainingBlock sortedBlock(int n) {

@@ -33,7 +33,7 @@ public final class SerialOrder {
     }
     // The chunk size depends on the stored block's bytes per row: build it as the task does.
     TrainingBlock block = block(examples, layout);
-    this.orders = epoch -> order.epochOrder(epoch, partition, block.features());
+    this.orders = epoch -> order.epochOrder(epoch, partition, block.features()).rows();
   }
 
   public static SerialOrder of(VisitOrder order, int partition, List<TestData.Example> examples) {

@@ -3,6 +3,7 @@ package io.github.sparkperceptron.bench.jmh;
 import io.github.sparkperceptron.data.SyntheticData;
 import io.github.sparkperceptron.data.SyntheticRows;
 import io.github.sparkperceptron.kernel.Averaging;
+import io.github.sparkperceptron.kernel.EpochOrder;
 import io.github.sparkperceptron.kernel.EpochStats;
 import io.github.sparkperceptron.kernel.FeatureBlock;
 import io.github.sparkperceptron.kernel.LearnerConfig;
@@ -72,7 +73,7 @@ public class KernelBenchmark {
   private LearnerConfig config;
   private LinearState start;
   private LinearState state;
-  private int[] rowOrder;
+  private EpochOrder rowOrder;
 
   @Setup
   public void setUp() {
@@ -108,7 +109,7 @@ public class KernelBenchmark {
         rowOrder = VisitOrder.chunked(1, 2, 0, rows, c);
         break;
       case "chunk-sequential":
-        rowOrder = chunksInStorageOrder(rows, c);
+        rowOrder = EpochOrder.of(chunksInStorageOrder(rows, c));
         break;
       case "sequential":
         rowOrder = VisitOrder.of(false, ShuffleScope.ROWS, 1).epochOrder(2, 0, block.features());
@@ -153,7 +154,7 @@ public class KernelBenchmark {
     FeatureBlock x = block.features();
     double[] w = start.weights();
     double sum = 0.0;
-    for (int row : rowOrder) {
+    for (int row : rowOrder.rows()) {
       sum += x.dot(row, w, 0);
     }
     return sum;
