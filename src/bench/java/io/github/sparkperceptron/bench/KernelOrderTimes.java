@@ -89,6 +89,10 @@ final class KernelOrderTimes {
 
   /** Medians over {@code rounds} interleaved rounds, for every order of one shape. */
   static List<Result> measure(Shape shape, int rounds) {
+    return measure(shape, rounds, CHUNK_ROWS);
+  }
+
+  static List<Result> measure(Shape shape, int rounds, int[] chunkSizes) {
     VisitOrder full = VisitOrder.of(true, ShuffleScope.ROWS, 1);
     VisitOrder chunks = VisitOrder.of(true, ShuffleScope.CHUNKS, 1);
     TrainingBlock plain = block(shape, null);
@@ -108,7 +112,7 @@ final class KernelOrderTimes {
     sizes.add(0);
     blocks.add(plain);
     orders.add(VisitOrder.of(false, ShuffleScope.ROWS, 1).epochOrder(2, 0, plain.features()));
-    for (int c : CHUNK_ROWS) {
+    for (int c : chunkSizes) {
       names.add("chunks");
       sizes.add(c);
       blocks.add(laidOut);
@@ -183,8 +187,10 @@ final class KernelOrderTimes {
   /** Prints the tables, for a quick look: {@code java ... KernelOrderTimes [rounds]}. */
   public static void main(String[] args) {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 9;
+    int[] sizes = args.length > 1 ? java.util.Arrays.stream(args[1].split(","))
+        .mapToInt(Integer::parseInt).toArray() : CHUNK_ROWS;
     for (Shape shape : SHAPES) {
-      List<Result> results = measure(shape, rounds);
+      List<Result> results = measure(shape, rounds, sizes);
       double sequential = results.get(1).cpuSeconds;
       long values = shape.nonZeros == 0 ? (long) shape.rows * shape.numFeatures
           : (long) shape.rows * shape.nonZeros;
