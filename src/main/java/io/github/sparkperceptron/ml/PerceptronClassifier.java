@@ -39,7 +39,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Binary labels are 0/1 (internally y = 2l − 1); multiclass labels 0 .. K−1, with K from the
  * label column's metadata when present, else the largest label + 1. Defaults: 10 epochs, averaged
- * perceptron, mistake-weighted mixing, shuffled every epoch, seed 42. One epoch costs one Spark job
+ * perceptron, mistake-weighted mixing, shuffled every epoch chunk by chunk (shuffleScope=chunks,
+ * see {@link io.github.sparkperceptron.kernel.VisitOrder}), seed 42. One epoch costs one Spark job
  * and O(non-zeros) work per partition; the driver holds a few K'·(d+1) weight arrays.
  *
  * <p>Usage: {@code new PerceptronClassifier().setMaxIter(20).fit(train)} or as a stage of a
