@@ -49,9 +49,9 @@ import picocli.CommandLine.Option;
  * partitions  test accuracy after every epoch for 1, 2, 4, 8, 16 partitions, per mixing mode
  * scale       10 epochs on generated data of growing size (up to 10M x 20 non-zeros): fit time,
  *             epoch time, the slope per million rows, the driver heap it needed
- * order       (only on request) the visiting orders of issue 14: the kernel's epoch per order and
- *             chunk size (no Spark), and the test accuracy of shuffleScope=rows against chunks
- *             on every dataset, 3 seeds, 1, 2 and 16 partitions
+ * order       (only on request) the visiting orders of issue 14: order-kernel, the kernel's epoch
+ *             per order and chunk size (no Spark), and order-accuracy, the test accuracy of
+ *             shuffleScope=rows against chunks on every dataset, 3 seeds, 1, 2 and 16 partitions
  * </pre>
  *
  * <p>Writes target/bench/results.csv (one measurement a row, each naming machine, Java, Spark,
@@ -67,8 +67,8 @@ public final class BenchmarkRunner implements Callable<Integer> {
   boolean quick;
 
   @Option(names = "--sections", split = ",", paramLabel = "S",
-      description = "sections to run: mllib, epoch, partitions, scale, order (default: all but"
-          + " order; memory is measured with epoch)")
+      description = "sections to run: mllib, epoch, partitions, scale, order (= order-kernel and"
+          + " order-accuracy) (default: all but order; memory is measured with epoch)")
   List<String> sections = new ArrayList<>(List.of("mllib", "epoch", "partitions", "scale"));
 
   @Option(names = "--datasets", split = ",", paramLabel = "NAME",
@@ -176,7 +176,8 @@ public final class BenchmarkRunner implements Callable<Integer> {
     long start = System.nanoTime();
     try {
       if (sections.contains("mllib") || sections.contains("epoch")
-          || sections.contains("partitions") || sections.contains("order")) {
+          || sections.contains("partitions") || sections.contains("order")
+          || sections.contains("order-accuracy")) {
         loadDatasets();
       }
       if (sections.contains("mllib")) {
@@ -191,8 +192,11 @@ public final class BenchmarkRunner implements Callable<Integer> {
       if (sections.contains("scale")) {
         scaleSection();
       }
-      if (sections.contains("order")) {
-        orderSection();
+      if (sections.contains("order") || sections.contains("order-kernel")) {
+        orderKernelSection();
+      }
+      if (sections.contains("order") || sections.contains("order-accuracy")) {
+        orderAccuracySection();
       }
       report.markdown(Report.f("Total benchmark time: %.1f min\n",
           (System.nanoTime() - start) / 60e9));
@@ -575,7 +579,7 @@ public final class BenchmarkRunner implements Callable<Integer> {
   /** The partition counts of the accuracy comparison of the visiting orders. */
   private static final int[] ORDER_PARTITIONS = {1, 2, 16};
 
-  private void orderSection() {
+  private void orderKernelSection() {
     int rounds = quick ? 5 : 15;
     report.markdown(Report.f("## Visiting order: kernel time per order and chunk size\n\n"
         + "`KernelOrderTimes`: one epoch of `OnlineLearner.runEpoch` (averaged perceptron, from"
@@ -611,6 +615,10 @@ public final class BenchmarkRunner implements Callable<Integer> {
       report.flush();
     }
     report.markdown("After the kernel measurement: " + load() + "\n\n");
+    report.flush();
+  }
+
+  private void orderAccuracySection() {
 
     int k = orderSeeds;
     report.markdown(Report.f("## Visiting order: test accuracy, shuffleScope=rows against"
