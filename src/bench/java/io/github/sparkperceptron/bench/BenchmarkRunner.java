@@ -625,13 +625,14 @@ public final class BenchmarkRunner implements Callable<Integer> {
         + " chunks\n\nDefaults (averaged perceptron, mistake-weighted mixing, 10 epochs, tol"
         + " 1e-6) but for shuffleScope and seed, on the training rows repartitioned into P"
         + " partitions (the same cached rows for every fit); test accuracy on the held-out rows."
-        + " rows and chunks: mean over seeds 1..%d; chunks − rows in points, with the smallest"
+        + " rows and chunks: mean over seeds 1..%d; chunks − rows in points, with the standard"
+        + " error of that mean (from the per-seed differences, paired by seed) and the smallest"
         + " and largest per-seed difference. Seed noise: the full shuffle with seeds %d..%d"
         + " against seeds 1..%d, the difference that another seed alone makes (a reference for"
         + " how small a difference these test sets can show). %s\n\n", k, k + 1, 2 * k, k,
         load()));
     Report.Table t = new Report.Table("dataset", "P", "rows", "chunks", "chunks − rows",
-        "per-seed range", "seed noise: rows − rows");
+        "± s.e.", "per-seed range", "seed noise: rows − rows");
     for (Bench b : loaded) {
       for (int p : ORDER_PARTITIONS) {
         Dataset<Row> frame = p == partitions ? b.train : b.train.repartition(p).cache();
@@ -665,8 +666,15 @@ public final class BenchmarkRunner implements Callable<Integer> {
         double meanRows = Arrays.stream(rows).average().orElse(Double.NaN);
         double meanChunks = Arrays.stream(chunks).average().orElse(Double.NaN);
         double meanOther = Arrays.stream(otherRows).average().orElse(Double.NaN);
+        double squares = 0;
+        for (int i = 0; i < k; i++) {
+          double e = chunks[i] - rows[i] - (meanChunks - meanRows);
+          squares += e * e;
+        }
+        double standardError = k > 1 ? Math.sqrt(squares / (k - 1) / k) : Double.NaN;
         t.row(b.shape.name, p, Report.f("%.4f", meanRows), Report.f("%.4f", meanChunks),
             Report.f("%+.2f", 100 * (meanChunks - meanRows)),
+            Report.f("%.2f", 100 * standardError),
             Report.f("%+.2f .. %+.2f", 100 * lo, 100 * hi),
             Report.f("%+.2f", 100 * (meanOther - meanRows)));
         report.add("order-accuracy", b.shape, p, "chunks - rows, mean over seeds",
