@@ -46,7 +46,8 @@ import picocli.CommandLine.Option;
  *             single-threaded loop over one block of all rows (no Spark): the machine's floor
  * memory      bytes of the cached training blocks (Spark's storage info, taken during fit)
  *             against the raw CSR size and a cached DataFrame of the same vectors
- * partitions  test accuracy after every epoch for 1, 2, 4, 8, 16 partitions, per mixing mode
+ * partitions  test accuracy after every epoch for 1, 2, 4, ..., 256 workers, per mixing mode;
+ *             accuracy after 10 epochs and epochs to reach the 1-worker accuracy of epoch 10
  * scale       10 epochs on generated data of growing size (up to 10M x 20 non-zeros): fit time,
  *             epoch time, the slope per million rows, the driver heap it needed
  * order       (only on request) the visiting orders of issue 14: order-kernel, the kernel's epoch
@@ -60,7 +61,8 @@ import picocli.CommandLine.Option;
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
     description = "Run the spark-perceptron benchmark suite and write target/bench/.")
 public final class BenchmarkRunner implements Callable<Integer> {
-  private static final int[] PARTITION_COUNTS = {1, 2, 4, 8, 16};
+  /** Epoch whose 1-worker accuracy the other worker counts are measured against. */
+  private static final int REFERENCE_EPOCH = 10;
   private static final String VALIDATION = "isValidation";
 
   @Option(names = "--quick", description = "small data, one repetition: a few minutes")
@@ -97,20 +99,32 @@ public final class BenchmarkRunner implements Callable<Integer> {
       description = "base name of the .md and .csv files in --out (default: ${DEFAULT-VALUE})")
   String reportName;
 
-  @Option(names = "--mixings", split = ",", paramLabel = "AVERAGING:MIXING",
-      description = "configurations of the partitions section (default: average:mistakes,"
-          + "average:uniform,none:mistakes,none:uniform,average:oneshot); any averaging and mixing"
-          + " value the estimator accepts, so new mixing modes are measured without changes here")
-  List<String> mixings = new ArrayList<>(List.of("average:mistakes", "average:uniform",
-      "none:mistakes", "none:uniform", "average:oneshot"));
+  @Option(names = "--mixings", split = ",", paramLabel = "AVERAGING:MIXING[:ROUNDS]",
+      description = "configurations of the partitions section (default: average:momentum,"
+          + "average:mistakes,average:uniform,average:oneshot); any averaging and mixing value"
+          + " the estimator accepts, so new mixing modes are measured without changes here;"
+          + " ROUNDS sets mixingRounds (a number, or P for as many rounds as workers)")
+  List<String> mixings = new ArrayList<>(List.of("average:momentum", "average:mistakes",
+      "average:uniform", "average:oneshot"));
 
   @Option(names = "--partition-epochs", defaultValue = "0",
       description = "epochs of the partitions section; 0 = 10 with --quick, else 20")
   int partitionEpochs;
 
   @Option(names = "--order-seeds", defaultValue = "3",
-      description = "seeds 1..N of the order section's accuracy comparison (default: ${DEFAULT-VALUE})")
+      description = "seeds 1..N of the order section's accuracy comparison (default:"
+          + " ${DEFAULT-VALUE})")
   int orderSeeds;
+
+  @Option(names = "--partition-counts", split = ",", paramLabel = "P",
+      description = "worker counts of the partitions section (default: 1,2,4,...,256; --quick:"
+          + " 1,2,4,16,64)")
+  int[] partitionCounts;
+
+  @Option(names = "--partition-datasets", split = ",", paramLabel = "NAME",
+      description = "datasets of the partitions section (default: pendigits, skin_nonskin,"
+          + " breast_cancer and the generated sparse, dense and multiclass sets)")
+  List<String> partitionDatasets;
 
   @Option(names = "--scale-rows", split = ",", paramLabel = "N",
       description = "rows of the scale runs (default: 1M,2.5M,5M,10M; --quick: 100k,200k,400k)")
@@ -138,6 +152,8 @@ public final class BenchmarkRunner implements Callable<Integer> {
     /** Bytes of the cached training DataFrame (Spark's storage info). */
     long frameBytes;
     boolean generated;
+    /** Where the rows come from, for the datasets table. */
+    String source;
   }
 
   /** The arguments as given, for the report's "command" line. */
@@ -224,11 +240,16 @@ public final class BenchmarkRunner implements Callable<Integer> {
       LabeledData tr = LibSvmSource.read(spark, train.toString(), -1, "train");
       LabeledData te = LibSvmSource.read(spark, dataDir.resolve(name).resolve("test.libsvm")
           .toString(), tr.numFeatures(), "test");
-      loaded.add(cache(name, tr.frame(), te.frame(), tr.numFeatures(), null, false));
+      Bench b = cache(name, tr.frame(), te.frame(), tr.numFeatures(), null, false);
+      b.source = dataDir.resolve(name).toString();
+      loaded.add(b);
     }
     if (quick) {
       generated("gen-sparse-50k", SyntheticData.builder().numFeatures(10_000).nonZerosPerRow(20)
           .margin(0.05).labelNoise(0.05).seed(11).build(), 50_000);
+      generated("gen-multi-sparse-20k", SyntheticData.builder().numFeatures(1000)
+          .nonZerosPerRow(30).numClasses(10).margin(0.05).labelNoise(0.05).seed(18).build(),
+          20_000);
       generated("gen-dense-20k", SyntheticData.builder().numFeatures(50).dense()
           .margin(0.05).labelNoise(0.05).seed(12).build(), 20_000);
     } else {
@@ -240,15 +261,21 @@ public final class BenchmarkRunner implements Callable<Integer> {
           .nonZerosPerRow(20).margin(0.05).labelNoise(0.05).seed(13).build(), 1_000_000);
       generated("gen-dense-200k", SyntheticData.builder().numFeatures(100).dense()
           .margin(0.05).labelNoise(0.05).seed(14).build(), 200_000);
+      generated("gen-multi-sparse-50k", SyntheticData.builder().numFeatures(1000)
+          .nonZerosPerRow(30).numClasses(10).margin(0.05).labelNoise(0.05).seed(18).build(),
+          50_000);
+      generated("gen-multi-dense-50k", SyntheticData.builder().numFeatures(20).dense()
+          .numClasses(10).margin(0.02).labelNoise(0.1).seed(17).build(), 50_000);
+      generated("gen-multi20-sparse-40k", SyntheticData.builder().numFeatures(2000)
+          .nonZerosPerRow(20).numClasses(20).margin(0.05).labelNoise(0.05).seed(16).build(),
+          40_000);
     }
     Report.Table t = new Report.Table("dataset", "train rows x features", "stored values",
         "classes", "test rows", "source");
     for (Bench b : loaded) {
       t.row(b.shape.name, Report.f("%,d x %,d", b.shape.rows, b.shape.numFeatures),
           Report.f("%,d", b.shape.storedValues), b.shape.numClasses,
-          Report.f("%,d", b.test.count()), b.generated ? "SyntheticData, seed " + b.shape.seed
-              + (b.shape.dense ? ", dense" : ", sparse") + ", margin 0.05, label noise 0.05"
-              : "../shared/data/" + b.shape.name);
+          Report.f("%,d", b.test.count()), b.source);
     }
     report.markdown("## Datasets\n\n").markdown(t.toString());
     report.flush();
@@ -259,9 +286,11 @@ public final class BenchmarkRunner implements Callable<Integer> {
       return;
     }
     long testRows = Math.min(100_000, Math.max(1000, rows / 10));
-    loaded.add(cache(name, data.frame(spark, 0, rows, partitions),
+    Bench b = cache(name, data.frame(spark, 0, rows, partitions),
         data.frame(spark, rows, testRows, partitions), data.numFeatures(), data.seed(),
-        data.isDense()));
+        data.isDense());
+    b.source = "SyntheticData " + data.describe();
+    loaded.add(b);
   }
 
   private boolean wanted(String name) {
@@ -421,17 +450,17 @@ public final class BenchmarkRunner implements Callable<Integer> {
         + " epoch. Plain chunks: the same loop in the chunked order (shuffleScope=chunks, block"
         + " laid out once). Spark: `%s`, %d partitions, `summary().epochSeconds()` (driver wall"
         + " clock of the epoch's job: broadcast, tasks, tree aggregation, mixing), median of"
-        + " epochs 2..%d, with the defaults (shuffleScope=chunks) and with shuffleScope=rows."
+        + " epochs 2..%d, with shuffleScope=chunks and with shuffleScope=rows (the default)."
         + " %d alternating repetitions; ratio = Spark / plain loop (2 cores: 0.5 is the limit)."
         + " Longest task: Spark's task metrics (executor run time and CPU time) of the slower of"
-        + " the epoch's tasks (defaults), which runs the kernel on its half of the rows; task CPU"
+        + " the epoch's tasks (shuffleScope=chunks), which runs the kernel on its half of the rows; task CPU"
         + " / plain CPU is the in-task work against the plain loop's, free of waiting for a core."
         + " Spark ms outside tasks = Spark ms − longest task ms: scheduling, broadcast, task and"
         + " result (de)serialisation, tree aggregation, mixing on the driver. %s\n\n",
         epochs, master, partitions, epochs + 1, repeats, load()));
     Report.Table t = new Report.Table("dataset", "stored values", "plain ms", "plain ns/value",
-        "plain CPU ms", "plain chunks ms", "Spark rows ms", "Spark ms", "longest task ms",
-        "its CPU ms", "Spark rows / plain", "Spark / plain", "task CPU / plain CPU",
+        "plain CPU ms", "plain chunks ms", "Spark rows ms", "Spark chunks ms", "longest task ms",
+        "its CPU ms", "Spark rows / plain", "Spark chunks / plain", "task CPU / plain CPU",
         "Spark ms outside tasks");
     Report.Table m = new Report.Table("dataset", "raw CSR bytes", "cached blocks bytes",
         "blocks / raw CSR", "cached DataFrame bytes", "blocks / DataFrame", "blocks on disk");
@@ -457,7 +486,7 @@ public final class BenchmarkRunner implements Callable<Integer> {
         Set<Integer> before = probe.seen();
         taskTimes.clear();
         PerceptronClassificationModel model = new PerceptronClassifier().setMaxIter(epochs + 1)
-            .setTol(0).fit(b.train);
+            .setTol(0).setShuffleScope("chunks").fit(b.train);
         waitForListener();
         blockBytes = probe.peakBytesSince(before);
         spilled |= probe.spilledSince(before);
@@ -507,11 +536,12 @@ public final class BenchmarkRunner implements Callable<Integer> {
           cpuMedian, "s");
       report.add("epoch", b.shape, 1, "plain loop (1 thread, no Spark)", "epoch_seconds",
           plainMedian, "s");
-      report.add("epoch", b.shape, partitions, "Spark " + master, "epoch_seconds", sparkMedian,
-          "s");
+      report.add("epoch", b.shape, partitions, "Spark " + master + ", shuffleScope=chunks",
+          "epoch_seconds", sparkMedian, "s");
       report.add("epoch", b.shape, partitions, "Spark " + master + ", shuffleScope=rows",
           "epoch_seconds", sparkRowsMedian, "s");
-      report.add("epoch", b.shape, partitions, "Spark / plain", "epoch_ratio", ratio, "ratio");
+      report.add("epoch", b.shape, partitions, "Spark shuffleScope=chunks / plain", "epoch_ratio",
+          ratio, "ratio");
       report.add("epoch", b.shape, partitions, "Spark shuffleScope=rows / plain", "epoch_ratio",
           rowsRatio, "ratio");
       chart.addValue(plainMedian, "plain loop, 1 thread", b.shape.name);
@@ -694,99 +724,99 @@ public final class BenchmarkRunner implements Callable<Integer> {
 
   private void partitionsSection() {
     int epochs = partitionEpochs > 0 ? partitionEpochs : quick ? 10 : 20;
+    int[] counts = partitionCounts != null ? partitionCounts
+        : quick ? new int[] {1, 2, 4, 16, 64} : new int[] {1, 2, 4, 8, 16, 32, 64, 128, 256};
+    int refEpoch = Math.min(REFERENCE_EPOCH, epochs);
     report.markdown(Report.f("## Test accuracy after each epoch against the number of"
-        + " partitions\n\nEach run trains on the same rows repartitioned into P partitions, %d"
-        + " epochs, tol=0; the test rows ride along as validation rows (`validationIndicatorCol`),"
-        + " so the accuracy after every epoch comes from one fit. One-shot mixing trains every"
-        + " partition alone and forms no model per epoch, so it is fitted once per epoch count."
-        + " Epochs needed: the first epoch whose test accuracy is within 0.5 points of the"
-        + " 1-partition accuracy of the same configuration, taken as the mean over its last"
-        + " %d epochs.\n\n", epochs, Math.max(1, epochs / 3)));
-    List<String> names = quick ? List.of("gen-sparse-50k", "breast_cancer")
-        : List.of("gen-sparse-100k", "breast_cancer", "skin_nonskin");
+        + " workers\n\nEach run trains on the same rows repartitioned into P partitions with"
+        + " numWorkers = P, %d epochs, tol=0, defaults otherwise; the test rows ride along as"
+        + " validation rows (`validationIndicatorCol`), so the accuracy after every epoch comes"
+        + " from one fit. One-shot mixing trains every worker alone and forms no model per"
+        + " epoch, so it is fitted once per epoch count (1, 2, 3, 5, 8, 13, 20, ...). Cells:"
+        + " test accuracy after epoch %d, its difference to 1 worker in points, and the epochs"
+        + " needed to reach the 1-worker accuracy of epoch %d (within 0.1 point; `>%d`: not"
+        + " within the run). %s\n\n", epochs, refEpoch, refEpoch, epochs, load()));
+    List<String> names = partitionDatasets != null ? partitionDatasets
+        : quick ? List.of("gen-sparse-50k", "gen-multi-sparse-20k", "pendigits")
+        : List.of("pendigits", "skin_nonskin", "gen-sparse-100k", "gen-dense-100k",
+            "gen-multi-sparse-50k", "gen-multi-dense-50k", "gen-multi20-sparse-40k",
+            "breast_cancer");
     for (Bench b : loaded) {
       if (!names.contains(b.shape.name)) {
         continue;
       }
-      Report.Table t = new Report.Table(header(epochs));
-      String[][] configs = new String[mixings.size()][];
-      for (int i = 0; i < configs.length; i++) {
-        configs[i] = mixings.get(i).split(":", 2);
+      List<String> header = new ArrayList<>(List.of("averaging, mixing"));
+      for (int p : counts) {
+        header.add("P=" + p);
       }
-      for (String[] c : configs) {
+      header.add("epochs P=64 / P=1");
+      Report.Table t = new Report.Table(header.toArray(new String[0]));
+      List<String> charts = new ArrayList<>();
+      for (String config : mixings) {
+        String[] c = config.split(":", 3);
+        String rounds = c.length > 2 ? c[2] : "auto";
+        String label = c[0] + ", " + c[1] + (c.length > 2 ? " (" + rounds + " rounds)" : "");
         Map<String, List<double[]>> curves = new LinkedHashMap<>();
-        double[][] accuracy = new double[PARTITION_COUNTS.length][];
-        for (int i = 0; i < PARTITION_COUNTS.length; i++) {
-          int p = PARTITION_COUNTS[i];
+        double[][] accuracy = new double[counts.length][];
+        List<Object> cells = new ArrayList<>(List.of(label));
+        double reference = Double.NaN;
+        int firstNeeded = -1;
+        int needed64 = -2;
+        for (int i = 0; i < counts.length; i++) {
+          int p = counts[i];
+          long start = System.nanoTime();
           accuracy[i] = c[1].equals("oneshot") ? oneShotCurve(b, p, epochs)
-              : mixingCurve(b, p, epochs, c[0], c[1]);
+              : mixingCurve(b, p, epochs, c[0], c[1], rounds);
+          double seconds = (System.nanoTime() - start) / 1e9;
           List<double[]> points = new ArrayList<>();
           for (int e = 0; e < epochs; e++) {
             if (!Double.isNaN(accuracy[i][e])) {
               points.add(new double[] {e + 1, accuracy[i][e]});
-              report.add("partitions", b.shape, p, c[0] + ", " + c[1],
-                  "test_accuracy_epoch_" + (e + 1), accuracy[i][e], "");
+              report.add("partitions", b.shape, p, label, "test_accuracy_epoch_" + (e + 1),
+                  accuracy[i][e], "");
             }
           }
-          curves.put(p + (p == 1 ? " partition" : " partitions"), points);
-          System.err.printf(Locale.ROOT, "%s %s/%s P=%d: %s%n", b.shape.name, c[0], c[1], p,
-              Arrays.toString(accuracy[i]));
+          report.add("partitions", b.shape, p, label, "fit_seconds", seconds, "s");
+          curves.put(p + (p == 1 ? " worker" : " workers"), points);
+          System.err.printf(Locale.ROOT, "%s %s P=%d (%.1f s): %s%n", b.shape.name, label, p,
+              seconds, Arrays.toString(accuracy[i]));
+          if (i == 0) {
+            reference = accuracy[0][refEpoch - 1];
+          }
+          int needed = epochsToReach(accuracy[i], reference - 0.001);
+          if (i == 0) {
+            firstNeeded = needed;
+          }
+          if (p == 64) {
+            needed64 = needed;
+          }
+          double at = accuracy[i][refEpoch - 1];
+          cells.add(Report.f("%.4f (%+.2f) %s", at, 100 * (at - reference),
+              needed < 0 ? ">" + epochs : Integer.toString(needed)));
+          report.add("partitions", b.shape, p, label, "accuracy_difference_points_epoch_"
+              + refEpoch, 100 * (at - reference), "points");
+          report.add("partitions", b.shape, p, label, "epochs_to_reach_1_worker_accuracy",
+              needed < 0 ? Double.NaN : needed, "epochs");
         }
-        double reference = lastThirdMean(accuracy[0]);
-        double target = reference - 0.005;
-        List<Object> cells = new ArrayList<>(List.of(c[0] + ", " + c[1],
-            Report.f("%.4f", reference)));
-        int first = -1;
-        for (int i = 0; i < PARTITION_COUNTS.length; i++) {
-          int needed = epochsToReach(accuracy[i], target);
-          first = i == 0 ? needed : first;
-          cells.add((needed < 0 ? ">" + epochs : Integer.toString(needed)) + " ("
-              + Report.f("%.4f", accuracy[i][epochs - 1]) + ")");
-          report.add("partitions", b.shape, PARTITION_COUNTS[i], c[0] + ", " + c[1],
-              "epochs_to_reach_1_partition_accuracy", needed < 0 ? Double.NaN : needed, "epochs");
-        }
-        int last = epochsToReach(accuracy[PARTITION_COUNTS.length - 1], target);
-        cells.add(last < 0 || first <= 0 ? ">" + Report.f("%.1f", (double) epochs / Math.max(1,
-            first)) : Report.f("%.1f", last / (double) first));
+        cells.add(needed64 == -2 || firstNeeded <= 0 ? "n/a"
+            : needed64 < 0 ? ">" + Report.f("%.1f", (double) epochs / firstNeeded)
+            : Report.f("%.1f", needed64 / (double) firstNeeded));
         t.row(cells.toArray());
-        String file = "accuracy-" + b.shape.name + "-" + c[0] + "-" + c[1] + ".png";
-        Charts.lines(out.resolve(file), b.shape.name + ": test accuracy per epoch (" + c[0]
-            + ", " + c[1] + " mixing)", "epoch", "test accuracy", curves, true);
+        String file = "accuracy-" + b.shape.name + "-" + c[0] + "-" + c[1]
+            + (c.length > 2 ? "-" + rounds + "rounds" : "") + ".png";
+        Charts.lines(out.resolve(file), b.shape.name + ": test accuracy per epoch (" + label
+            + ")", "epoch", "test accuracy", curves, true);
+        charts.add("![" + label + "](" + file + ")");
         report.flush();
       }
-      report.markdown("### " + b.shape.name + " (" + b.shape.describe() + ")\n\n"
-          + "Cells: epochs needed (test accuracy after the last epoch).\n\n")
+      report.markdown("### " + b.shape.name + " (" + b.shape.describe() + ")\n\n")
           .markdown(t.toString());
-      for (String[] c : configs) {
-        report.markdown("![" + c[0] + " " + c[1] + "](accuracy-" + b.shape.name + "-" + c[0]
-            + "-" + c[1] + ".png)\n");
+      for (String chart : charts) {
+        report.markdown(chart + "\n");
       }
       report.markdown("\n");
       report.flush();
     }
-  }
-
-  private static String[] header(int epochs) {
-    List<String> h = new ArrayList<>(List.of("averaging, mixing", "1-partition accuracy"));
-    for (int p : PARTITION_COUNTS) {
-      h.add("P=" + p);
-    }
-    h.add("epochs P=16 / P=1");
-    return h.toArray(new String[0]);
-  }
-
-  /**
-   * The one-partition accuracy the other partition counts are measured against: the mean over the
-   * last third of the epochs, which is the final value for the smooth averaged curves and damps
-   * the epoch-to-epoch swings of the last weights (averaging=none).
-   */
-  private static double lastThirdMean(double[] accuracy) {
-    int from = accuracy.length - Math.max(1, accuracy.length / 3);
-    double sum = 0;
-    for (int e = from; e < accuracy.length; e++) {
-      sum += accuracy[e];
-    }
-    return sum / (accuracy.length - from);
   }
 
   private static int epochsToReach(double[] accuracy, double target) {
@@ -800,11 +830,14 @@ public final class BenchmarkRunner implements Callable<Integer> {
 
   /** Test accuracy after each epoch of one iterative-mixing fit (later epochs of an early stop
    * keep the last value). */
-  private double[] mixingCurve(Bench b, int p, int epochs, String averaging, String mixing) {
+  private double[] mixingCurve(Bench b, int p, int epochs, String averaging, String mixing,
+      String rounds) {
     Dataset<Row> frame = b.train.withColumn(VALIDATION, lit(false))
         .unionByName(b.test.withColumn(VALIDATION, lit(true))).repartition(p);
     PerceptronClassificationModel model = new PerceptronClassifier().setMaxIter(epochs).setTol(0)
         .setAveraging(averaging).setMixing(mixing).setValidationIndicatorCol(VALIDATION)
+        .setMixingRounds(rounds.equals("auto") ? 0 : rounds.equals("P") ? p
+            : Integer.parseInt(rounds))
         .setValidationPatience(epochs).fit(frame);
     double[] history = model.summary().validationHistory();
     double[] acc = new double[epochs];

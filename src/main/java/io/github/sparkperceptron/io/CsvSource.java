@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
@@ -54,18 +53,18 @@ public final class CsvSource {
 
     List<SplitReport> reports = lines.mapPartitionsWithInputSplit(
         (split, it) -> Collections.singletonList(
-            check(LibSvmSource.fileOf(split), it, layout, spec)).iterator(), true)
+            check(ReaderSupport.fileOf(split), it, layout, spec)).iterator(), true)
         .collect();
     SplitReport.Verdict verdict = SplitReport.combine(conf, reports, spec, path, role, suffix);
-    boolean map = verdict.mapPlusMinusOne;
+    boolean map = verdict.mapPlusMinusOne();
     int d = layout.featureIndices.length;
 
     if (spec.labelsChecked()) {
       JavaRDD<Row> rows = lines.mapPartitions(it -> toRows(it, layout, map));
-      return new LabeledData(spark.createDataFrame(rows, LibSvmSource.SCHEMA), d,
+      return new LabeledData(spark.createDataFrame(rows, ReaderSupport.LABELLED_SCHEMA), d,
           verdict.labelNote());
     }
-    String vectorColumn = freeName(layout.names, spec.featuresCol());
+    String vectorColumn = ReaderSupport.freeName(layout.names, spec.featuresCol());
     JavaRDD<Row> rows = lines.mapPartitions(it -> toInputRows(it, layout));
     return new LabeledData(spark.createDataFrame(rows, inputSchema(layout, vectorColumn)), d, "",
         vectorColumn, Arrays.asList(layout.names));
@@ -83,7 +82,7 @@ public final class CsvSource {
     if (split instanceof FileSplit && ((FileSplit) split).getStart() == 0 && it.hasNext()) {
       Tuple2<LongWritable, Text> first = it.next();
       if (first._1().get() == 0) {
-        return List.of(new Tuple2<>(LibSvmSource.fileOf(split), first._2().toString()));
+        return List.of(new Tuple2<>(ReaderSupport.fileOf(split), first._2().toString()));
       }
     }
     return List.of();
@@ -97,8 +96,7 @@ public final class CsvSource {
   static CsvLayout layout(Configuration conf, List<Tuple2<String, String>> headers,
       ReadSpec spec, String path, String role, String suffix) {
     if (headers.isEmpty()) {
-      throw new BadInputException("The " + role + " at '" + path + "' hold no examples (only"
-          + " blank, comment or header lines)");
+      throw ReaderSupport.noExamples(role, path);
     }
     String firstFile = headers.get(0)._1();
     CsvLayout layout;
@@ -188,7 +186,7 @@ public final class CsvSource {
   static Iterator<Row> toRows(Iterator<Tuple2<LongWritable, Text>> lines, CsvLayout layout,
       boolean mapPlusMinusOne) {
     CsvParser parser = new CsvParser();
-    return new RowIterator(lines, parser) {
+    return new CsvRows(lines, parser) {
       @Override
       Row row() {
         double label = LabelCheck.mapped(
@@ -202,7 +200,7 @@ public final class CsvSource {
   static Iterator<Row> toInputRows(Iterator<Tuple2<LongWritable, Text>> lines,
       CsvLayout layout) {
     CsvParser parser = new CsvParser();
-    return new RowIterator(lines, parser) {
+    return new CsvRows(lines, parser) {
       @Override
       Row row() {
         double[] features = features(parser, layout);
@@ -240,62 +238,23 @@ public final class CsvSource {
     return DataTypes.createStructType(fields);
   }
 
-  /** {@code wanted}, prefixed with underscores until no input column has that name. */
-  static String freeName(String[] taken, String wanted) {
-    String name = wanted;
-    while (Arrays.asList(taken).contains(name)) {
-      name = "_" + name;
-    }
-    return name;
-  }
-
-  /** Skips headers and blank lines, and builds a row from each remaining (checked) line. */
-  private abstract static class RowIterator implements Iterator<Row> {
-    private final Iterator<Tuple2<LongWritable, Text>> lines;
+  /** The rows of CSV lines: each file's first line is its header. */
+  private abstract static class CsvRows extends LineRows {
     private final CsvParser parser;
-    private Row next;
 
-    RowIterator(Iterator<Tuple2<LongWritable, Text>> lines, CsvParser parser) {
-      this.lines = lines;
+    CsvRows(Iterator<Tuple2<LongWritable, Text>> lines, CsvParser parser) {
+      super(lines, true);
       this.parser = parser;
     }
 
-    /** The row of the line the parser holds. */
-    abstract Row row();
-
-    private Row advance() {
-      while (lines.hasNext()) {
-        Tuple2<LongWritable, Text> line = lines.next();
-        if (line._1().get() == 0) {
-          continue;
-        }
-        String text = line._2().toString();
-        if (parser.split(text) != null) {
-          throw new IllegalStateException("a line changed between two reads: " + text);
-        }
-        if (!parser.isBlank()) {
-          return row();
-        }
-      }
-      return null;
+    @Override
+    String parse(String line) {
+      return parser.split(line);
     }
 
     @Override
-    public boolean hasNext() {
-      if (next == null) {
-        next = advance();
-      }
-      return next != null;
-    }
-
-    @Override
-    public Row next() {
-      if (!hasNext()) {
-        throw new NoSuchElementException();
-      }
-      Row current = next;
-      next = null;
-      return current;
+    boolean isBlank() {
+      return parser.isBlank();
     }
   }
 }

@@ -4,22 +4,15 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
-import org.apache.hadoop.mapreduce.InputSplit;
-import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.spark.api.java.JavaNewHadoopRDD;
 import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.ml.linalg.SQLDataTypes;
 import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructField;
-import org.apache.spark.sql.types.StructType;
 import scala.Tuple2;
 
 /**
@@ -33,10 +26,6 @@ import scala.Tuple2;
  * labels pass through as written.
  */
 public final class LibSvmSource {
-  static final StructType SCHEMA = new StructType(new StructField[] {
-      DataTypes.createStructField("label", DataTypes.DoubleType, false),
-      DataTypes.createStructField("features", SQLDataTypes.VectorType(), false)});
-
   private LibSvmSource() {
   }
 
@@ -62,24 +51,22 @@ public final class LibSvmSource {
     Configuration conf = spark.sparkContext().hadoopConfiguration();
 
     List<SplitReport> reports = lines.mapPartitionsWithInputSplit(
-        (split, it) -> Collections.singletonList(check(fileOf(split), it, spec)).iterator(), true)
+        (split, it) -> Collections.singletonList(check(ReaderSupport.fileOf(split), it, spec))
+            .iterator(), true)
         .collect();
     SplitReport.Verdict verdict = SplitReport.combine(conf, reports, spec, path, role,
         suffix(role));
-    int d = spec.numFeatures() >= 0 ? spec.numFeatures() : verdict.maxIndex + 1;
-    boolean map = verdict.mapPlusMinusOne;
+    int d = spec.numFeatures() >= 0 ? spec.numFeatures() : verdict.maxIndex() + 1;
+    boolean map = verdict.mapPlusMinusOne();
 
-    JavaRDD<Row> rowRdd = lines.values().mapPartitions(it -> toRows(it, d, map));
-    return new LabeledData(spark.createDataFrame(rowRdd, SCHEMA), d, verdict.labelNote());
+    JavaRDD<Row> rowRdd = lines.mapPartitions(it -> toRows(it, d, map));
+    return new LabeledData(spark.createDataFrame(rowRdd, ReaderSupport.LABELLED_SCHEMA), d,
+        verdict.labelNote());
   }
 
   /** What located messages end with: the data's role and a reminder of the format. */
   static String suffix(String role) {
     return " (" + role + ", LIBSVM format: label index:value ..., 1-based increasing indices)";
-  }
-
-  static String fileOf(InputSplit split) {
-    return split instanceof FileSplit ? ((FileSplit) split).getPath().toString() : "?";
   }
 
   /**
@@ -118,41 +105,27 @@ public final class LibSvmSource {
     return report;
   }
 
-  /** Lazily turns lines into rows, so a partition is never held in memory twice. */
-  static Iterator<Row> toRows(Iterator<Text> lines, int numFeatures, boolean mapPlusMinusOne) {
+  /** Lazily turns checked (byte offset, line) records into (label, sparse features) rows. */
+  static Iterator<Row> toRows(Iterator<Tuple2<LongWritable, Text>> lines, int numFeatures,
+      boolean mapPlusMinusOne) {
     LibSvmParser parser = new LibSvmParser();
-    return new Iterator<Row>() {
-      private Row next = advance();
-
-      private Row advance() {
-        while (lines.hasNext()) {
-          String line = lines.next().toString();
-          if (parser.parse(line) != null) {
-            throw new IllegalStateException("a line changed between two reads: " + line);
-          }
-          if (!parser.isBlank()) {
-            double label = LabelCheck.mapped(parser.label(), mapPlusMinusOne);
-            int n = parser.size();
-            return RowFactory.create(label, Vectors.sparse(numFeatures,
-                Arrays.copyOf(parser.indices(), n), Arrays.copyOf(parser.values(), n)));
-          }
-        }
-        return null;
+    return new LineRows(lines, false) {
+      @Override
+      String parse(String line) {
+        return parser.parse(line);
       }
 
       @Override
-      public boolean hasNext() {
-        return next != null;
+      boolean isBlank() {
+        return parser.isBlank();
       }
 
       @Override
-      public Row next() {
-        if (next == null) {
-          throw new NoSuchElementException();
-        }
-        Row current = next;
-        next = advance();
-        return current;
+      Row row() {
+        double label = LabelCheck.mapped(parser.label(), mapPlusMinusOne);
+        int n = parser.size();
+        return RowFactory.create(label, Vectors.sparse(numFeatures,
+            Arrays.copyOf(parser.indices(), n), Arrays.copyOf(parser.values(), n)));
       }
     };
   }

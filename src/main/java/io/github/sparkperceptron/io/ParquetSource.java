@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.io;
 
+import static io.github.sparkperceptron.io.ReaderSupport.column;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.when;
@@ -73,7 +74,7 @@ public final class ParquetSource {
       input = spark.read().parquet(path);
     } catch (Exception e) { // Spark's Scala code throws the checked SparkException unannounced
       throw new BadInputException("Cannot read the " + role + " '" + path + "' as Parquet: "
-          + firstLine(e), e);
+          + ReaderSupport.firstLine(e), e);
     }
     StructType schema = input.schema();
     String suffix = " (" + role + ", Parquet)";
@@ -132,7 +133,7 @@ public final class ParquetSource {
           .collect();
     } catch (Exception e) {
       throw new BadInputException("Cannot read the " + role + " '" + path + "' as Parquet: "
-          + firstLine(e), e);
+          + ReaderSupport.firstLine(e), e);
     }
     int numFeatures = assembled ? spec.featureCols().size() : vectorSize(conf, reports, spec,
         suffix);
@@ -141,7 +142,7 @@ public final class ParquetSource {
     Column features = assembled ? assembledVector(spec.featureCols()) : column(spec.featuresCol());
     if (spec.labelsChecked()) {
       Column label = column(spec.labelCol()).cast("double").plus(0.0); // + 0.0 turns -0 into 0
-      if (verdict.mapPlusMinusOne) {
+      if (verdict.mapPlusMinusOne()) {
         label = when(column(spec.labelCol()).cast("double").gt(0), lit(1.0)).otherwise(lit(0.0));
       }
       return new LabeledData(input.select(label.as("label"), features.as("features")),
@@ -151,14 +152,9 @@ public final class ParquetSource {
     if (!assembled) {
       return new LabeledData(input, numFeatures, "", spec.featuresCol(), columns);
     }
-    String vectorColumn = CsvSource.freeName(input.columns(), spec.featuresCol());
+    String vectorColumn = ReaderSupport.freeName(input.columns(), spec.featuresCol());
     return new LabeledData(input.withColumn(vectorColumn, features), numFeatures, "",
         vectorColumn, columns);
-  }
-
-  /** The column named {@code name}, taken literally (col() reads dots as struct fields). */
-  static Column column(String name) {
-    return col("`" + name.replace("`", "``") + "`");
   }
 
   private static Column assembledVector(List<String> columns) {
@@ -287,11 +283,5 @@ public final class ParquetSource {
       }
     }
     return null;
-  }
-
-  private static String firstLine(Throwable e) {
-    String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-    int nl = m.indexOf('\n');
-    return nl < 0 ? m : m.substring(0, nl);
   }
 }

@@ -21,17 +21,14 @@ final class SplitReport implements Serializable {
   Problem firstBadLine;
   final LabelCheck labels = new LabelCheck();
 
-  /** What the driver knows once every split is checked. */
-  static final class Verdict {
-    final long rows;
-    final int maxIndex;
-    final boolean mapPlusMinusOne;
-
-    Verdict(long rows, int maxIndex, boolean mapPlusMinusOne) {
-      this.rows = rows;
-      this.maxIndex = maxIndex;
-      this.mapPlusMinusOne = mapPlusMinusOne;
-    }
+  /**
+   * What the driver knows once every split is checked.
+   *
+   * @param rows the examples in all splits
+   * @param maxIndex the largest 0-based feature index seen (LIBSVM), or −1
+   * @param mapPlusMinusOne whether labels −1/+1 are read as 0/1
+   */
+  record Verdict(long rows, int maxIndex, boolean mapPlusMinusOne) {
 
     String labelNote() {
       return mapPlusMinusOne ? LabelCheck.MAPPED_NOTE : "";
@@ -62,8 +59,7 @@ final class SplitReport implements Serializable {
       labels.add(r.labels);
     }
     if (rows == 0) {
-      throw new BadInputException("The " + role + " at '" + path + "' hold no examples (only"
-          + " blank, comment or header lines)");
+      throw ReaderSupport.noExamples(role, path);
     }
     if (!spec.labelsChecked()) {
       return new Verdict(rows, maxIndex, false);

@@ -73,9 +73,7 @@ public final class EvaluateJob implements Callable<Integer> {
     if (!data.labelNote().isEmpty()) {
       out.println("Evaluation data: " + data.labelNote());
     }
-    model.setFeaturesCol("features").setPredictionCol("prediction")
-        .setRawPredictionCol("rawPrediction");
-    Evaluation evaluation = Evaluation.of(model.transform(data.frame()), model.numClasses());
+    Evaluation evaluation = Evaluation.of(model, data.frame());
     out.print(evaluation.describe("Evaluation of " + modelPath + " on " + inputPath));
 
     if (metricsPath != null) {

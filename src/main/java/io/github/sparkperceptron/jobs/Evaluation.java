@@ -2,87 +2,65 @@ package io.github.sparkperceptron.jobs;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.sparkperceptron.ml.PerceptronClassificationModel;
+import io.github.sparkperceptron.ml.PerceptronClassificationSummary;
 import java.util.Locale;
-import org.apache.spark.ml.evaluation.BinaryClassificationEvaluator;
+import org.apache.spark.ml.linalg.Matrix;
+import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 
 /**
- * Classification metrics of a model's predictions on labelled data: accuracy, per-class
- * precision, recall and F1, the confusion matrix and, for binary models, the areas under the ROC
- * and precision-recall curves. Computed from one aggregation (label, prediction) → count, plus one
- * pass for the curves.
+ * What the jobs report about a model on labelled data: {@link PerceptronClassificationModel#evaluate}
+ * on the rows as read (every row weighs 1), printed for the console and written as JSON.
+ *
+ * <p>JSON (the evaluate job's whole file; the train job's {@code train} and {@code test}
+ * objects): {@code rows}; {@code accuracy}; for binary models {@code areaUnderROC} and
+ * {@code areaUnderPR} of the raw predictions; {@code weightedPrecision}, {@code weightedRecall},
+ * {@code weightedFMeasure} (per-class values weighted by each class's share of the rows);
+ * {@code classes}, one object per class with {@code label}, {@code support} (rows of that
+ * class), {@code precision}, {@code recall} and {@code f1}; {@code confusionMatrix}, rows are true
+ * classes and columns predicted classes, in row counts. A metric that is undefined (no rows) is
+ * {@code null}.
  */
 final class Evaluation {
   final long rows;
   final int numClasses;
-  /** confusion[true][predicted]. */
-  final long[][] confusion;
-  final double areaUnderRoc;
-  final double areaUnderPr;
+  private final PerceptronClassificationSummary summary;
+  /** confusion[true][predicted], in rows. */
+  private final long[][] confusion;
 
-  private Evaluation(long rows, long[][] confusion, double areaUnderRoc, double areaUnderPr) {
-    this.rows = rows;
-    this.numClasses = confusion.length;
-    this.confusion = confusion;
-    this.areaUnderRoc = areaUnderRoc;
-    this.areaUnderPr = areaUnderPr;
+  private Evaluation(PerceptronClassificationSummary summary) {
+    this.summary = summary;
+    this.rows = summary.numInstances();
+    this.numClasses = summary.numClasses();
+    Matrix m = summary.confusionMatrix();
+    this.confusion = new long[numClasses][numClasses];
+    for (int i = 0; i < numClasses; i++) {
+      for (int j = 0; j < numClasses; j++) {
+        // unweighted: every cell is a whole count, exact in a double below 2^53
+        confusion[i][j] = (long) m.apply(i, j);
+      }
+    }
   }
 
-  /** Evaluates {@code predictions} (columns label, prediction, rawPrediction). */
-  static Evaluation of(Dataset<Row> predictions, int numClasses) {
-    long[][] confusion = new long[numClasses][numClasses];
-    long rows = 0;
-    for (Row r : predictions.groupBy("label", "prediction").count().collectAsList()) {
-      int label = (int) r.getDouble(0);
-      int predicted = (int) r.getDouble(1);
-      if (label >= 0 && label < numClasses && predicted >= 0 && predicted < numClasses) {
-        confusion[label][predicted] += r.getLong(2);
-      }
-      rows += r.getLong(2);
-    }
-    double roc = Double.NaN;
-    double pr = Double.NaN;
-    if (numClasses == 2 && rows > 0) {
-      BinaryClassificationEvaluator curves = new BinaryClassificationEvaluator()
-          .setRawPredictionCol("rawPrediction").setLabelCol("label");
-      roc = curves.setMetricName("areaUnderROC").evaluate(predictions);
-      pr = curves.setMetricName("areaUnderPR").evaluate(predictions);
-    }
-    return new Evaluation(rows, confusion, roc, pr);
+  /**
+   * Evaluates {@code model} on {@code data} (columns {@code label} and {@code features}, as the
+   * readers make them), whatever columns and weight column the model was trained with.
+   */
+  static Evaluation of(PerceptronClassificationModel model, Dataset<Row> data) {
+    PerceptronClassificationModel asRead = model.copy(new ParamMap()
+        .put(model.labelCol(), "label").put(model.featuresCol(), "features")
+        .put(model.weightCol(), "").put(model.predictionCol(), "prediction")
+        .put(model.rawPredictionCol(), "rawPrediction"));
+    return new Evaluation(asRead.evaluate(data));
   }
 
   double accuracy() {
-    long correct = 0;
-    for (int k = 0; k < numClasses; k++) {
-      correct += confusion[k][k];
-    }
-    return rows == 0 ? Double.NaN : correct / (double) rows;
+    return summary.accuracy();
   }
 
-  double precision(int k) {
-    long predicted = 0;
-    for (long[] row : confusion) {
-      predicted += row[k];
-    }
-    return predicted == 0 ? 0.0 : confusion[k][k] / (double) predicted;
-  }
-
-  double recall(int k) {
-    long actual = 0;
-    for (long c : confusion[k]) {
-      actual += c;
-    }
-    return actual == 0 ? 0.0 : confusion[k][k] / (double) actual;
-  }
-
-  double f1(int k) {
-    double p = precision(k);
-    double r = recall(k);
-    return p + r == 0 ? 0.0 : 2 * p * r / (p + r);
-  }
-
-  long support(int k) {
+  private long support(int k) {
     long actual = 0;
     for (long c : confusion[k]) {
       actual += c;
@@ -93,18 +71,26 @@ final class Evaluation {
   void writeTo(ObjectNode node) {
     node.put("rows", rows);
     Json.putNumber(node, "accuracy", accuracy());
-    if (numClasses == 2) {
-      Json.putNumber(node, "areaUnderROC", areaUnderRoc);
-      Json.putNumber(node, "areaUnderPR", areaUnderPr);
+    if (numClasses == 2 && rows > 0) {
+      Json.putNumber(node, "areaUnderROC", summary.areaUnderROC());
+      Json.putNumber(node, "areaUnderPR", summary.areaUnderPR());
     }
+    Json.putNumber(node, "weightedPrecision", rows == 0 ? Double.NaN
+        : summary.weightedPrecision());
+    Json.putNumber(node, "weightedRecall", rows == 0 ? Double.NaN : summary.weightedRecall());
+    Json.putNumber(node, "weightedFMeasure", rows == 0 ? Double.NaN
+        : summary.weightedFMeasure());
+    double[] precision = summary.precisionByLabel();
+    double[] recall = summary.recallByLabel();
+    double[] f1 = summary.fMeasureByLabel();
     ArrayNode classes = node.putArray("classes");
     for (int k = 0; k < numClasses; k++) {
       ObjectNode c = classes.addObject();
       c.put("label", k);
       c.put("support", support(k));
-      Json.putNumber(c, "precision", precision(k));
-      Json.putNumber(c, "recall", recall(k));
-      Json.putNumber(c, "f1", f1(k));
+      Json.putNumber(c, "precision", precision[k]);
+      Json.putNumber(c, "recall", recall[k]);
+      Json.putNumber(c, "f1", f1[k]);
     }
     ArrayNode matrix = node.putArray("confusionMatrix");
     for (long[] row : confusion) {
@@ -119,15 +105,23 @@ final class Evaluation {
   String describe(String name) {
     StringBuilder sb = new StringBuilder();
     sb.append(String.format(Locale.ROOT, "%s: accuracy %.4f on %,d rows", name, accuracy(), rows));
-    if (numClasses == 2) {
-      sb.append(String.format(Locale.ROOT, ", areaUnderROC %.4f", areaUnderRoc));
+    if (numClasses == 2 && rows > 0) {
+      sb.append(String.format(Locale.ROOT, ", areaUnderROC %.4f", summary.areaUnderROC()));
     }
     sb.append('\n');
-    sb.append(String.format(Locale.ROOT, "  %-6s %9s %9s %9s %9s%n", "class", "precision",
+    double[] precision = summary.precisionByLabel();
+    double[] recall = summary.recallByLabel();
+    double[] f1 = summary.fMeasureByLabel();
+    sb.append(String.format(Locale.ROOT, "  %-8s %9s %9s %9s %9s%n", "class", "precision",
         "recall", "f1", "support"));
     for (int k = 0; k < numClasses; k++) {
-      sb.append(String.format(Locale.ROOT, "  %-6d %9.4f %9.4f %9.4f %9d%n", k, precision(k),
-          recall(k), f1(k), support(k)));
+      sb.append(String.format(Locale.ROOT, "  %-8d %9.4f %9.4f %9.4f %9d%n", k, precision[k],
+          recall[k], f1[k], support(k)));
+    }
+    if (rows > 0) {
+      sb.append(String.format(Locale.ROOT, "  %-8s %9.4f %9.4f %9.4f %9d%n", "weighted",
+          summary.weightedPrecision(), summary.weightedRecall(), summary.weightedFMeasure(),
+          rows));
     }
     sb.append("  confusion matrix (rows: true class, columns: predicted class)\n");
     for (long[] row : confusion) {

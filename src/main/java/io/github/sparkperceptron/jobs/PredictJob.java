@@ -5,6 +5,7 @@ import static org.apache.spark.sql.functions.col;
 import io.github.sparkperceptron.io.BadInputException;
 import io.github.sparkperceptron.io.LabeledData;
 import io.github.sparkperceptron.io.ReadSpec;
+import io.github.sparkperceptron.io.ReaderSupport;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -105,7 +106,7 @@ public final class PredictJob implements Callable<Integer> {
         .setRawPredictionCol(RAW_PREDICTION);
     List<Column> kept = new ArrayList<>();
     for (String c : data.inputColumns()) {
-      kept.add(col(quoted(c)));
+      kept.add(ReaderSupport.column(c));
     }
     kept.add(col(PREDICTION));
     kept.add(col(RAW_PREDICTION));
@@ -126,11 +127,6 @@ public final class PredictJob implements Callable<Integer> {
     return JobFailure.OK;
   }
 
-  /** A column name as {@code col()} takes it literally (dots would select struct fields). */
-  static String quoted(String column) {
-    return "`" + column.replace("`", "``") + "`";
-  }
-
   /**
    * The predictions in a shape the format can hold: CSV and JSON have no vector type, so vectors
    * become arrays of doubles; CSV has no nested types at all, so arrays, structs and maps become
@@ -142,7 +138,7 @@ public final class PredictJob implements Callable<Integer> {
     }
     List<Column> columns = new ArrayList<>();
     for (StructField f : predictions.schema().fields()) {
-      Column c = col(quoted(f.name()));
+      Column c = ReaderSupport.column(f.name());
       DataType type = f.dataType();
       if (type.equals(SQLDataTypes.VectorType())) {
         c = functions.vector_to_array(c, "float64");

@@ -122,10 +122,10 @@ public final class TrainJob implements Callable<Integer> {
           + " (default: ${DEFAULT-VALUE})")
   boolean shuffle;
 
-  @Option(names = "--shuffle-scope", paramLabel = "SCOPE", defaultValue = "chunks",
+  @Option(names = "--shuffle-scope", paramLabel = "SCOPE", defaultValue = "rows",
       description = "with --shuffle: rows (a fresh permutation of every partition each epoch) or"
           + " chunks (rows stored once in random order, visited chunk by chunk in random order:"
-          + " faster, same accuracy) (default: ${DEFAULT-VALUE})")
+          + " a faster epoch, see BENCHMARKS.md for its accuracy) (default: ${DEFAULT-VALUE})")
   String shuffleScope;
 
   @Option(names = "--seed", paramLabel = "S", defaultValue = "" + PerceptronParamSet.DEFAULT_SEED,
@@ -268,9 +268,8 @@ public final class TrainJob implements Callable<Integer> {
 
     Dataset<Row> trainingRows = validationPath == null ? trainFrame
         : trainFrame.filter(functions.col(VALIDATION_COLUMN).equalTo(false));
-    Evaluation trainEval = Evaluation.of(model.transform(trainingRows), model.numClasses());
-    Evaluation testEval = testFrame == null ? null
-        : Evaluation.of(model.transform(testFrame), model.numClasses());
+    Evaluation trainEval = Evaluation.of(model, trainingRows);
+    Evaluation testEval = testFrame == null ? null : Evaluation.of(model, testFrame);
 
     printReport(model, fitSeconds, trainEval, testEval);
     if (metricsPath != null) {
@@ -336,10 +335,10 @@ public final class TrainJob implements Callable<Integer> {
     sb.append(String.format(Locale.ROOT, "%5s %12s %8s %12s %14s %14s %13s %8s%s%n", "epoch",
         "mistakes", "share", "updates", "loss", "hinge loss", "weight change", "seconds",
         validation.length == 0 ? "" : "  validation"));
-    long[] mistakes = s.marginErrorsHistory();
-    long[] updates = s.mistakesHistory();
+    long[] mistakes = s.mistakesHistory();
+    long[] updates = s.updatesHistory();
     long[] examples = s.examplesHistory();
-    double[] loss = s.lossHistory();
+    double[] loss = s.perceptronLossHistory();
     double[] hinge = s.hingeLossHistory();
     double[] change = s.weightChangeHistory();
     double[] seconds = s.epochSeconds();
@@ -390,10 +389,11 @@ public final class TrainJob implements Callable<Integer> {
     for (int e = 0; e < s.totalIterations(); e++) {
       ObjectNode ep = epochs.addObject();
       ep.put("epoch", e + 1);
-      ep.put("mistakes", s.marginErrorsHistory()[e]);
-      ep.put("updates", s.mistakesHistory()[e]);
+      ep.put("mistakes", s.mistakesHistory()[e]);
+      ep.put("updates", s.updatesHistory()[e]);
       ep.put("examples", s.examplesHistory()[e]);
-      Json.putNumber(ep, "loss", s.lossHistory()[e]);
+      Json.putNumber(ep, "objective", s.objectiveHistory()[e]);
+      Json.putNumber(ep, "perceptronLoss", s.perceptronLossHistory()[e]);
       Json.putNumber(ep, "hingeLoss", s.hingeLossHistory()[e]);
       Json.putNumber(ep, "weightChange", s.weightChangeHistory()[e]);
       Json.putNumber(ep, "seconds", s.epochSeconds()[e]);

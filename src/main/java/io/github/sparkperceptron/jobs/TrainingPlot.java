@@ -39,9 +39,9 @@ final class TrainingPlot {
       throws IOException {
     System.setProperty("java.awt.headless", "true");
     int n = s.totalIterations();
-    long[] mistakes = s.marginErrorsHistory();
+    long[] mistakes = s.mistakesHistory();
     long[] examples = s.examplesHistory();
-    double[] loss = s.lossHistory();
+    double[] loss = s.perceptronLossHistory();
     double[] hinge = s.hingeLossHistory();
     double[] validation = s.validationHistory();
 

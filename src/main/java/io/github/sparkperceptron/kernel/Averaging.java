@@ -1,7 +1,5 @@
 package io.github.sparkperceptron.kernel;
 
-import java.util.Locale;
-
 /**
  * Which weight vector becomes the model.
  *
@@ -14,19 +12,27 @@ import java.util.Locale;
  *          1999, "Large Margin Classification Using the Perceptron Algorithm")
  * </pre>
  */
-public enum Averaging {
-  NONE("none"),
-  AVERAGE("average"),
-  VOTE("vote");
+public enum Averaging implements ParamValue {
+  NONE("none", "the last weights"),
+  AVERAGE("average", "mean of all intermediate weights, Freund & Schapire 1999, Collins 2002"),
+  VOTE("vote", "voted perceptron, Freund & Schapire 1999");
 
   private final String paramValue;
+  private final String description;
 
-  Averaging(String paramValue) {
+  Averaging(String paramValue, String description) {
     this.paramValue = paramValue;
+    this.description = description;
   }
 
+  @Override
   public String paramValue() {
     return paramValue;
+  }
+
+  @Override
+  public String description() {
+    return description;
   }
 
   /** Whether training keeps the lazy average accumulator u. */
@@ -34,14 +40,8 @@ public enum Averaging {
     return this != NONE;
   }
 
+  /** Looks a mode up by its param value (case-insensitive). */
   public static Averaging fromParam(String value) {
-    String v = value.toLowerCase(Locale.ROOT);
-    for (Averaging a : values()) {
-      if (a.paramValue.equals(v)) {
-        return a;
-      }
-    }
-    throw new IllegalArgumentException("unknown averaging '" + value
-        + "'; expected one of none, average, vote");
+    return ParamValue.parse(Averaging.class, "averaging", value);
   }
 }

@@ -100,6 +100,15 @@ public final class CsrFeatureBlock extends FeatureBlock {
   }
 
   @Override
+  public void markStored(int row, TouchedSet touched, int offset) {
+    final int[] idx = indices;
+    final int end = rowStart[row + 1];
+    for (int k = rowStart[row]; k < end; k++) {
+      touched.mark(offset + idx[k]);
+    }
+  }
+
+  @Override
   public double squaredNorm(int row) {
     final double[] val = values;
     final int end = rowStart[row + 1];

@@ -90,6 +90,11 @@ public final class DenseFeatureBlock extends FeatureBlock {
   }
 
   @Override
+  public void markStored(int row, TouchedSet touched, int offset) {
+    touched.markRange(offset, offset + numFeatures);
+  }
+
+  @Override
   public double squaredNorm(int row) {
     final double[] val = values;
     final int d = numFeatures;

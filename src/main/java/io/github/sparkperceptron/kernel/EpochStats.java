@@ -29,6 +29,11 @@ public final class EpochStats implements Serializable {
    * and such an example can no longer teach the perceptron anything. Training fails on them.
    */
   public long nonFiniteMargins;
+  /**
+   * Σ τ over the updates: the mass of the updates, which the perceptron's mistake bounds count (it
+   * equals {@link #updates} for the perceptron rule with unit step and weights).
+   */
+  public double stepSum;
 
   /** Adds {@code other} into this and returns this. */
   public EpochStats add(EpochStats other) {
@@ -39,6 +44,7 @@ public final class EpochStats implements Serializable {
     perceptronLoss += other.perceptronLoss;
     hingeLoss += other.hingeLoss;
     nonFiniteMargins += other.nonFiniteMargins;
+    stepSum += other.stepSum;
     return this;
   }
 

@@ -44,6 +44,12 @@ public abstract class FeatureBlock implements Serializable {
    */
   public abstract double touch(int row);
 
+  /**
+   * Marks in {@code touched} the coordinates {@code offset + j} that an update with this row
+   * writes: the stored entries of a sparse row, all {@code numFeatures} slots of a dense one.
+   */
+  public abstract void markStored(int row, TouchedSet touched, int offset);
+
   /** Returns ‖x[row]‖². */
   public abstract double squaredNorm(int row);
 

@@ -29,26 +29,15 @@ public final class OnlineLearner {
   }
 
   /**
-   * Where the sums of {@link FeatureBlock#touch} end up, once per epoch: a store the JIT compiler
+   * Where the sums of {@link FeatureBlock#touch} end up, once per call: a store the JIT compiler
    * must keep, so it keeps the reads. Never read.
    */
+  @SuppressWarnings("unused")
   private static double touchSink;
-
-  /** {@link #runEpoch(LearnerConfig, TrainingBlock, EpochOrder, LinearState, double, EpochStats,
-   * UpdateRecorder)} over an order without chunks. */
-  public static void runEpoch(LearnerConfig config, TrainingBlock data, int[] order,
-      LinearState state, double clockScale, EpochStats stats, UpdateRecorder recorder) {
-    runEpoch(config, data, EpochOrder.of(order), state, clockScale, stats, recorder);
-  }
 
   /**
    * Runs one pass over {@code data} in the given order, mutating {@code state} and adding what it
    * saw into {@code stats}.
-   *
-   * <p>The pass goes chunk by chunk (see {@link EpochOrder}); while it visits the rows of one
-   * chunk, it reads the next chunk's rows in storage order, one row per visit
-   * ({@link FeatureBlock#touch}), so that they stream into the cache ahead of their random-order
-   * visit. This changes no result: it only reads.
    *
    * @param order the rows to visit, in order (an epoch passes a permutation of 0 .. n-1)
    * @param clockScale how far the averaging clock advances per unit of sample weight: 1 for
@@ -56,17 +45,68 @@ public final class OnlineLearner {
    *     same stretch of the clock (see {@code io.github.sparkperceptron.mixing})
    * @param recorder told about every update, or {@code null}
    */
-  public static void runEpoch(LearnerConfig config, TrainingBlock data, EpochOrder order,
+  public static void runEpoch(LearnerConfig config, TrainingBlock data, int[] order,
       LinearState state, double clockScale, EpochStats stats, UpdateRecorder recorder) {
-    if (config.isBinary()) {
-      binaryEpoch(config, data, order, state, clockScale, stats, recorder);
-    } else {
-      multiclassEpoch(config, data, order, state, clockScale, stats, recorder);
-    }
+    runEpoch(config, data, EpochOrder.of(order), 0, order.length, state, clockScale, stats,
+        recorder, null);
   }
 
-  private static void binaryEpoch(LearnerConfig config, TrainingBlock data, EpochOrder order,
+  /**
+   * {@link #runEpoch(LearnerConfig, TrainingBlock, int[], LinearState, double, EpochStats,
+   * UpdateRecorder)} over a whole epoch order, reading its chunks ahead (see
+   * {@link #runEpoch(LearnerConfig, TrainingBlock, EpochOrder, int, int, LinearState, double,
+   * EpochStats, UpdateRecorder, TouchedSet)}).
+   */
+  public static void runEpoch(LearnerConfig config, TrainingBlock data, EpochOrder order,
       LinearState state, double clockScale, EpochStats stats, UpdateRecorder recorder) {
+    runEpoch(config, data, order, 0, order.size(), state, clockScale, stats, recorder, null);
+  }
+
+  /**
+   * Runs the rows {@code order[from .. to)} (one mixing round's share of an epoch), as
+   * {@link #runEpoch(LearnerConfig, TrainingBlock, int[], LinearState, double, EpochStats,
+   * UpdateRecorder)} does, and marks every state coordinate an update writes in {@code touched}
+   * (when not {@code null}), so that the round's change can be returned sparsely.
+   */
+  public static void runEpoch(LearnerConfig config, TrainingBlock data, int[] order, int from,
+      int to, LinearState state, double clockScale, EpochStats stats, UpdateRecorder recorder,
+      TouchedSet touched) {
+    runEpoch(config, data, EpochOrder.of(order), from, to, state, clockScale, stats, recorder,
+        touched);
+  }
+
+  /**
+   * Runs the visits {@code from .. to} of an epoch order (one mixing round's slice of the epoch;
+   * 0 .. {@link EpochOrder#size()} for the whole epoch), marking in {@code touched} (when not
+   * {@code null}) every state coordinate an update writes.
+   *
+   * <p>A chunked order ({@link VisitOrder}, shuffleScope=chunks) is visited chunk by chunk; while
+   * the pass visits the rows of one chunk in random order, it reads the next chunk's rows in
+   * storage order, one row per visit ({@link FeatureBlock#touch}), so that they stream into the
+   * cache ahead of their own visit. This changes no result: it only reads, and the rows visited,
+   * their order and every update are those of {@code order.rows()[from .. to)}.
+   */
+  public static void runEpoch(LearnerConfig config, TrainingBlock data, EpochOrder order,
+      int from, int to, LinearState state, double clockScale, EpochStats stats,
+      UpdateRecorder recorder, TouchedSet touched) {
+    if (from < 0 || to > order.size() || from > to) {
+      throw new IllegalArgumentException("visits " + from + " .. " + to + " of an order of "
+          + order.size() + " rows");
+    }
+    EpochOrder.ReadAhead ahead = order.readAhead(data.features(), from);
+    if (config.isBinary()) {
+      binaryEpoch(config, data, order.rows(), ahead, from, to, state, clockScale, stats,
+          recorder, touched);
+    } else {
+      multiclassEpoch(config, data, order.rows(), ahead, from, to, state, clockScale, stats,
+          recorder, touched);
+    }
+    touchSink = ahead.sum();
+  }
+
+  private static void binaryEpoch(LearnerConfig config, TrainingBlock data, int[] order,
+      EpochOrder.ReadAhead ahead, int from, int to, LinearState state, double clockScale,
+      EpochStats stats, UpdateRecorder recorder, TouchedSet touched) {
     final FeatureBlock x = data.features();
     final int[] labels = data.labelArray();
     final double[] sampleWeights = data.weightArray();
@@ -86,81 +126,73 @@ public final class OnlineLearner {
     double weightSeen = 0.0;
     double perceptronLoss = 0.0;
     double hingeLoss = 0.0;
+    double stepSum = 0.0;
 
-    final int[] rows = order.rows();
-    final int chunks = order.chunks();
-    double touched = 0.0;
-    int t = 0;
-    for (int c = 0; c < chunks; c++) {
-      final int length = order.chunkLength(c);
-      final int next = c + 1 < chunks ? order.chunkStart(c + 1) : 0;
-      final int nextLength = c + 1 < chunks ? order.chunkLength(c + 1) : 0;
-      for (int i = Math.max(length, 0); i < nextLength; i++) {
-        // A short chunk before a longer one: the rest of the next chunk now.
-        touched += x.touch(order.storedRow(next + i));
+    for (int t = from; t < to; t++) {
+      ahead.step(t);
+      final int row = order[t];
+      final double s = config.exampleWeight(sampleWeights == null ? 1.0 : sampleWeights[row],
+          labels[row]);
+      if (s == 0.0) {
+        continue;
       }
-      for (int i = 0; i < length; i++) {
-        if (i < nextLength) {
-          touched += x.touch(order.storedRow(next + i));
-        }
-        final int row = rows[t++];
-        final double s = config.exampleWeight(sampleWeights == null ? 1.0 : sampleWeights[row],
-            labels[row]);
-        if (s == 0.0) {
-          continue;
-        }
-        final double y = labels[row] == 1 ? 1.0 : -1.0;
-        // The bias slot is read even without fitIntercept: it then stays at its starting value
-        // (0, or a warm-start model's intercept), which predictions add too.
-        final double score = x.dot(row, w, 0) + w[biasSlot];
-        final double margin = y * score;
-        examples++;
-        weightSeen += s;
-        if (!(Math.abs(margin) <= Double.MAX_VALUE)) {
-          nonFinite++;
-        }
-        if (margin <= 0.0) {
-          mistakes++;
-          perceptronLoss -= s * margin;
-        }
-        if (margin < 1.0) {
-          hingeLoss += s * (1.0 - margin);
-        }
+      final double y = labels[row] == 1 ? 1.0 : -1.0;
+      // The bias slot is read even without fitIntercept: it then stays at its starting value
+      // (0, or a warm-start model's intercept), which predictions add too.
+      final double score = x.dot(row, w, 0) + w[biasSlot];
+      final double margin = y * score;
+      examples++;
+      weightSeen += s;
+      if (!(Math.abs(margin) <= Double.MAX_VALUE)) {
+        nonFinite++;
+      }
+      if (margin <= 0.0) {
+        mistakes++;
+        perceptronLoss -= s * margin;
+      }
+      if (margin < 1.0) {
+        hingeLoss += s * (1.0 - margin);
+      }
 
-        final double tau;
-        if (rule == UpdateRule.PERCEPTRON) {
-          tau = margin <= 0.0 ? eta * s : 0.0;
-        } else if (margin < 1.0) {
-          double q = x.squaredNorm(row) + biasValue;
-          tau = rule.passiveAggressiveStep(1.0 - margin, q, aggressiveness * s);
+      final double tau;
+      if (rule == UpdateRule.PERCEPTRON) {
+        tau = margin <= 0.0 ? eta * s : 0.0;
+      } else if (margin < 1.0) {
+        double q = x.squaredNorm(row) + biasValue;
+        tau = rule.passiveAggressiveStep(1.0 - margin, q, aggressiveness * s);
+      } else {
+        tau = 0.0;
+      }
+
+      if (tau > 0.0) {
+        final double delta = tau * y;
+        updates++;
+        stepSum += tau;
+        if (touched != null) {
+          x.markStored(row, touched, 0);
+          if (fitIntercept) {
+            touched.mark(biasSlot);
+          }
+        }
+        if (u == null) {
+          x.addScaled(row, delta, w, 0);
+          if (fitIntercept) {
+            w[biasSlot] += delta;
+          }
         } else {
-          tau = 0.0;
-        }
-
-        if (tau > 0.0) {
-          final double delta = tau * y;
-          updates++;
-          if (u == null) {
-            x.addScaled(row, delta, w, 0);
-            if (fitIntercept) {
-              w[biasSlot] += delta;
-            }
-          } else {
-            final double lagged = clock * delta;
-            x.addScaledTwice(row, delta, w, lagged, u, 0);
-            if (fitIntercept) {
-              w[biasSlot] += delta;
-              u[biasSlot] += lagged;
-            }
-          }
-          if (recorder != null) {
-            recorder.onUpdate(row, 0, -1, delta, clock);
+          final double lagged = clock * delta;
+          x.addScaledTwice(row, delta, w, lagged, u, 0);
+          if (fitIntercept) {
+            w[biasSlot] += delta;
+            u[biasSlot] += lagged;
           }
         }
-        clock += s * clockScale;
+        if (recorder != null) {
+          recorder.onUpdate(row, 0, -1, delta, clock);
+        }
       }
+      clock += s * clockScale;
     }
-    touchSink = touched;
 
     state.setClock(clock);
     stats.examples += examples;
@@ -170,10 +202,12 @@ public final class OnlineLearner {
     stats.perceptronLoss += perceptronLoss;
     stats.hingeLoss += hingeLoss;
     stats.nonFiniteMargins += nonFinite;
+    stats.stepSum += stepSum;
   }
 
-  private static void multiclassEpoch(LearnerConfig config, TrainingBlock data, EpochOrder order,
-      LinearState state, double clockScale, EpochStats stats, UpdateRecorder recorder) {
+  private static void multiclassEpoch(LearnerConfig config, TrainingBlock data, int[] order,
+      EpochOrder.ReadAhead ahead, int from, int to, LinearState state, double clockScale,
+      EpochStats stats, UpdateRecorder recorder, TouchedSet touched) {
     final FeatureBlock x = data.features();
     final int[] labels = data.labelArray();
     final double[] sampleWeights = data.weightArray();
@@ -196,93 +230,87 @@ public final class OnlineLearner {
     double weightSeen = 0.0;
     double perceptronLoss = 0.0;
     double hingeLoss = 0.0;
+    double stepSum = 0.0;
 
-    final int[] rows = order.rows();
-    final int chunks = order.chunks();
-    double touched = 0.0;
-    int t = 0;
-    for (int c = 0; c < chunks; c++) {
-      final int length = order.chunkLength(c);
-      final int next = c + 1 < chunks ? order.chunkStart(c + 1) : 0;
-      final int nextLength = c + 1 < chunks ? order.chunkLength(c + 1) : 0;
-      for (int i = Math.max(length, 0); i < nextLength; i++) {
-        // A short chunk before a longer one: the rest of the next chunk now.
-        touched += x.touch(order.storedRow(next + i));
+    for (int t = from; t < to; t++) {
+      ahead.step(t);
+      final int row = order[t];
+      final int y = labels[row];
+      final double s = config.exampleWeight(sampleWeights == null ? 1.0 : sampleWeights[row], y);
+      if (s == 0.0) {
+        continue;
       }
-      for (int i = 0; i < length; i++) {
-        if (i < nextLength) {
-          touched += x.touch(order.storedRow(next + i));
+      for (int k = 0; k < numClasses; k++) {
+        scores[k] = x.dot(row, w, k * rowLength) + w[k * rowLength + biasSlot];
+      }
+      int rival = -1;
+      for (int k = 0; k < numClasses; k++) {
+        if (k != y && (rival < 0 || scores[k] > scores[rival])) {
+          rival = k;
         }
-        final int row = rows[t++];
-        final int y = labels[row];
-        final double s = config.exampleWeight(sampleWeights == null ? 1.0 : sampleWeights[row], y);
-        if (s == 0.0) {
-          continue;
-        }
-        for (int k = 0; k < numClasses; k++) {
-          scores[k] = x.dot(row, w, k * rowLength) + w[k * rowLength + biasSlot];
-        }
-        int rival = -1;
-        for (int k = 0; k < numClasses; k++) {
-          if (k != y && (rival < 0 || scores[k] > scores[rival])) {
-            rival = k;
+      }
+      final double margin = scores[y] - scores[rival];
+      examples++;
+      weightSeen += s;
+      if (!(Math.abs(margin) <= Double.MAX_VALUE)) {
+        nonFinite++;
+      }
+      if (margin <= 0.0) {
+        mistakes++;
+        perceptronLoss -= s * margin;
+      }
+      if (margin < 1.0) {
+        hingeLoss += s * (1.0 - margin);
+      }
+
+      final double tau;
+      if (rule == UpdateRule.PERCEPTRON) {
+        tau = margin <= 0.0 ? eta * s : 0.0;
+      } else if (margin < 1.0) {
+        // Two rows move, so the margin changes by τ·2‖x‖² (Crammer et al. 2006, section 7).
+        double q = 2.0 * (x.squaredNorm(row) + biasValue);
+        tau = rule.passiveAggressiveStep(1.0 - margin, q, aggressiveness * s);
+      } else {
+        tau = 0.0;
+      }
+
+      if (tau > 0.0) {
+        updates++;
+        stepSum += tau;
+        final int up = y * rowLength;
+        final int down = rival * rowLength;
+        if (touched != null) {
+          x.markStored(row, touched, up);
+          x.markStored(row, touched, down);
+          if (fitIntercept) {
+            touched.mark(up + biasSlot);
+            touched.mark(down + biasSlot);
           }
         }
-        final double margin = scores[y] - scores[rival];
-        examples++;
-        weightSeen += s;
-        if (!(Math.abs(margin) <= Double.MAX_VALUE)) {
-          nonFinite++;
-        }
-        if (margin <= 0.0) {
-          mistakes++;
-          perceptronLoss -= s * margin;
-        }
-        if (margin < 1.0) {
-          hingeLoss += s * (1.0 - margin);
-        }
-
-        final double tau;
-        if (rule == UpdateRule.PERCEPTRON) {
-          tau = margin <= 0.0 ? eta * s : 0.0;
-        } else if (margin < 1.0) {
-          // Two rows move, so the margin changes by τ·2‖x‖² (Crammer et al. 2006, section 7).
-          double q = 2.0 * (x.squaredNorm(row) + biasValue);
-          tau = rule.passiveAggressiveStep(1.0 - margin, q, aggressiveness * s);
+        if (u == null) {
+          x.addScaled(row, tau, w, up);
+          x.addScaled(row, -tau, w, down);
+          if (fitIntercept) {
+            w[up + biasSlot] += tau;
+            w[down + biasSlot] -= tau;
+          }
         } else {
-          tau = 0.0;
-        }
-
-        if (tau > 0.0) {
-          updates++;
-          final int up = y * rowLength;
-          final int down = rival * rowLength;
-          if (u == null) {
-            x.addScaled(row, tau, w, up);
-            x.addScaled(row, -tau, w, down);
-            if (fitIntercept) {
-              w[up + biasSlot] += tau;
-              w[down + biasSlot] -= tau;
-            }
-          } else {
-            final double lagged = clock * tau;
-            x.addScaledTwice(row, tau, w, lagged, u, up);
-            x.addScaledTwice(row, -tau, w, -lagged, u, down);
-            if (fitIntercept) {
-              w[up + biasSlot] += tau;
-              w[down + biasSlot] -= tau;
-              u[up + biasSlot] += lagged;
-              u[down + biasSlot] -= lagged;
-            }
-          }
-          if (recorder != null) {
-            recorder.onUpdate(row, y, rival, tau, clock);
+          final double lagged = clock * tau;
+          x.addScaledTwice(row, tau, w, lagged, u, up);
+          x.addScaledTwice(row, -tau, w, -lagged, u, down);
+          if (fitIntercept) {
+            w[up + biasSlot] += tau;
+            w[down + biasSlot] -= tau;
+            u[up + biasSlot] += lagged;
+            u[down + biasSlot] -= lagged;
           }
         }
-        clock += s * clockScale;
+        if (recorder != null) {
+          recorder.onUpdate(row, y, rival, tau, clock);
+        }
       }
+      clock += s * clockScale;
     }
-    touchSink = touched;
 
     state.setClock(clock);
     stats.examples += examples;
@@ -292,5 +320,6 @@ public final class OnlineLearner {
     stats.perceptronLoss += perceptronLoss;
     stats.hingeLoss += hingeLoss;
     stats.nonFiniteMargins += nonFinite;
+    stats.stepSum += stepSum;
   }
 }

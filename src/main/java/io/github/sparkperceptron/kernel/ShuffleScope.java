@@ -1,7 +1,5 @@
 package io.github.sparkperceptron.kernel;
 
-import java.util.Locale;
-
 /**
  * How far a shuffled epoch moves a row: anywhere in its partition, or within a chunk of nearby
  * rows of a block laid out once in random order (see {@link VisitOrder}).
@@ -14,28 +12,33 @@ import java.util.Locale;
  *          random order, so memory is read almost sequentially
  * </pre>
  */
-public enum ShuffleScope {
-  ROWS("rows"),
-  CHUNKS("chunks");
+public enum ShuffleScope implements ParamValue {
+  ROWS("rows", "a fresh uniform permutation of the partition's rows every epoch"),
+  CHUNKS("chunks", "the rows stored once in a seeded random order; each epoch visits chunks of a"
+      + " few hundred neighbouring rows in a random order, and the rows of a chunk in a random"
+      + " order: the same order statistics within an epoch, read from memory almost"
+      + " sequentially");
 
   private final String paramValue;
+  private final String description;
 
-  ShuffleScope(String paramValue) {
+  ShuffleScope(String paramValue, String description) {
     this.paramValue = paramValue;
+    this.description = description;
   }
 
+  /** The value of the {@code shuffleScope} param that selects this scope. */
+  @Override
   public String paramValue() {
     return paramValue;
   }
 
+  @Override
+  public String description() {
+    return description;
+  }
+
   public static ShuffleScope fromParam(String value) {
-    String v = value.toLowerCase(Locale.ROOT);
-    for (ShuffleScope s : values()) {
-      if (s.paramValue.equals(v)) {
-        return s;
-      }
-    }
-    throw new IllegalArgumentException("unknown shuffleScope '" + value
-        + "'; expected one of rows, chunks");
+    return ParamValue.parse(ShuffleScope.class, "shuffleScope", value);
   }
 }

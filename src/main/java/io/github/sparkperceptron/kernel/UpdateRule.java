@@ -1,7 +1,5 @@
 package io.github.sparkperceptron.kernel;
 
-import java.util.Locale;
-
 /**
  * How far to move the weights after seeing one example: the step τ in w ← w + τ·y·x.
  *
@@ -21,21 +19,29 @@ import java.util.Locale;
  * ℓ = max(0, 1 − (s_y − s_r)) and q = 2‖x‖², since both rows y and r move. The PA rules have no
  * learning rate (τ is the step), and a zero vector (q = 0) never moves them.
  */
-public enum UpdateRule {
-  PERCEPTRON("perceptron"),
-  PA("pa"),
-  PA1("pa1"),
-  PA2("pa2");
+public enum UpdateRule implements ParamValue {
+  PERCEPTRON("perceptron", "mistake-driven, Rosenblatt 1958"),
+  PA("pa", "passive-aggressive, Crammer et al. 2006"),
+  PA1("pa1", "PA-I: the PA step capped at C"),
+  PA2("pa2", "PA-II: the PA step softened by 1/(2C)");
 
   private final String paramValue;
+  private final String description;
 
-  UpdateRule(String paramValue) {
+  UpdateRule(String paramValue, String description) {
     this.paramValue = paramValue;
+    this.description = description;
   }
 
   /** The value of the {@code updateRule} param that selects this rule. */
+  @Override
   public String paramValue() {
     return paramValue;
+  }
+
+  @Override
+  public String description() {
+    return description;
   }
 
   public boolean isPassiveAggressive() {
@@ -64,13 +70,6 @@ public enum UpdateRule {
 
   /** Looks a rule up by its param value (case-insensitive). */
   public static UpdateRule fromParam(String value) {
-    String v = value.toLowerCase(Locale.ROOT);
-    for (UpdateRule r : values()) {
-      if (r.paramValue.equals(v)) {
-        return r;
-      }
-    }
-    throw new IllegalArgumentException("unknown updateRule '" + value
-        + "'; expected one of perceptron, pa, pa1, pa2");
+    return ParamValue.parse(UpdateRule.class, "updateRule", value);
   }
 }

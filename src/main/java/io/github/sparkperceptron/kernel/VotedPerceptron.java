@@ -95,10 +95,6 @@ public final class VotedPerceptron implements Serializable {
     return segmentStart.length;
   }
 
-  public int numUpdates() {
-    return raised.length;
-  }
-
   /**
    * The vote for one input given as sorted sparse entries (the first {@code nnz} of
    * {@code xIndices}/{@code xValues}). Binary: one number v(x); multiclass: K vote totals.
@@ -138,16 +134,11 @@ public final class VotedPerceptron implements Serializable {
       return;
     }
     if (scores.length == 1) {
-      out[0] += scores[0] > 0.0 ? voteWeight : -voteWeight;
+      // sign(w·x + b) with sign(0) = −1: the binary rule at threshold 0
+      out[0] += Predictor.binaryClass(scores[0], 0.0) == 1 ? voteWeight : -voteWeight;
       return;
     }
-    int best = 0;
-    for (int k = 1; k < scores.length; k++) {
-      if (scores[k] > scores[best]) {
-        best = k;
-      }
-    }
-    out[best] += voteWeight;
+    out[Predictor.argmax(scores)] += voteWeight;
   }
 
   private double sparseDot(int u, int[] xIndices, double[] xValues, int nnz) {
@@ -261,15 +252,6 @@ public final class VotedPerceptron implements Serializable {
         mu.add(total > 0 ? t.mixWeight() / total : 1.0 / epochTraces.size());
         epochs.add(epoch);
       }
-    }
-
-    /** Bytes the vote holds so far (the model's size on the driver). */
-    public long sizeInBytes() {
-      long bytes = 8L * starts.size() * (starts.isEmpty() ? 0 : starts.get(0).length);
-      for (VoteTrace t : traces) {
-        bytes += 12L * t.storedValues() + 32L * t.updates();
-      }
-      return bytes;
     }
 
     /** The vote over the segments of epochs ≤ {@code lastEpoch}. */

@@ -1,39 +1,49 @@
 package io.github.sparkperceptron.mixing;
 
-import java.util.Locale;
+import io.github.sparkperceptron.kernel.ParamValue;
 
 /** How the partitions' weights are combined; see the package documentation for the formulas. */
-public enum MixingMode {
-  UNIFORM("uniform"),
-  MISTAKES("mistakes"),
-  ONESHOT("oneshot");
+public enum MixingMode implements ParamValue {
+  UNIFORM("uniform", "each round, weighted by share of examples"),
+  MISTAKES("mistakes", "each round, weighted by share of updates, McDonald et al. 2010"),
+  ONESHOT("oneshot", "train apart, average once"),
+  MOMENTUM("momentum", "each round, weighted by share of updates, with Nesterov block momentum"
+      + " 1 - 1/workers, Chen & Huo 2016");
 
   private final String paramValue;
+  private final String description;
 
-  MixingMode(String paramValue) {
+  MixingMode(String paramValue, String description) {
     this.paramValue = paramValue;
+    this.description = description;
   }
 
+  @Override
   public String paramValue() {
     return paramValue;
   }
 
-  /**
-   * The unnormalised μ of one partition: its total sample weight (its row count when unweighted)
-   * for uniform and one-shot mixing, its number of updates for mistake-weighted mixing.
-   */
-  public double mixWeight(double partitionWeight, long partitionUpdates) {
-    return this == MISTAKES ? partitionUpdates : partitionWeight;
+  @Override
+  public String description() {
+    return description;
   }
 
+  /**
+   * The unnormalised μ of one partition: its total sample weight (its row count when unweighted)
+   * for uniform and one-shot mixing, its number of updates for mistake-weighted mixing and for
+   * block momentum (whose rounds are mistake-weighted mixes).
+   */
+  public double mixWeight(double partitionWeight, long partitionUpdates) {
+    return this == MISTAKES || this == MOMENTUM ? partitionUpdates : partitionWeight;
+  }
+
+  /** Whether the partitions are mixed after every round (all but one-shot mixing). */
+  public boolean isIterative() {
+    return this != ONESHOT;
+  }
+
+  /** Looks a mode up by its param value (case-insensitive). */
   public static MixingMode fromParam(String value) {
-    String v = value.toLowerCase(Locale.ROOT);
-    for (MixingMode m : values()) {
-      if (m.paramValue.equals(v)) {
-        return m;
-      }
-    }
-    throw new IllegalArgumentException("unknown mixing '" + value
-        + "'; expected one of uniform, mistakes, oneshot");
+    return ParamValue.parse(MixingMode.class, "mixing", value);
   }
 }

@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The weighted mean of the partitions' results, computed along one fixed binary tree over the
+ * The weighted mean of the partitions' changes, computed along one fixed binary tree over the
  * partition indices, so that the result is bit-identical whatever order Spark delivers the
  * partitions in (task completion order, retries, {@code treeAggregate}'s shuffle).
  *
@@ -111,8 +111,8 @@ public final class ParameterMix implements Serializable {
   }
 
   /**
-   * The mixed result: state = Σ_i μ_i·state_i with μ_i = mixWeight_i / Σ mixWeight (the left-most
-   * state when every weight is zero, which happens only when no partition changed its weights),
+   * The mixed result: delta = Σ_i μ_i·delta_i with μ_i = mixWeight_i / Σ mixWeight (the left-most
+   * delta when every weight is zero, which happens only when no partition changed its weights),
    * stats summed per epoch.
    *
    * @throws IllegalStateException if some partition is missing

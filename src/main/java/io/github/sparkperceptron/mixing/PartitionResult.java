@@ -1,7 +1,6 @@
 package io.github.sparkperceptron.mixing;
 
 import io.github.sparkperceptron.kernel.EpochStats;
-import io.github.sparkperceptron.kernel.LinearState;
 import io.github.sparkperceptron.kernel.VoteTrace;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -10,33 +9,43 @@ import java.util.Objects;
 
 /**
  * What one partition (or, after combining, a contiguous range of partitions) returns from a
- * training pass: its state, its unnormalised mixing weight and the stats of each local epoch
- * (one for iterative mixing, up to maxIter for one-shot mixing).
+ * training pass: the change it made to the state ({@link StateDelta}: only the coordinates it
+ * touched), its unnormalised mixing weight μ, the mass of its updates and the stats of each local
+ * epoch (one per mixing round for iterative mixing, up to maxIter for one-shot mixing).
  */
 public final class PartitionResult implements Serializable {
-  private static final long serialVersionUID = 1L;
+  private static final long serialVersionUID = 2L;
 
   private final int partition;
   private double mixWeight;
-  private LinearState state;
+  private StateDelta delta;
+  private double stepSum;
   private EpochStats[] epochs;
   /** Updates per local epoch of every partition covered, in partition order. */
   private long[][] updatesByPartition;
   /** The voted perceptron's traces of the partitions covered, in partition order (or empty). */
   private List<VoteTrace> voteTraces = new ArrayList<>();
 
-  public PartitionResult(int partition, double mixWeight, LinearState state, EpochStats[] epochs) {
+  /**
+   * @param delta the partition's change to the state it started from
+   * @param epochs the stats of each local epoch; their {@code stepSum}s add up to the
+   *     partition's update mass
+   */
+  public PartitionResult(int partition, double mixWeight, StateDelta delta, EpochStats[] epochs) {
     if (!(mixWeight >= 0) || Double.isInfinite(mixWeight)) {
       throw new IllegalArgumentException("mixing weight must be finite and >= 0, got " + mixWeight);
     }
     this.partition = partition;
     this.mixWeight = mixWeight;
-    this.state = Objects.requireNonNull(state, "state");
+    this.delta = Objects.requireNonNull(delta, "delta");
     this.epochs = Objects.requireNonNull(epochs, "epochs");
     long[] updates = new long[epochs.length];
+    double mass = 0.0;
     for (int e = 0; e < epochs.length; e++) {
       updates[e] = epochs[e].updates;
+      mass += epochs[e].stepSum;
     }
+    this.stepSum = mass;
     this.updatesByPartition = new long[][] {updates};
   }
 
@@ -50,9 +59,17 @@ public final class PartitionResult implements Serializable {
     return mixWeight;
   }
 
-  /** The μ-weighted mean state of the partitions combined into this result. */
-  public LinearState state() {
-    return state;
+  /** The μ-weighted mean change of the partitions combined into this result. */
+  public StateDelta delta() {
+    return delta;
+  }
+
+  /**
+   * The μ-weighted mean of the partitions' update masses Σ τ (the quantity McDonald et al.'s
+   * bound counts, Σ_i μ_i·k_i, for the perceptron rule with unit steps).
+   */
+  public double stepSum() {
+    return stepSum;
   }
 
   /** Per local epoch, the stats summed over the partitions combined into this result. */
@@ -81,19 +98,19 @@ public final class PartitionResult implements Serializable {
 
   /**
    * Combines {@code right} (covering higher partition indices) into this result and returns this:
-   * the weighted mean w ← w + r·(w_R − w) with r = μ_R / (μ + μ_R), which leaves a coordinate on
-   * which both sides agree exactly unchanged, and the sum of the stats.
+   * the weighted mean D ← D + r·(D_R − D) with r = μ_R / (μ + μ_R) of the changes (and of the
+   * update masses), which leaves a coordinate on which both sides agree exactly unchanged, and
+   * the sum of the stats. A side whose μ is zero contributes nothing.
    */
   PartitionResult absorb(PartitionResult right) {
     double total = mixWeight + right.mixWeight;
     if (mixWeight == 0.0 && right.mixWeight > 0.0) {
-      state = right.state;
+      delta = right.delta;
+      stepSum = right.stepSum;
     } else if (right.mixWeight > 0.0) {
       double r = right.mixWeight / total;
-      blend(state.weights(), right.state.weights(), r);
-      if (state.averageAccumulator() != null) {
-        blend(state.averageAccumulator(), right.state.averageAccumulator(), r);
-      }
+      delta = delta.blend(right.delta, r);
+      stepSum = stepSum + r * (right.stepSum - stepSum);
     }
     mixWeight = total;
     epochs = sumStats(epochs, right.epochs);
@@ -108,12 +125,6 @@ public final class PartitionResult implements Serializable {
       voteTraces = traces;
     }
     return this;
-  }
-
-  private static void blend(double[] into, double[] other, double r) {
-    for (int j = 0; j < into.length; j++) {
-      into[j] += r * (other[j] - into[j]);
-    }
   }
 
   private static EpochStats[] sumStats(EpochStats[] a, EpochStats[] b) {

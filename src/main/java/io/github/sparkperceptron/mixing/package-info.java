@@ -1,31 +1,45 @@
 /**
- * Parameter mixing: how the partitions' results of an epoch become one model, independent of Spark.
+ * Parameter mixing: how the partitions' results of a mixing round become one model, independent
+ * of Spark.
  *
  * <pre>
  * McDonald, Hall &amp; Mann, "Distributed Training Strategies for the Structured Perceptron",
- * NAACL-HLT 2010: iterative parameter mixing (IPM). Each epoch n every partition i starts from the
- * mixed weights w̄⁽ⁿ⁾, runs one epoch over its own rows, and the driver mixes
- *     w̄⁽ⁿ⁺¹⁾ = Σ_i μ_i,n · w_i,n      with Σ_i μ_i,n = 1.
+ * NAACL-HLT 2010: iterative parameter mixing (IPM). Each round t every partition i starts from the
+ * mixed weights w̄⁽ᵗ⁾, runs its share of the epoch over its own rows, and the driver mixes
+ *     w̄⁽ᵗ⁺¹⁾ = Σ_i μ_i,t · w_i,t = w̄⁽ᵗ⁾ + Σ_i μ_i,t · δ_i,t      with Σ_i μ_i,t = 1,
+ * where δ_i,t = w_i,t − w̄⁽ᵗ⁾ is what partition i changed (a StateDelta: only the coordinates
+ * its updates touched, so a round's exchange costs O(changed coordinates), not O(K·d)).
  * uniform:   μ_i = n_i / N                    (share of the examples)
- * mistakes:  μ_i,n = k_i,n / Σ_j k_j,n        (share of the epoch's updates; the weighting of the
- *            paper's Theorem 3: Σ_n Σ_i μ_i,n·k_i,n ≤ R²/γ² on separable data)
+ * mistakes:  μ_i,t = k_i,t / Σ_j k_j,t        (share of the round's updates; the weighting of the
+ *            paper's Theorem 3: Σ_t Σ_i μ_i,t·k_i,t ≤ R²/γ² on separable data)
+ * momentum:  mistake-weighted rounds from a Nesterov look-ahead with block momentum
+ *            β = 1 − 1/P (Chen &amp; Huo, ICASSP 2016; see BlockMomentum): the same bound,
+ *            kept by a restart whenever a look-ahead would break its invariant
  * oneshot:   every partition trains alone, as the serial algorithm would (stopping when an epoch
  *            makes no update), and the partitions' final models (their averages, when
  *            averaging) are mixed once with the uniform weights (the paper's "parameter mixing",
  *            Mann et al. 2009)
  * </pre>
  *
+ * <p>An epoch is R mixing rounds (parameter {@code mixingRounds}): round r visits the r-th of R
+ * consecutive slices of every partition's epoch order. One round per epoch is McDonald et al.'s
+ * IPM; more rounds give block momentum the rounds it needs to build up (about P of them).
+ *
  * <p><b>Averaging under mixing.</b> Every partition's averaging clock advances by T/T_i per unit of
- * sample weight (T the whole epoch's weight, T_i the partition's), so each partition's epoch spans
- * the same stretch [c, c+T] of the clock. The accumulators u_i are then mixed with the same μ as the
- * weights, which makes the mixed average w̄ − ū/(c+T) equal to (c·previous average + T·Σ_i μ_i·
- * mean of partition i's intermediate weights) / (c+T): the averaged model is the clock-weighted mean
- * over epochs of the μ-mixed per-partition means. With one partition μ = 1 and T/T_i = 1, which is
- * the serial averaged perceptron, bit for bit.
+ * sample weight (T the whole epoch's weight, T_i the partition's), so each partition's round spans
+ * the same stretch [c, c+T/R] of the clock. A partition accumulates its round's averaging updates
+ * from zero (δu_i), and the driver adds the μ-mixed δu to u, which makes the mixed average
+ * w̄ − ū/c equal to the clock-weighted mean over rounds of the μ-mixed per-partition means of
+ * their intermediate weights. A momentum jump at clock c adds c·jump to u, so the average keeps
+ * averaging the weights the partitions actually started from. With one partition μ = 1, T/T_i = 1
+ * and the partition's weights are taken as they are: the serial averaged perceptron, bit for bit
+ * (its accumulator summed per epoch, then added).
  *
  * <p><b>Reproducibility.</b> Spark merges task results in completion order, and floating-point
  * addition is not associative, so a plain sum would change in its last bits from run to run.
  * {@link io.github.sparkperceptron.mixing.ParameterMix} therefore combines results along one fixed
- * binary tree over the partition indices, whatever order they arrive in.
+ * binary tree over the partition indices, whatever order they arrive in; sparse and dense deltas
+ * evaluate the same expressions coordinate by coordinate, so the representation never changes a
+ * bit.
  */
 package io.github.sparkperceptron.mixing;

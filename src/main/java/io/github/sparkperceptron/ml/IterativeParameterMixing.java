@@ -1,5 +1,8 @@
 package io.github.sparkperceptron.ml;
 
+import io.github.sparkperceptron.exchange.ExecutorWeights;
+import io.github.sparkperceptron.exchange.WeightShipper;
+import io.github.sparkperceptron.exchange.WeightsRef;
 import io.github.sparkperceptron.kernel.Averaging;
 import io.github.sparkperceptron.kernel.EpochOrder;
 import io.github.sparkperceptron.kernel.EpochStats;
@@ -7,13 +10,16 @@ import io.github.sparkperceptron.kernel.LearnerConfig;
 import io.github.sparkperceptron.kernel.LinearState;
 import io.github.sparkperceptron.kernel.OnlineLearner;
 import io.github.sparkperceptron.kernel.Predictor;
+import io.github.sparkperceptron.kernel.TouchedSet;
 import io.github.sparkperceptron.kernel.TrainingBlock;
 import io.github.sparkperceptron.kernel.VisitOrder;
 import io.github.sparkperceptron.kernel.VoteTrace;
 import io.github.sparkperceptron.kernel.VotedPerceptron;
+import io.github.sparkperceptron.mixing.BlockMomentum;
 import io.github.sparkperceptron.mixing.MixingMode;
 import io.github.sparkperceptron.mixing.ParameterMix;
 import io.github.sparkperceptron.mixing.PartitionResult;
+import io.github.sparkperceptron.mixing.StateDelta;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
@@ -31,16 +37,19 @@ import org.slf4j.LoggerFactory;
  * the cached blocks of a {@link TrainingInput}; see {@code io.github.sparkperceptron.mixing} for
  * the mixing rules and how averaging composes with them.
  *
- * <p>Each epoch is one Spark job: broadcast the mixed state, run one epoch on every partition from
- * it ({@link OnlineLearner}), combine the partitions with {@code treeAggregate} into a
- * {@link ParameterMix} (order-independent, so bit-reproducible), destroy the broadcast. With a
- * validation set, a second small job scores the epoch's model on the held-out rows. One-shot
- * mixing instead runs every epoch inside one job and mixes once.
+ * <p>An epoch is one or more mixing rounds, each one Spark job: broadcast the weights (block
+ * momentum first moves them to its look-ahead point), let every partition run its share of the
+ * epoch's rows from them ({@link OnlineLearner}; round r of R visits the r-th consecutive slice of
+ * the partition's epoch order), combine the partitions' changes ({@link StateDelta}, only the
+ * coordinates each touched) with {@code treeAggregate} into a {@link ParameterMix}
+ * (order-independent, so bit-reproducible), apply the mix, destroy the broadcast. With a
+ * validation set, a small job after each epoch scores the epoch's model on the held-out rows.
+ * One-shot mixing instead runs every epoch inside one job and mixes once.
  *
- * <p>Why a retried or recomputed task changes nothing: a partition epoch is a pure function of the
- * broadcast state, the partition's rows (cached, or recomputed deterministically from the input)
- * and the row order from {@link VisitOrder}, seeded by (seed, epoch, partition) only; it never
- * reads the task attempt, the executor, the time or any random source of its own.
+ * <p>Why a retried or recomputed task changes nothing: a partition's round is a pure function of
+ * the broadcast weights, the partition's rows (cached, or recomputed deterministically from the
+ * input) and the row order from {@link VisitOrder}, seeded by (seed, epoch, partition) only; it
+ * never reads the task attempt, the executor, the time or any random source of its own.
  */
 final class IterativeParameterMixing {
   private static final Logger LOG = LoggerFactory.getLogger(IterativeParameterMixing.class);
@@ -84,36 +93,73 @@ final class IterativeParameterMixing {
     TrainingProgress progress = checkpoints == null ? null : checkpoints.latest();
     if (progress == null) {
       progress = new TrainingProgress(initial, voteBuilder(learner));
+      progress.momentum = settings.momentum(learner.stateLength(), initial.weights());
     }
     VotedPerceptron.Builder vote = progress.vote;
+    int rounds = settings.rounds;
+    int length = learner.stateLength();
+    TouchedSet support = new TouchedSet(length);
+    double[] startWeights = progress.state.weights();
+    for (int j = 0; j < length; j++) {
+      if (startWeights[j] != 0.0) {
+        support.mark(j);
+      }
+    }
+    try (WeightShipper shipper = new WeightShipper(jsc, uid + "/" + java.util.UUID.randomUUID(),
+        length)) {
+      trainEpochs(jsc, input, learner, settings, checkpoints, checkpointInterval, listener, uid,
+          progress, totalWeight, shipper, support);
+      LOG.info("Weights shipped to the executors: {} values in {} snapshot(s) and changes",
+          shipper.shippedValues(), shipper.snapshots());
+    }
+    if (progress.momentum != null && progress.momentum.restarts() > 0) {
+      LOG.info("Block momentum restarted {} times (look-aheads that would have broken the"
+          + " mistake bound's invariant)", progress.momentum.restarts());
+    }
+    progress.finalVote = vote == null ? null : vote.build(progress.modelEpoch);
+    return progress;
+  }
+
+  private static void trainEpochs(JavaSparkContext jsc, TrainingInput input,
+      LearnerConfig learner, MixingSettings settings, Checkpoints checkpoints,
+      int checkpointInterval, EpochListener listener, String uid, TrainingProgress progress,
+      double totalWeight, WeightShipper shipper, TouchedSet support) {
+    VotedPerceptron.Builder vote = progress.vote;
+    int rounds = settings.rounds;
     for (int epoch = progress.epochsDone + 1; epoch <= settings.maxIter; epoch++) {
       long start = System.nanoTime();
-      jsc.setJobDescription(String.format(Locale.ROOT, "perceptron epoch %d/%d (%s mixing)",
-          epoch, settings.maxIter, settings.mixing.paramValue()));
-      LinearState before = progress.state;
-      int startVector = vote == null ? -1 : vote.addStartVector(before.weights());
-      Broadcast<LinearState> broadcast = jsc.broadcast(before);
-      PartitionResult mixed;
-      try {
-        JavaRDD<PartitionResult> results = input.partitions.mapPartitionsWithIndex(
-            partitionEpochs(broadcast, learner, settings, totalWeight, epoch, 1, startVector),
-            true);
-        mixed = results.treeAggregate(new ParameterMix(input.numPartitions), ParameterMix::add,
-            ParameterMix::merge, settings.aggregationDepth).result();
-      } finally {
-        broadcast.destroy();
+      int[] beforeIndex = support.toArray();
+      double[] beforeValues = valuesAt(progress.state.weights(), beforeIndex);
+      double epochClock = progress.state.clock();
+      EpochStats stats = new EpochStats();
+      long[] partitionUpdates = new long[input.numPartitions];
+      for (int round = 0; round < rounds; round++) {
+        jsc.setJobDescription(rounds == 1
+            ? String.format(Locale.ROOT, "perceptron epoch %d/%d (%s mixing)", epoch,
+                settings.maxIter, settings.mixing.paramValue())
+            : String.format(Locale.ROOT, "perceptron epoch %d/%d, round %d/%d (%s mixing)",
+                epoch, settings.maxIter, round + 1, rounds, settings.mixing.paramValue()));
+        double roundEnd = round == rounds - 1 ? epochClock + totalWeight
+            : epochClock + totalWeight * (round + 1) / rounds;
+        PartitionResult mixed = mixingRound(jsc, input, learner, settings, progress, vote,
+            totalWeight, epoch, round, roundEnd, shipper, support);
+        if (vote != null) {
+          vote.addEpoch(epoch, mixed.voteTraces());
+        }
+        EpochStats roundStats = mixed.epochs()[0];
+        requireFinite(progress.state, mixed.delta(), roundStats, epoch);
+        stats.add(roundStats);
+        long[][] byPartition = mixed.updatesByPartition();
+        for (int i = 0; i < byPartition.length; i++) {
+          partitionUpdates[i] += byPartition[i][0];
+        }
       }
-      requireFinite(mixed.state(), mixed.epochs()[0], epoch);
-      double change = relativeChange(before.weights(), mixed.state().weights());
-      progress.state = mixed.state();
+      double change = relativeChange(beforeIndex, beforeValues, support.toArray(),
+          progress.state.weights());
       progress.epochsDone = epoch;
-      if (vote != null) {
-        vote.addEpoch(epoch, mixed.voteTraces());
-      }
-      EpochStats stats = mixed.epochs()[0];
       progress.epochs.add(stats);
       progress.weightChanges.add(change);
-      progress.partitionUpdates.add(column(mixed.updatesByPartition(), 0));
+      progress.partitionUpdates.add(partitionUpdates);
       if (!settings.validate) {
         progress.modelEpoch = epoch;
       }
@@ -126,7 +172,7 @@ final class IterativeParameterMixing {
         progress.validationAccuracy.add(accuracy);
         if (accuracy > progress.bestAccuracy) {
           progress.bestAccuracy = accuracy;
-          progress.best = progress.state;
+          progress.best = progress.state.copy();
           progress.modelEpoch = epoch;
         }
       }
@@ -157,8 +203,49 @@ final class IterativeParameterMixing {
         checkpoints.save(progress);
       }
     }
-    progress.finalVote = vote == null ? null : vote.build(progress.modelEpoch);
-    return progress;
+  }
+
+  private static double[] valuesAt(double[] w, int[] index) {
+    double[] out = new double[index.length];
+    for (int k = 0; k < index.length; k++) {
+      out[k] = w[index[k]];
+    }
+    return out;
+  }
+
+  /**
+   * One mixing round: look ahead (block momentum), broadcast, train every partition on its slice,
+   * mix the changes, apply them to {@code progress.state} and advance its clock to
+   * {@code roundEnd}. Returns the mixed result (its stats, traces and update counts).
+   */
+  private static PartitionResult mixingRound(JavaSparkContext jsc, TrainingInput input,
+      LearnerConfig learner, MixingSettings settings, TrainingProgress progress,
+      VotedPerceptron.Builder vote, double totalWeight, int epoch, int round, double roundEnd,
+      WeightShipper shipper, TouchedSet support) {
+    LinearState state = progress.state;
+    if (progress.momentum != null) {
+      progress.momentum.lookAhead(state.weights(), state.averageAccumulator(), state.clock(),
+          support.toArray(), shipper.changedSet());
+    }
+    int startVector = vote == null ? -1 : vote.addStartVector(state.weights());
+    boolean exact = input.numPartitions == 1;
+    WeightsRef weights = shipper.ship(state.weights());
+    JavaRDD<PartitionResult> results = input.partitions.mapPartitionsWithIndex(
+        roundTask(weights, learner, settings, totalWeight, epoch, round, state.clock(), roundEnd,
+            exact, startVector), true);
+    PartitionResult mixed = results.treeAggregate(new ParameterMix(input.numPartitions),
+        ParameterMix::add, ParameterMix::merge, settings.aggregationDepth).result();
+    StateDelta change = mixed.delta();
+    change.applyTo(state.weights(), state.averageAccumulator());
+    shipper.changed(change);
+    for (int k = 0, n = change.storedEntries(); k < n; k++) {
+      support.mark(change.coordinate(k));
+    }
+    state.setClock(roundEnd);
+    if (progress.momentum != null) {
+      progress.momentum.afterRound(change, mixed.stepSum());
+    }
+    return mixed;
   }
 
   /**
@@ -166,8 +253,9 @@ final class IterativeParameterMixing {
    * pathological data (feature values near 1e154 and beyond, whose products overflow) margins
    * become infinite or NaN, and such examples silently stop teaching the perceptron; weights
    * themselves can overflow too. Either would otherwise yield a useless model without a word.
+   * Only the coordinates the round changed are checked: the others were checked before.
    */
-  static void requireFinite(LinearState state, EpochStats stats, int epoch) {
+  static void requireFinite(LinearState state, StateDelta changed, EpochStats stats, int epoch) {
     if (stats.nonFiniteMargins > 0) {
       throw new IllegalArgumentException(String.format(Locale.ROOT,
           "Training diverged in epoch %d: %,d examples had an infinite or undefined margin (the"
@@ -177,7 +265,9 @@ final class IterativeParameterMixing {
     }
     double[] w = state.weights();
     double[] u = state.averageAccumulator();
-    for (int j = 0; j < w.length; j++) {
+    int n = changed.storedEntries();
+    for (int k = 0; k < n; k++) {
+      int j = changed.coordinate(k);
       if (!Double.isFinite(w[j]) || (u != null && !Double.isFinite(u[j]))) {
         throw new IllegalArgumentException(String.format(Locale.ROOT,
             "Training diverged in epoch %d: the weights overflowed to %s (the feature values are"
@@ -196,22 +286,27 @@ final class IterativeParameterMixing {
     double totalWeight = input.trainingWeight(learner.classWeights());
     VotedPerceptron.Builder vote = voteBuilder(learner);
     int startVector = vote == null ? -1 : vote.addStartVector(initial.weights());
-    Broadcast<LinearState> broadcast = jsc.broadcast(initial);
+    Broadcast<LinearState> broadcast = jsc.broadcast(initial.copy());
+    boolean exact = input.numPartitions == 1;
     PartitionResult mixed;
     try {
       JavaRDD<PartitionResult> results = input.partitions.mapPartitionsWithIndex(
-          partitionEpochs(broadcast, learner, settings, totalWeight, 1, settings.maxIter,
-              startVector), true);
+          aloneTask(broadcast, learner, settings, totalWeight, exact, startVector), true);
       mixed = results.treeAggregate(new ParameterMix(input.numPartitions), ParameterMix::add,
           ParameterMix::merge, settings.aggregationDepth).result();
     } finally {
       broadcast.destroy();
     }
     EpochStats[] epochs = mixed.epochs();
+    // The partitions return their final models (their averages, when averaging), so the mix is
+    // a model: its accumulator stays zero.
+    LinearState state = initial.copy();
+    mixed.delta().applyTo(state.weights(), null);
+    state.setClock(initial.clock() + epochs.length * totalWeight);
     for (int e = 0; e < epochs.length; e++) {
-      requireFinite(mixed.state(), epochs[e], e + 1);
+      requireFinite(state, mixed.delta(), epochs[e], e + 1);
     }
-    TrainingProgress progress = new TrainingProgress(mixed.state(), vote);
+    TrainingProgress progress = new TrainingProgress(state, vote);
     double seconds = (System.nanoTime() - start) / 1e9;
     for (int e = 0; e < epochs.length; e++) {
       progress.epochs.add(epochs[e]);
@@ -241,48 +336,100 @@ final class IterativeParameterMixing {
   }
 
   /**
-   * The task body: {@code localEpochs} epochs over one partition, starting at global epoch
-   * {@code firstEpoch} from the broadcast state. With more than one local epoch (one-shot mixing)
-   * the partition trains alone like the serial algorithm: it stops once an epoch makes no update,
-   * and it returns its own final model (its average, when averaging) with u = 0, so that mixing
-   * averages the partitions' models.
+   * The task body of one mixing round: from the broadcast weights (with a fresh, zero averaging
+   * accumulator: the round's δu), visit slice {@code round} of the partition's epoch order and
+   * return what changed. Every partition's round spans exactly [startClock, roundEnd] of the
+   * averaging clock (its clock runs at T/T_i per unit of sample weight).
    */
   private static Function2<Integer, Iterator<PreparedPartition>, Iterator<PartitionResult>>
-      partitionEpochs(Broadcast<LinearState> broadcast, LearnerConfig learner,
-          MixingSettings settings, double totalWeight, int firstEpoch, int localEpochs,
-          int startVector) {
+      roundTask(WeightsRef weights, LearnerConfig learner, MixingSettings settings,
+          double totalWeight, int epoch, int round, double startClock, double roundEnd,
+          boolean exact, int startVector) {
+    int rounds = settings.rounds;
+    double denseAbove = settings.denseAbove;
     return (partition, parts) -> {
       PreparedPartition part = parts.next();
-      LinearState state = broadcast.value().copy();
+      FaultInjection.beforePartitionEpoch(epoch, partition);
+      ExecutorWeights.Working working = ExecutorWeights.checkout(weights,
+          learner.averaging().keepsAverage());
+      double[] base = working.base();
+      double[] w = working.weights();
+      double[] u = working.average();
+      TouchedSet touched = working.touched();
+      LinearState state = new LinearState(w, u, startClock);
+      double partitionWeight = part.trainingWeight(learner.classWeights());
+      double clockScale = partitionWeight > 0 ? totalWeight / partitionWeight : 0.0;
+      TrainingBlock block = part.block;
+      VoteTrace trace = startVector >= 0 && block != null
+          ? new VoteTrace(block.features(), startVector, startClock) : null;
+      EpochStats stats = new EpochStats();
+      if (block != null) {
+        int n = block.numRows();
+        EpochOrder order = EpochOrders.of(settings.order, epoch, partition, block, rounds);
+        int from = (int) ((long) n * round / rounds);
+        int to = (int) ((long) n * (round + 1) / rounds);
+        OnlineLearner.runEpoch(learner, block, order, from, to, state, clockScale, stats, trace,
+            touched);
+      }
+      state.setClock(roundEnd);
+      int[] written = touched.drain();
+      StateDelta delta = StateDelta.between(written, w, base, u, exact, denseAbove);
+      ExecutorWeights.release(working, written);
+      double mixWeight = settings.mixing.mixWeight(partitionWeight, stats.updates);
+      PartitionResult result = new PartitionResult(partition, mixWeight, delta,
+          new EpochStats[] {stats});
+      if (trace != null) {
+        trace.finish(roundEnd, mixWeight);
+        result.withVoteTrace(trace);
+      }
+      return Collections.singletonList(result).iterator();
+    };
+  }
+
+  /**
+   * The task body of one-shot mixing: every epoch over one partition alone, like the serial
+   * algorithm (stopping once an epoch makes no update); returns the change from the broadcast
+   * weights to its own final model (its average, when averaging), so that mixing averages the
+   * partitions' models.
+   */
+  private static Function2<Integer, Iterator<PreparedPartition>, Iterator<PartitionResult>>
+      aloneTask(Broadcast<LinearState> broadcast, LearnerConfig learner, MixingSettings settings,
+          double totalWeight, boolean exact, int startVector) {
+    return (partition, parts) -> {
+      PreparedPartition part = parts.next();
+      LinearState initial = broadcast.value();
+      LinearState state = initial.copy();
       double startClock = state.clock();
       double partitionWeight = part.trainingWeight(learner.classWeights());
       double clockScale = partitionWeight > 0 ? totalWeight / partitionWeight : 0.0;
       TrainingBlock block = part.block;
       VoteTrace trace = startVector >= 0 && block != null
           ? new VoteTrace(block.features(), startVector, startClock) : null;
+      TouchedSet touched = new TouchedSet(state.weights().length);
       List<EpochStats> epochs = new ArrayList<>();
-      long updates = 0;
-      for (int e = 0; e < localEpochs; e++) {
-        FaultInjection.beforePartitionEpoch(firstEpoch + e, partition);
+      for (int e = 0; e < settings.maxIter; e++) {
+        FaultInjection.beforePartitionEpoch(1 + e, partition);
         EpochStats stats = new EpochStats();
         if (block != null) {
-          EpochOrder order = settings.order.epochOrder(firstEpoch + e, partition, block.features());
-          OnlineLearner.runEpoch(learner, block, order, state, clockScale, stats, trace);
+          EpochOrder order = settings.order.epochOrder(1 + e, partition, block.features());
+          OnlineLearner.runEpoch(learner, block, order, 0, order.size(), state, clockScale,
+              stats, trace, touched);
         }
-        // Every partition's epoch spans exactly [c, c + T] of the averaging clock.
         state.setClock(startClock + (e + 1) * totalWeight);
         epochs.add(stats);
-        updates += stats.updates;
-        if (localEpochs > 1 && stats.updates == 0) {
+        if (stats.updates == 0) {
           break;
         }
       }
-      if (localEpochs > 1 && state.averageAccumulator() != null) {
-        double[] model = state.modelWeights();
-        state = new LinearState(model, new double[model.length], state.clock());
+      double[] model = state.modelWeights();
+      StateDelta delta = StateDelta.between(touched.drain(), model, initial.weights(), null,
+          exact);
+      long updates = 0;
+      for (EpochStats s : epochs) {
+        updates += s.updates;
       }
       double mixWeight = settings.mixing.mixWeight(partitionWeight, updates);
-      PartitionResult result = new PartitionResult(partition, mixWeight, state,
+      PartitionResult result = new PartitionResult(partition, mixWeight, delta,
           epochs.toArray(new EpochStats[0]));
       if (trace != null) {
         trace.finish(state.clock(), mixWeight);
@@ -331,10 +478,29 @@ final class IterativeParameterMixing {
 
   /** ‖after − before‖₂ / ‖after‖₂ (0 when nothing changed, ∞ when after is 0 but moved). */
   static double relativeChange(double[] before, double[] after) {
+    int[] all = new int[after.length];
+    for (int j = 0; j < all.length; j++) {
+      all[j] = j;
+    }
+    return relativeChange(all, before, all, after);
+  }
+
+  /**
+   * ‖after − before‖₂ / ‖after‖₂ where both vectors are zero outside their index sets (increasing;
+   * {@code afterIndex} ⊇ {@code beforeIndex}), summed in increasing coordinate order, which adds
+   * exactly what the dense sums would: O(non-zero coordinates), not O(K·d).
+   */
+  static double relativeChange(int[] beforeIndex, double[] beforeValues, int[] afterIndex,
+      double[] after) {
     double diff = 0.0;
     double norm = 0.0;
-    for (int j = 0; j < after.length; j++) {
-      double d = after[j] - before[j];
+    int k = 0;
+    for (int j : afterIndex) {
+      double b = 0.0;
+      if (k < beforeIndex.length && beforeIndex[k] == j) {
+        b = beforeValues[k++];
+      }
+      double d = after[j] - b;
       diff += d * d;
       norm += after[j] * after[j];
     }

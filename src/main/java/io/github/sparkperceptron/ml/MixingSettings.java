@@ -2,6 +2,7 @@ package io.github.sparkperceptron.ml;
 
 import io.github.sparkperceptron.kernel.ShuffleScope;
 import io.github.sparkperceptron.kernel.VisitOrder;
+import io.github.sparkperceptron.mixing.BlockMomentum;
 import io.github.sparkperceptron.mixing.MixingMode;
 import java.io.Serializable;
 
@@ -22,10 +23,29 @@ final class MixingSettings implements Serializable {
   final int validationPatience;
   /** The binary decision threshold, used to score validation rows. */
   final double threshold;
+  /** Mixing rounds per epoch (resolved: >= 1). */
+  final int rounds;
+  /** Block momentum β with mixing=momentum (0: none). */
+  final double momentum;
+  /** The momentum's norm-growth bound per unit of update mass (≤ 0: unchecked). */
+  final double momentumBound;
+  /**
+   * The share of the state above which a partition's change travels densely (see
+   * {@link io.github.sparkperceptron.mixing.StateDelta}); set from the Spark configuration key
+   * {@link #EXCHANGE_KEY} for measurements and tests.
+   */
+  double denseAbove = io.github.sparkperceptron.mixing.StateDelta.DENSE_ABOVE;
+  /**
+   * Spark configuration key (or local property of the fitting thread) forcing the representation
+   * of the partitions' changes: {@code auto} (by density, the default), {@code sparse} or
+   * {@code dense}. The models are the same, bit for bit; only the cost differs.
+   */
+  static final String EXCHANGE_KEY = "spark.perceptron.exchange";
 
   MixingSettings(int maxIter, double tol, MixingMode mixing, boolean shuffle,
       ShuffleScope shuffleScope, long seed, int aggregationDepth, boolean validate,
-      int validationPatience, double threshold) {
+      int validationPatience, double threshold, int rounds, double momentum,
+      double momentumBound) {
     this.maxIter = maxIter;
     this.tol = tol;
     this.mixing = mixing;
@@ -36,5 +56,28 @@ final class MixingSettings implements Serializable {
     this.validate = validate;
     this.validationPatience = validationPatience;
     this.threshold = threshold;
+    this.rounds = rounds;
+    this.momentum = momentum;
+    this.momentumBound = momentumBound;
+  }
+
+  /**
+   * Automatic mixing rounds per epoch for {@code workers} workers: block momentum needs rounds to
+   * act (BENCHMARKS.md: about 16 per epoch at 16 and more workers), the mean mixes gain little.
+   */
+  static int automaticRounds(MixingMode mixing, int workers) {
+    return mixing == MixingMode.MOMENTUM ? Math.min(16, workers) : 1;
+  }
+
+  /** The block momentum a fresh training starts with, or null when it mixes without one. */
+  BlockMomentum momentum(int stateLength, double[] initialWeights) {
+    if (mixing != MixingMode.MOMENTUM || momentum == 0.0) {
+      return null;
+    }
+    double norm = 0.0;
+    for (double w : initialWeights) {
+      norm += w * w;
+    }
+    return new BlockMomentum(stateLength, momentum, momentumBound, norm);
   }
 }

@@ -1,8 +1,7 @@
 package io.github.sparkperceptron.ml;
 
+import io.github.sparkperceptron.kernel.ParamValue;
 import java.io.Serializable;
-import java.util.Arrays;
-import java.util.Locale;
 import scala.Function1;
 
 /**
@@ -59,32 +58,39 @@ final class ParamChecks {
     };
   }
 
-  static Function1<Object, Object> finite(String param) {
+  /** Any number but NaN: ±Infinity are allowed (a threshold that always or never fires). */
+  static Function1<Object, Object> notNaN(String param) {
     return (Function1<Object, Object> & Serializable) value -> {
       double v = (Double) value;
-      if (Double.isNaN(v) || Double.isInfinite(v)) {
-        throw new IllegalArgumentException(param + " must be a finite number, got " + v);
+      if (Double.isNaN(v)) {
+        throw new IllegalArgumentException(param + " must be a number or +/-Infinity, got NaN");
       }
       return Boolean.TRUE;
     };
   }
 
-  /** One of {@code allowed}, compared case-insensitively as Spark's own string params are. */
-  static Function1<String, Object> oneOf(String param, String... allowed) {
+  /**
+   * One of the {@link ParamValue} names of {@code type}, compared case-insensitively as Spark's
+   * own string params are; the message lists the allowed values.
+   */
+  static <E extends Enum<E> & ParamValue> Function1<String, Object> oneOf(String param,
+      Class<E> type) {
     return (Function1<String, Object> & Serializable) value -> {
-      if (value == null || !Arrays.asList(allowed).contains(value.toLowerCase(Locale.ROOT))) {
-        throw new IllegalArgumentException(param + " must be one of " + Arrays.toString(allowed)
-            + ", got '" + value + "'");
-      }
+      ParamValue.parse(type, param, value);
       return Boolean.TRUE;
     };
   }
 
-  /** A non-empty name (of a column or a path). */
-  static Function1<String, Object> columnName(String param) {
+  /**
+   * A column name or path that may be left out: any string, where the empty string means "not
+   * set", as for Spark's own optional column params (so {@code setWeightCol(getWeightCol())}
+   * works on a fresh instance, whose getter answers "").
+   */
+  static Function1<String, Object> optionalName(String param) {
     return (Function1<String, Object> & Serializable) value -> {
-      if (value == null || value.isEmpty()) {
-        throw new IllegalArgumentException(param + " must not be empty, got '" + value + "'");
+      if (value == null) {
+        throw new IllegalArgumentException(param + " must not be null; set it to \"\" to unset"
+            + " it");
       }
       return Boolean.TRUE;
     };

@@ -3,8 +3,9 @@ package io.github.sparkperceptron.ml;
 import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.ml.attribute.AttributeGroup;
-import org.apache.spark.ml.classification.ClassificationModel;
+import io.github.sparkperceptron.kernel.Predictor;
 import io.github.sparkperceptron.kernel.VotedPerceptron;
+import org.apache.spark.ml.classification.ClassificationModel;
 import org.apache.spark.ml.linalg.DenseMatrix;
 import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.ml.linalg.SparseVector;
@@ -14,11 +15,10 @@ import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.DefaultParamsReader;
-import org.apache.spark.ml.util.DefaultParamsWriter;
-import org.apache.spark.ml.util.Identifiable;
 import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.ml.util.MLWritable;
 import org.apache.spark.ml.util.MLWriter;
+import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
@@ -196,13 +196,10 @@ public class PerceptronClassificationModel
       double m = margin(features, 0);
       return Vectors.dense(-m, m);
     }
-    double[] scores = new double[numClasses];
-    for (int k = 0; k < numClasses; k++) {
-      scores[k] = margin(features, k);
-    }
-    return Vectors.dense(scores);
+    return Vectors.dense(scores(features));
   }
 
+  /** The prediction rule of {@link Predictor}: the same as {@code raw2prediction(predictRaw(x))}. */
   @Override
   public double predict(Vector features) {
     checkSize(features);
@@ -210,26 +207,25 @@ public class PerceptronClassificationModel
       return raw2prediction(predictRaw(features));
     }
     if (numClasses == 2) {
-      return margin(features, 0) > getThreshold() ? 1.0 : 0.0;
+      return Predictor.binaryClass(margin(features, 0), getThreshold());
     }
-    int best = 0;
-    double bestScore = margin(features, 0);
-    for (int k = 1; k < numClasses; k++) {
-      double s = margin(features, k);
-      if (s > bestScore) {
-        best = k;
-        bestScore = s;
-      }
-    }
-    return best;
+    return Predictor.argmax(scores(features));
   }
 
   @Override
   public double raw2prediction(Vector rawPrediction) {
     if (numClasses == 2) {
-      return rawPrediction.apply(1) > getThreshold() ? 1.0 : 0.0;
+      return Predictor.binaryClass(rawPrediction.apply(1), getThreshold());
     }
-    return rawPrediction.argmax();
+    return Predictor.argmax(rawPrediction.toArray());
+  }
+
+  private double[] scores(Vector features) {
+    double[] scores = new double[numClasses];
+    for (int k = 0; k < numClasses; k++) {
+      scores[k] = margin(features, k);
+    }
+    return scores;
   }
 
   private transient int[] denseIndices;
@@ -282,6 +278,46 @@ public class PerceptronClassificationModel
           + " features; transform data built the same way as the training data");
     }
     return super.transformSchema(schema);
+  }
+
+  /**
+   * Evaluates the model on labelled data, as Spark's {@code LinearSVCModel.evaluate}: transforms
+   * {@code dataset} (columns {@code featuresCol}, {@code labelCol} with classes 0 .. K−1 and, when
+   * {@code weightCol} is set, non-negative weights) and aggregates the predictions into the
+   * confusion matrix behind accuracy, per-class precision, recall and F-measure, and their
+   * weighted means. One Spark job; the areas under the curves cost one more each.
+   *
+   * <p>A model keeps the {@code weightCol} it was trained with; to evaluate without weights, on
+   * data without that column, unset it on a copy:
+   * {@code model.copy(new ParamMap().put(model.weightCol(), "")).evaluate(data)}.
+   *
+   * @throws IllegalArgumentException when a column is missing or has the wrong type, a label is
+   *     not a class of the model, or a weight is null, negative or not finite
+   */
+  public PerceptronClassificationSummary evaluate(Dataset<?> dataset) {
+    StructType schema = dataset.schema();
+    InputChecks.requireNumericColumn(schema, getLabelCol(), "labelCol");
+    String weight = getWeightCol();
+    if (!weight.isEmpty() && !java.util.Arrays.asList(schema.fieldNames()).contains(weight)) {
+      throw new IllegalArgumentException("Column '" + weight + "' (weightCol, kept from"
+          + " training) is not in the evaluated data, whose columns are "
+          + java.util.Arrays.toString(schema.fieldNames()) + "; add it, or evaluate without"
+          + " weights: model.copy(new ParamMap().put(model.weightCol(), \"\")).evaluate(data)");
+    }
+    if (!weight.isEmpty()) {
+      InputChecks.requireNumericColumn(schema, weight, "weightCol");
+    }
+    // Spark's evaluate does the same: output columns the user switched off get a private name.
+    PerceptronClassificationModel scorer = copy(ParamMap.empty());
+    if (scorer.getPredictionCol().isEmpty()) {
+      scorer.setPredictionCol("prediction_" + uid());
+    }
+    if (scorer.getRawPredictionCol().isEmpty()) {
+      scorer.setRawPredictionCol("rawPrediction_" + uid());
+    }
+    return PerceptronClassificationSummary.of(scorer.transform(dataset),
+        scorer.getPredictionCol(), getLabelCol(), weight, scorer.getRawPredictionCol(),
+        numClasses);
   }
 
   /** Whether a training summary is attached (only on a model returned by {@code fit}). */
@@ -341,8 +377,9 @@ public class PerceptronClassificationModel
       DataTypes.createStructField("interceptVector", SQLDataTypes.VectorType(), false)});
 
   /**
-   * Spark's layout: {@code metadata/} (params, as JSON) and {@code data/} (one Parquet row), plus
-   * {@code vote/} for a voted model.
+   * Spark's layout: {@code metadata/} (params and {@code formatVersion}, as JSON) and
+   * {@code data/} (one Parquet row), plus {@code vote/} for a voted model; see
+   * {@link ModelFiles} for the format versions.
    */
   private static final class Writer extends MLWriter {
     private final PerceptronClassificationModel instance;
@@ -353,7 +390,7 @@ public class PerceptronClassificationModel
 
     @Override
     public void saveImpl(String path) {
-      DefaultParamsWriter.saveMetadata(instance, path, sparkSession());
+      ModelFiles.saveMetadata(instance, path, sparkSession());
       Row row = RowFactory.create(instance.numClasses, instance.numFeatures,
           instance.coefficientMatrix(), instance.interceptVector());
       sparkSession().createDataFrame(List.of(row), DATA_SCHEMA).repartition(1).write()

@@ -5,7 +5,9 @@ import io.github.sparkperceptron.kernel.EpochStats;
 import io.github.sparkperceptron.kernel.LearnerConfig;
 import io.github.sparkperceptron.kernel.LinearState;
 import io.github.sparkperceptron.kernel.UpdateRule;
+import io.github.sparkperceptron.kernel.VisitOrder;
 import io.github.sparkperceptron.kernel.VotedPerceptron;
+import io.github.sparkperceptron.mixing.BlockMomentum;
 import io.github.sparkperceptron.mixing.MixingMode;
 import java.util.Arrays;
 import java.util.List;
@@ -16,7 +18,6 @@ import org.apache.spark.ml.classification.Classifier;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.DefaultParamsReader;
-import org.apache.spark.ml.util.DefaultParamsWriter;
 import org.apache.spark.ml.util.Identifiable;
 import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.ml.util.MLWritable;
@@ -39,8 +40,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Binary labels are 0/1 (internally y = 2l − 1); multiclass labels 0 .. K−1, with K from the
  * label column's metadata when present, else the largest label + 1. Defaults: 10 epochs, averaged
- * perceptron, mistake-weighted mixing, shuffled every epoch chunk by chunk (shuffleScope=chunks,
- * see {@link io.github.sparkperceptron.kernel.VisitOrder}), seed 42. One epoch costs one Spark job
+ * perceptron, mistake-weighted mixing, a fresh full shuffle every epoch (shuffleScope=rows; the
+ * faster chunked order is an option, see {@link io.github.sparkperceptron.kernel.VisitOrder}),
+ * seed 42. One epoch costs one Spark job
  * and O(non-zeros) work per partition; the driver holds a few K'·(d+1) weight arrays.
  *
  * <p>Usage: {@code new PerceptronClassifier().setMaxIter(20).fit(train)} or as a stage of a
@@ -120,6 +122,10 @@ public class PerceptronClassifier
 
   public PerceptronClassifier setMixing(String value) {
     return (PerceptronClassifier) set(mixing(), value);
+  }
+
+  public PerceptronClassifier setMixingRounds(int value) {
+    return (PerceptronClassifier) set(mixingRounds(), value);
   }
 
   public PerceptronClassifier setShuffle(boolean value) {
@@ -220,10 +226,11 @@ public class PerceptronClassifier
           + " epoch, which mixing=oneshot never forms; use mixing=mistakes or mixing=uniform, or"
           + " unset validationIndicatorCol");
     }
-    MixingSettings settings = new MixingSettings(getMaxIter(), getTol(), mixingMode,
-        getShuffle(), shuffleScopeValue(), getSeed(), getAggregationDepth(),
-        !validationCol.isEmpty(),
-        getValidationPatience(), getThreshold());
+    if (mixingMode == MixingMode.ONESHOT && getMixingRounds() > 1) {
+      throw new IllegalArgumentException("mixingRounds=" + getMixingRounds() + " needs iterative"
+          + " mixing, but mixing=oneshot trains every partition alone and mixes once; use"
+          + " mixing=momentum or mistakes, or leave mixingRounds at 0");
+    }
     if (rule.isPassiveAggressive() && getStepSize() != 1.0) {
       LOG.warn("stepSize={} has no effect with updateRule={}: passive-aggressive rules compute"
           + " their own step", getStepSize(), getUpdateRule());
@@ -231,7 +238,8 @@ public class PerceptronClassifier
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(dataset.sparkSession().sparkContext());
 
     try (TrainingInput input = TrainingInput.prepare(dataset, getLabelCol(), getFeaturesCol(),
-        getWeightCol(), validationCol, settings.order)) {
+        getWeightCol(), validationCol,
+        VisitOrder.of(getShuffle(), shuffleScopeValue(), getSeed()))) {
       LearnerConfig learner = new LearnerConfig(input.numFeatures, input.numClasses,
           getFitIntercept(), getStepSize(), rule, getAggressiveness(), averagingMode,
           classWeights(input));
@@ -239,6 +247,10 @@ public class PerceptronClassifier
         requireVoteFits(input, learner);
       }
       LinearState start = initialState(learner);
+      MixingSettings settings = mixingSettings(input, learner, mixingMode, validationCol);
+      String exchange = jsc.getLocalProperty(MixingSettings.EXCHANGE_KEY);
+      settings.denseAbove = exchangeDensity(exchange != null ? exchange
+          : jsc.getConf().get(MixingSettings.EXCHANGE_KEY, "auto"));
       LOG.info("Training {}: {} on {} rows x {} features, {} classes, {} partitions",
           uid(), describeParams(), input.numRows, input.numFeatures, input.numClasses,
           input.numPartitions);
@@ -269,8 +281,54 @@ public class PerceptronClassifier
       if (checkpoints != null) {
         checkpoints.clear();
       }
-      return model.setSummary(summarize(progress, input.numPartitions));
+      return model.setSummary(summarize(progress, rule, input.numPartitions));
     }
+  }
+
+  /** The dense-above share {@link MixingSettings#EXCHANGE_KEY} asks for. */
+  private static double exchangeDensity(String mode) {
+    switch (mode.toLowerCase(Locale.ROOT)) {
+      case "auto":
+        return io.github.sparkperceptron.mixing.StateDelta.DENSE_ABOVE;
+      case "sparse":
+        return Double.POSITIVE_INFINITY;
+      case "dense":
+        return -1.0;
+      default:
+        throw new IllegalArgumentException(MixingSettings.EXCHANGE_KEY + " must be auto, sparse"
+            + " or dense, got '" + mode + "'");
+    }
+  }
+
+  /** The mixing loop's settings for this data: rounds, block momentum and its bound resolved. */
+  private MixingSettings mixingSettings(TrainingInput input, LearnerConfig learner,
+      MixingMode mixingMode, String validationCol) {
+    int workers = input.numPartitions;
+    int rounds = mixingMode == MixingMode.ONESHOT ? 1
+        : getMixingRounds() > 0 ? getMixingRounds()
+        : MixingSettings.automaticRounds(mixingMode, workers);
+    double momentum = mixingMode == MixingMode.MOMENTUM
+        ? BlockMomentum.defaultMomentum(workers) : 0.0;
+    double bound = 0.0;
+    if (learner.updateRule() == UpdateRule.PERCEPTRON) {
+      // ρ of BlockMomentum's bound: one update grows ‖w‖² by at most τ·(τ_max·max‖x̃‖²), twice
+      // that for multiclass (two rows move).
+      double maxWeight = 0.0;
+      for (int k = 0; k < input.numClasses; k++) {
+        double classFactor = learner.classWeights() == null ? 1.0 : learner.classWeights()[k];
+        maxWeight = Math.max(maxWeight, input.maxWeightByClass[k] * classFactor);
+      }
+      double radius = input.maxSquaredNorm + (learner.fitIntercept() ? 1.0 : 0.0);
+      bound = (learner.isBinary() ? 1.0 : 2.0) * learner.stepSize() * maxWeight * radius;
+    }
+    if (mixingMode != MixingMode.ONESHOT) {
+      LOG.info("Mixing: {} over {} workers, {} round{} per epoch{}", mixingMode.paramValue(),
+          workers, rounds, rounds == 1 ? "" : "s",
+          momentum > 0 ? String.format(Locale.ROOT, ", block momentum %.4f", momentum) : "");
+    }
+    return new MixingSettings(getMaxIter(), getTol(), mixingMode, getShuffle(),
+        shuffleScopeValue(), getSeed(), getAggregationDepth(), !validationCol.isEmpty(),
+        getValidationPatience(), getThreshold(), rounds, momentum, bound);
   }
 
   /**
@@ -296,7 +354,8 @@ public class PerceptronClassifier
     StringBuilder sb = new StringBuilder("spark-perceptron checkpoint 1\n");
     for (org.apache.spark.ml.param.Param<?> p : new org.apache.spark.ml.param.Param<?>[] {
         maxIter(), tol(), stepSize(), fitIntercept(), updateRule(), aggressiveness(), averaging(),
-        mixing(), shuffle(), shuffleScope(), seed(), threshold(), aggregationDepth(), validationPatience(),
+        mixing(), mixingRounds(), shuffle(), shuffleScope(), seed(), threshold(),
+        aggregationDepth(), validationPatience(),
         classWeight(), labelCol(), featuresCol(), weightCol(), validationIndicatorCol()}) {
       sb.append(p.name()).append('=').append(isDefined(p) ? String.valueOf(getOrDefault(p)) : "")
           .append('\n');
@@ -325,21 +384,10 @@ public class PerceptronClassifier
 
   /** The per-class factors on the sample weights that {@code classWeight} asks for, or null. */
   private double[] classWeights(TrainingInput input) {
-    if (!getClassWeight().equalsIgnoreCase("balanced")) {
-      return null;
+    double[] weights = classWeightValue().factors(input.classWeightSums);
+    if (weights != null) {
+      LOG.info("classWeight={}: class weights {}", getClassWeight(), Arrays.toString(weights));
     }
-    double total = 0;
-    int present = 0;
-    for (double w : input.classWeightSums) {
-      total += w;
-      present += w > 0 ? 1 : 0;
-    }
-    double[] weights = new double[input.numClasses];
-    for (int k = 0; k < weights.length; k++) {
-      double w = input.classWeightSums[k];
-      weights[k] = w > 0 ? total / (present * w) : 0.0;
-    }
-    LOG.info("classWeight=balanced: class weights {}", Arrays.toString(weights));
     return weights;
   }
 
@@ -393,17 +441,18 @@ public class PerceptronClassifier
         learner.numClasses(), learner.numFeatures(),
         new double[rows * learner.numFeatures()], intercepts, null);
     return model.setSummary(new PerceptronTrainingSummary(new long[0], new long[0], new long[0],
-        new double[0], new double[0], new double[0], new double[0], new long[0][],
+        new double[0], new double[0], new double[0], new double[0], new double[0], new long[0][],
         new double[0], 0, PerceptronTrainingSummary.StopReason.NOTHING_TO_TRAIN, numPartitions));
   }
 
-  private static PerceptronTrainingSummary summarize(TrainingProgress progress,
+  private static PerceptronTrainingSummary summarize(TrainingProgress progress, UpdateRule rule,
       int numPartitions) {
     List<EpochStats> epochs = progress.epochs;
     int n = epochs.size();
     long[] updates = new long[n];
     long[] mistakes = new long[n];
     long[] examples = new long[n];
+    double[] objective = new double[n];
     double[] loss = new double[n];
     double[] hinge = new double[n];
     double[] change = new double[n];
@@ -415,6 +464,8 @@ public class PerceptronClassifier
       examples[e] = s.examples;
       loss[e] = s.perceptronLoss;
       hinge[e] = s.hingeLoss;
+      double descended = rule.isPassiveAggressive() ? s.hingeLoss : s.perceptronLoss;
+      objective[e] = s.weightSeen > 0 ? descended / s.weightSeen : 0.0;
       change[e] = progress.weightChanges.get(e);
       seconds[e] = progress.seconds.get(e);
     }
@@ -422,9 +473,9 @@ public class PerceptronClassifier
         n == 0 ? PerceptronTrainingSummary.StopReason.NOTHING_TO_TRAIN : progress.stopReason;
     double[] validation = progress.validationAccuracy.stream().mapToDouble(Double::doubleValue)
         .toArray();
-    return new PerceptronTrainingSummary(updates, mistakes, examples, loss, hinge, change, seconds,
-        progress.partitionUpdates.toArray(new long[0][]), validation, progress.modelEpoch, reason,
-        numPartitions);
+    return new PerceptronTrainingSummary(updates, mistakes, examples, objective, loss, hinge,
+        change, seconds, progress.partitionUpdates.toArray(new long[0][]), validation,
+        progress.modelEpoch, reason, numPartitions);
   }
 
   private String describeParams() {
@@ -468,7 +519,7 @@ public class PerceptronClassifier
 
     @Override
     public void saveImpl(String path) {
-      DefaultParamsWriter.saveMetadata(instance, path, sparkSession());
+      ModelFiles.saveMetadata(instance, path, sparkSession());
       if (instance.initialModel != null) {
         try {
           instance.initialModel.write().session(sparkSession())

@@ -1,6 +1,7 @@
 package io.github.sparkperceptron.ml;
 
 import io.github.sparkperceptron.kernel.Averaging;
+import io.github.sparkperceptron.kernel.ParamValue;
 import io.github.sparkperceptron.kernel.ShuffleScope;
 import io.github.sparkperceptron.kernel.UpdateRule;
 import io.github.sparkperceptron.mixing.MixingMode;
@@ -40,6 +41,7 @@ public final class PerceptronParamSet implements Serializable {
   final DoubleParam aggressiveness;
   final Param<String> averaging;
   final Param<String> mixing;
+  final IntParam mixingRounds;
   final BooleanParam shuffle;
   final Param<String> shuffleScope;
   final LongParam seed;
@@ -67,55 +69,56 @@ public final class PerceptronParamSet implements Serializable {
     fitIntercept = new BooleanParam(owner, "fitIntercept",
         "whether to learn a bias (x augmented with a constant 1)");
     updateRule = new Param<>(owner, "updateRule",
-        "update rule: perceptron (mistake-driven), pa, pa1 or pa2 (passive-aggressive, Crammer et"
-            + " al. 2006)",
-        ParamChecks.oneOf("updateRule", "perceptron", "pa", "pa1", "pa2"));
+        "update rule: " + ParamValue.describe(UpdateRule.class),
+        ParamChecks.oneOf("updateRule", UpdateRule.class));
     aggressiveness = new DoubleParam(owner, "aggressiveness",
         "C of the pa1 and pa2 rules, scaled by each example's weight (> 0)",
         ParamChecks.positive("aggressiveness"));
     averaging = new Param<>(owner, "averaging",
-        "which weights make the model: none (last weights), average (mean of all intermediate"
-            + " weights) or vote (voted perceptron, Freund & Schapire 1999)",
-        ParamChecks.oneOf("averaging", "none", "average", "vote"));
+        "which weights make the model: " + ParamValue.describe(Averaging.class),
+        ParamChecks.oneOf("averaging", Averaging.class));
     mixing = new Param<>(owner, "mixing",
-        "how partitions are combined each epoch: uniform (by example share), mistakes (by share"
-            + " of updates, McDonald et al. 2010) or oneshot (train apart, average once)",
-        ParamChecks.oneOf("mixing", "uniform", "mistakes", "oneshot"));
+        "how the partitions' weights are combined: " + ParamValue.describe(MixingMode.class),
+        ParamChecks.oneOf("mixing", MixingMode.class));
+    mixingRounds = new IntParam(owner, "mixingRounds",
+        "mixing rounds per epoch: every partition's epoch is cut into this many consecutive"
+            + " parts and the partitions are mixed after each (one Spark job per round); 0 ="
+            + " automatic: min(16, workers) with mixing=momentum, 1 otherwise (>= 0)",
+        ParamChecks.intAtLeast("mixingRounds", 0));
     shuffle = new BooleanParam(owner, "shuffle",
         "whether each partition visits its rows in a new seeded order every epoch");
     shuffleScope = new Param<>(owner, "shuffleScope",
-        "with shuffle, how far the order moves a row: rows (a fresh uniform permutation of the"
-            + " partition every epoch) or chunks (the rows are stored once in a seeded random"
-            + " order; each epoch visits chunks of a few hundred neighbouring rows in a random"
-            + " order, and the rows of a chunk in a random order: the same order statistics"
-            + " within an epoch, read from memory almost sequentially, several times faster)",
-        ParamChecks.oneOf("shuffleScope", "rows", "chunks"));
+        "with shuffle, how far the order moves a row: " + ParamValue.describe(ShuffleScope.class),
+        ParamChecks.oneOf("shuffleScope", ShuffleScope.class));
     seed = new LongParam(owner, "seed",
         "random seed of the shuffles; the same data, partitioning and seed give the same model");
     threshold = new DoubleParam(owner, "threshold",
-        "binary models predict 1 when the margin w.x + b exceeds it", ParamChecks.finite("threshold"));
+        "binary models predict 1 when the margin w.x + b (a voted model: its vote) exceeds it;"
+            + " any number, +Infinity (always 0) or -Infinity (always 1)",
+        ParamChecks.notNaN("threshold"));
     weightCol = new Param<>(owner, "weightCol",
-        "column of non-negative sample weights; a weight scales its example's update (unset: all 1)",
-        ParamChecks.columnName("weightCol"));
+        "column of non-negative sample weights; a weight scales its example's update (unset or"
+            + " empty: every weight is 1)",
+        ParamChecks.optionalName("weightCol"));
     aggregationDepth = new IntParam(owner, "aggregationDepth",
         "depth of the tree aggregation of partition results (>= 2)",
         ParamChecks.intAtLeast("aggregationDepth", 2));
     validationIndicatorCol = new Param<>(owner, "validationIndicatorCol",
         "boolean column marking validation rows (true): they are not trained on; each epoch the"
             + " model is scored on them, training stops after validationPatience epochs without"
-            + " improvement and the best epoch's model is returned (unset: no early stopping)",
-        ParamChecks.columnName("validationIndicatorCol"));
+            + " improvement and the best epoch's model is returned (unset or empty: no early"
+            + " stopping)",
+        ParamChecks.optionalName("validationIndicatorCol"));
     validationPatience = new IntParam(owner, "validationPatience",
         "with validationIndicatorCol, stop after this many epochs without a better validation"
             + " accuracy (>= 1)", ParamChecks.intAtLeast("validationPatience", 1));
     classWeight = new Param<>(owner, "classWeight",
-        "none, or balanced: multiply each example's weight by N / (K * N_k), N_k the (weighted)"
-            + " size of its class, so that every class weighs the same in training",
-        ParamChecks.oneOf("classWeight", "none", "balanced"));
+        "how the classes are weighed in training: " + ParamValue.describe(ClassWeight.class),
+        ParamChecks.oneOf("classWeight", ClassWeight.class));
     checkpointDir = new Param<>(owner, "checkpointDir",
         "directory (any Hadoop path) for training checkpoints; a fit that finds a checkpoint of"
-            + " the same training there resumes from it (unset: no checkpoints)",
-        ParamChecks.columnName("checkpointDir"));
+            + " the same training there resumes from it (unset or empty: no checkpoints)",
+        ParamChecks.optionalName("checkpointDir"));
     checkpointInterval = new IntParam(owner, "checkpointInterval",
         "with checkpointDir, write a checkpoint every this many epochs (>= 1), or -1 for none",
         ParamChecks.intAtLeastOrDisabled("checkpointInterval", 1));
@@ -128,13 +131,14 @@ public final class PerceptronParamSet implements Serializable {
     owner.setDefault(aggressiveness, 1.0);
     owner.setDefault(averaging, Averaging.AVERAGE.paramValue());
     owner.setDefault(mixing, MixingMode.MISTAKES.paramValue());
+    owner.setDefault(mixingRounds, 0);
     owner.setDefault(shuffle, true);
-    owner.setDefault(shuffleScope, ShuffleScope.CHUNKS.paramValue());
+    owner.setDefault(shuffleScope, ShuffleScope.ROWS.paramValue());
     owner.setDefault(seed, DEFAULT_SEED);
     owner.setDefault(threshold, 0.0);
     owner.setDefault(aggregationDepth, 2);
     owner.setDefault(validationPatience, DEFAULT_VALIDATION_PATIENCE);
-    owner.setDefault(classWeight, "none");
+    owner.setDefault(classWeight, ClassWeight.NONE.paramValue());
     owner.setDefault(checkpointInterval, 10);
   }
 }

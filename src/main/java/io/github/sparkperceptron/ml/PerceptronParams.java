@@ -130,6 +130,14 @@ public interface PerceptronParams extends Params {
     return getOrDefault(mixing());
   }
 
+  default IntParam mixingRounds() {
+    return perceptronParamSet().mixingRounds;
+  }
+
+  default int getMixingRounds() {
+    return (Integer) getOrDefault(mixingRounds());
+  }
+
   default boolean getShuffle() {
     return (Boolean) getOrDefault(shuffle());
   }
@@ -195,5 +203,10 @@ public interface PerceptronParams extends Params {
   /** {@link #getMixing()} as the mixing package's enum. */
   default MixingMode mixingValue() {
     return MixingMode.fromParam(getMixing());
+  }
+
+  /** {@link #getClassWeight()} as an enum. */
+  default ClassWeight classWeightValue() {
+    return ClassWeight.fromParam(getClassWeight());
   }
 }

@@ -29,6 +29,7 @@ public final class PerceptronTrainingSummary implements Serializable {
   private final long[] updates;
   private final long[] mistakes;
   private final long[] examples;
+  private final double[] objective;
   private final double[] perceptronLoss;
   private final double[] hingeLoss;
   private final double[] weightChange;
@@ -40,12 +41,13 @@ public final class PerceptronTrainingSummary implements Serializable {
   private final int numPartitions;
 
   PerceptronTrainingSummary(long[] updates, long[] mistakes, long[] examples,
-      double[] perceptronLoss, double[] hingeLoss, double[] weightChange, double[] epochSeconds,
+      double[] objective, double[] perceptronLoss, double[] hingeLoss, double[] weightChange, double[] epochSeconds,
       long[][] partitionUpdates, double[] validationAccuracy, int modelEpoch,
       StopReason stopReason, int numPartitions) {
     this.updates = updates;
     this.mistakes = mistakes;
     this.examples = examples;
+    this.objective = objective;
     this.perceptronLoss = perceptronLoss;
     this.hingeLoss = hingeLoss;
     this.weightChange = weightChange;
@@ -63,16 +65,20 @@ public final class PerceptronTrainingSummary implements Serializable {
   }
 
   /**
-   * Per epoch, the number of weight updates summed over partitions. For the perceptron rule an
-   * update is a mistake (margin ≤ 0); the passive-aggressive rules also update on correct
+   * Per epoch, the updates: examples that changed the weights, summed over partitions. For the
+   * {@code perceptron} rule an update is a mistake (margin ≤ 0), so this equals
+   * {@link #mistakesHistory()}; the passive-aggressive rules also update on correctly classified
    * examples whose margin is below 1.
    */
-  public long[] mistakesHistory() {
+  public long[] updatesHistory() {
     return updates.clone();
   }
 
-  /** Per epoch, the examples whose margin was ≤ 0 (misclassified, ties counted as errors). */
-  public long[] marginErrorsHistory() {
+  /**
+   * Per epoch, the mistakes: examples whose margin was ≤ 0 (misclassified, a zero margin counted
+   * as an error) when the partition visited them, summed over partitions.
+   */
+  public long[] mistakesHistory() {
     return mistakes.clone();
   }
 
@@ -81,12 +87,30 @@ public final class PerceptronTrainingSummary implements Serializable {
     return examples.clone();
   }
 
-  /** Per epoch, Σ s·max(0, −margin): the perceptron criterion. */
-  public double[] lossHistory() {
+  /**
+   * Per epoch, the objective the update rule descends, per unit of sample weight, as Spark's
+   * {@code objectiveHistory} (e.g. LinearSVC's mean hinge loss): Σ s·ℓ / Σ s over the examples
+   * visited, s the sample weight (times the class weight), with
+   * <ul>
+   *   <li>{@code updateRule=perceptron}: the perceptron loss ℓ = max(0, −margin), whose
+   *       subgradient step is the perceptron update (see {@link #perceptronLossHistory()});</li>
+   *   <li>{@code pa}, {@code pa1}, {@code pa2}: the hinge loss ℓ = max(0, 1 − margin) that the
+   *       passive-aggressive updates bound (Crammer et al. 2006; see
+   *       {@link #hingeLossHistory()}).</li>
+   * </ul>
+   * Like the other histories it is measured online, on each example before its update, so it
+   * costs no extra pass; it is not the loss of the mixed model at the end of the epoch.
+   */
+  public double[] objectiveHistory() {
+    return objective.clone();
+  }
+
+  /** Per epoch, Σ s·max(0, −margin): the perceptron criterion, summed (not averaged). */
+  public double[] perceptronLossHistory() {
     return perceptronLoss.clone();
   }
 
-  /** Per epoch, Σ s·max(0, 1 − margin): the hinge loss the passive-aggressive rules bound. */
+  /** Per epoch, Σ s·max(0, 1 − margin): the hinge loss, summed (not averaged). */
   public double[] hingeLossHistory() {
     return hingeLoss.clone();
   }
@@ -102,10 +126,12 @@ public final class PerceptronTrainingSummary implements Serializable {
   }
 
   /**
-   * Per epoch, the updates of each partition (k_i,n in McDonald et al. 2010): shows how evenly
-   * the partitions learn and gives the mistake-weighted mixing weights μ_i,n = k_i,n / Σ_j k_j,n.
+   * Per epoch, the updates of each partition (k_i,n in McDonald et al. 2010, who count mistakes
+   * of the perceptron rule): shows how evenly the partitions learn and gives the mistake-weighted
+   * mixing weights μ_i,n = k_i,n / Σ_j k_j,n. Each row sums to that epoch's
+   * {@link #updatesHistory()}.
    */
-  public long[][] partitionMistakesHistory() {
+  public long[][] partitionUpdatesHistory() {
     long[][] out = new long[partitionUpdates.length][];
     for (int e = 0; e < out.length; e++) {
       out[e] = partitionUpdates[e].clone();
@@ -146,6 +172,7 @@ public final class PerceptronTrainingSummary implements Serializable {
   @Override
   public String toString() {
     return "PerceptronTrainingSummary{epochs=" + totalIterations() + ", stop=" + stopReason
-        + ", updates=" + Arrays.toString(updates) + "}";
+        + ", updates=" + Arrays.toString(updates)
+        + ", mistakes=" + Arrays.toString(mistakes) + "}";
   }
 }

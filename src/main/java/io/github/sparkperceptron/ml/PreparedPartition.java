@@ -37,12 +37,17 @@ final class PreparedPartition implements Serializable {
   final long[] classCounts;
   /** Σ of the training rows' sample weights per class index (same length). */
   final double[] classWeightSums;
+  /** The largest sample weight among the training rows of each class index (same length). */
+  final double[] maxWeightByClass;
+  /** The largest ‖x‖² of a training row (0 without rows). */
+  final double maxSquaredNorm;
   /** The first bad row, or {@code null}. */
   final String problem;
 
   private PreparedPartition(TrainingBlock block, TrainingBlock validation, int partition,
       int rows, int validationRows, int numFeatures, long storedValues, double totalWeight,
-      long[] classCounts, double[] classWeightSums, String problem) {
+      long[] classCounts, double[] classWeightSums, double[] maxWeightByClass,
+      double maxSquaredNorm, String problem) {
     this.block = block;
     this.validation = validation;
     this.partition = partition;
@@ -53,6 +58,8 @@ final class PreparedPartition implements Serializable {
     this.totalWeight = totalWeight;
     this.classCounts = classCounts;
     this.classWeightSums = classWeightSums;
+    this.maxWeightByClass = maxWeightByClass;
+    this.maxSquaredNorm = maxSquaredNorm;
     this.problem = problem;
   }
 
@@ -113,6 +120,8 @@ final class PreparedPartition implements Serializable {
     int numFeatures = spec.expectedFeatures;
     long[] classCounts = new long[0];
     double[] classWeightSums = new double[0];
+    double[] maxWeightByClass = new double[0];
+    double maxSquaredNorm = 0.0;
     double totalWeight = 0.0;
     int count = 0;
     int validationCount = 0;
@@ -193,9 +202,12 @@ final class PreparedPartition implements Serializable {
         if (classIndex >= classCounts.length) {
           classCounts = Arrays.copyOf(classCounts, classIndex + 1);
           classWeightSums = Arrays.copyOf(classWeightSums, classIndex + 1);
+          maxWeightByClass = Arrays.copyOf(maxWeightByClass, classIndex + 1);
         }
         classCounts[classIndex]++;
         classWeightSums[classIndex] += weight;
+        maxWeightByClass[classIndex] = Math.max(maxWeightByClass[classIndex], weight);
+        maxSquaredNorm = Math.max(maxSquaredNorm, squaredNorm(features));
         totalWeight += weight;
         count++;
       }
@@ -212,18 +224,29 @@ final class PreparedPartition implements Serializable {
     return new PreparedPartition(block, validation, partition, count, validationCount,
         count + validationCount == 0 ? -1 : numFeatures,
         block == null ? 0 : block.features().storedValues(), totalWeight, classCounts,
-        classWeightSums, null);
+        classWeightSums, maxWeightByClass, maxSquaredNorm, null);
+  }
+
+  private static double squaredNorm(Vector features) {
+    double[] v = features instanceof SparseVector ? ((SparseVector) features).values()
+        : ((DenseVector) features).values();
+    double sum = 0.0;
+    for (double x : v) {
+      sum += x * x;
+    }
+    return sum;
   }
 
   /** The facts alone, for shipping to the driver. */
   PreparedPartition withoutBlock() {
     return new PreparedPartition(null, null, partition, rows, validationRows, numFeatures,
-        storedValues, totalWeight, classCounts, classWeightSums, problem);
+        storedValues, totalWeight, classCounts, classWeightSums, maxWeightByClass,
+        maxSquaredNorm, problem);
   }
 
   private static PreparedPartition failed(int partition, String problem) {
     return new PreparedPartition(null, null, partition, 0, 0, -1, 0, 0.0, new long[0],
-        new double[0], problem);
+        new double[0], new double[0], 0.0, problem);
   }
 
   private static String checkLabel(double label, Spec spec) {

@@ -43,6 +43,10 @@ final class TrainingInput implements AutoCloseable {
   final long[] classCounts;
   /** Σ of the training rows' sample weights per class, length {@link #numClasses}. */
   final double[] classWeightSums;
+  /** The largest sample weight of a training row, per class (length {@link #numClasses}). */
+  final double[] maxWeightByClass;
+  /** The largest ‖x‖² of a training row. */
+  final double maxSquaredNorm;
   /** Rows per partition, in partition order. */
   final long[] partitionRows;
   /** Each partition's facts (without its blocks), in partition order. */
@@ -61,7 +65,13 @@ final class TrainingInput implements AutoCloseable {
     long[] counts = new long[numClasses];
     double[] weightSums = new double[numClasses];
     long[] perPartition = new long[facts.size()];
+    double[] maxWeights = new double[numClasses];
+    double maxNorm = 0.0;
     for (PreparedPartition f : facts) {
+      maxNorm = Math.max(maxNorm, f.maxSquaredNorm);
+      for (int k = 0; k < f.maxWeightByClass.length; k++) {
+        maxWeights[k] = Math.max(maxWeights[k], f.maxWeightByClass[k]);
+      }
       rows += f.rows;
       heldOut += f.validationRows;
       stored += f.storedValues;
@@ -80,6 +90,8 @@ final class TrainingInput implements AutoCloseable {
     this.totalWeight = weight;
     this.classCounts = counts;
     this.partitionRows = perPartition;
+    this.maxWeightByClass = maxWeights;
+    this.maxSquaredNorm = maxNorm;
   }
 
   /**

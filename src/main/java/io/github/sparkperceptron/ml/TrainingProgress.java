@@ -3,6 +3,7 @@ package io.github.sparkperceptron.ml;
 import io.github.sparkperceptron.kernel.EpochStats;
 import io.github.sparkperceptron.kernel.LinearState;
 import io.github.sparkperceptron.kernel.VotedPerceptron;
+import io.github.sparkperceptron.mixing.BlockMomentum;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +25,8 @@ final class TrainingProgress implements Serializable {
   double bestAccuracy = Double.NEGATIVE_INFINITY;
   /** The epoch whose model is returned (the last one run, or the best on validation). */
   int modelEpoch;
+  /** The block momentum's state (mixing=momentum with several workers), else null. */
+  BlockMomentum momentum;
   /** The vote collected so far (averaging=vote), else null. */
   VotedPerceptron.Builder vote;
   /** The vote assembled for the returned model, set when training ends. */

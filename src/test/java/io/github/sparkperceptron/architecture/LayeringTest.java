@@ -12,8 +12,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The layers depend one way: kernel ← mixing ← ml / io ← jobs. The math must stay free of Spark
- * (so it can be read, tested and benchmarked alone) and the library free of the jobs.
+ * The layers depend one way: kernel ← mixing ← exchange ← ml / io ← jobs. The math must stay free
+ * of Spark (so it can be read, tested and benchmarked alone) and the library free of the jobs.
  */
 class LayeringTest {
   private static final Path MAIN = TestData.projectRoot()
@@ -52,6 +52,14 @@ class LayeringTest {
   }
 
   @Test
+  void exchangeDependsOnlyOnTheMathAndSpark() throws IOException {
+    List<String> v = violations("exchange", "io.github.sparkperceptron.ml",
+        "io.github.sparkperceptron.io", "io.github.sparkperceptron.jobs",
+        "io.github.sparkperceptron.data");
+    assertTrue(v.isEmpty(), v.toString());
+  }
+
+  @Test
   void syntheticDataDependsOnlyOnTheKernelAndSpark() throws IOException {
     List<String> v = violations("data", "io.github.sparkperceptron.mixing",
         "io.github.sparkperceptron.ml", "io.github.sparkperceptron.io",
@@ -63,6 +71,7 @@ class LayeringTest {
   void libraryDoesNotDependOnJobs() throws IOException {
     List<String> v = violations("ml", "io.github.sparkperceptron.jobs");
     v.addAll(violations("io", "io.github.sparkperceptron.jobs"));
+    v.addAll(violations("exchange", "io.github.sparkperceptron.jobs"));
     assertTrue(v.isEmpty(), v.toString());
   }
 }

@@ -206,8 +206,8 @@ class StandaloneClusterTest {
       assertTrue(epochsDone >= 2 && epochsDone < epochs, "the executor was lost after "
           + epochsDone + " of " + epochs + " epochs, not half-way");
       assertEquals(epochs, disturbed.summary().totalIterations());
-      assertArrayEquals(undisturbed.summary().mistakesHistory(),
-          disturbed.summary().mistakesHistory());
+      assertArrayEquals(undisturbed.summary().updatesHistory(),
+          disturbed.summary().updatesHistory());
       assertArrayEquals(undisturbed.coefficients().toArray(), disturbed.coefficients().toArray());
       assertEquals(Double.doubleToLongBits(undisturbed.intercept()),
           Double.doubleToLongBits(disturbed.intercept()));

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkperceptron.testing.SparkTestSupport;
+import io.github.sparkperceptron.testing.TestData;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,11 +23,8 @@ class CsvSourceTest {
   @TempDir
   Path tmp;
 
-  private Path file(String name, String... lines) throws IOException {
-    Path p = tmp.resolve(name);
-    Files.createDirectories(p.getParent());
-    Files.write(p, List.of(lines));
-    return p;
+  private Path file(String name, String... lines) {
+    return TestData.textFile(tmp, name, lines);
   }
 
   private BadInputException fails(Path p, ReadSpec spec) {

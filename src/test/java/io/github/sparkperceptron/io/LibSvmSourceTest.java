@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.spark.ml.linalg.Vector;
@@ -22,10 +21,8 @@ class LibSvmSourceTest {
   @TempDir
   Path tmp;
 
-  private Path file(String name, String... lines) throws IOException {
-    Path p = tmp.resolve(name);
-    Files.write(p, List.of(lines));
-    return p;
+  private Path file(String name, String... lines) {
+    return TestData.textFile(tmp, name, lines);
   }
 
   @Test

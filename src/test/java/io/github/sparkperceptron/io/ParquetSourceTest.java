@@ -5,17 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkperceptron.testing.SparkTestSupport;
+import io.github.sparkperceptron.testing.TestData;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.ml.linalg.SQLDataTypes;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
@@ -41,12 +40,8 @@ class ParquetSourceTest {
 
   /** Writes rows as one Parquet file, in order, so that row indices are known. */
   private Path parquet(String name, StructType schema, Object[]... rows) {
-    List<Row> list = new ArrayList<>();
-    for (Object[] r : rows) {
-      list.add(RowFactory.create(r));
-    }
     Path p = tmp.resolve(name);
-    SPARK.createDataFrame(list, schema).coalesce(1).write().parquet(p.toString());
+    TestData.rows(SPARK, schema, rows).coalesce(1).write().parquet(p.toString());
     return p;
   }
 

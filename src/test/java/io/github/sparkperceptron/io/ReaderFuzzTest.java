@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
@@ -374,14 +373,6 @@ class ReaderFuzzTest {
     return records;
   }
 
-  private static Iterator<Text> values(List<Tuple2<LongWritable, Text>> records) {
-    List<Text> values = new ArrayList<>();
-    for (Tuple2<LongWritable, Text> r : records) {
-      values.add(r._2());
-    }
-    return values.iterator();
-  }
-
   /** The production readers' own passes, on one split, without Spark. */
   private static Reading readDirect(Base base, Path file) throws IOException {
     List<Tuple2<LongWritable, Text>> records = records(file);
@@ -398,14 +389,14 @@ class ReaderFuzzTest {
         SplitReport report = CsvSource.check(name, records.iterator(), layout, base.spec);
         SplitReport.Verdict verdict = SplitReport.combine(CONF, List.of(report), base.spec,
             file.toString(), role, CsvSource.suffix(role));
-        CsvSource.toRows(records.iterator(), layout, verdict.mapPlusMinusOne)
+        CsvSource.toRows(records.iterator(), layout, verdict.mapPlusMinusOne())
             .forEachRemaining(rows::add);
       } else {
         SplitReport report = LibSvmSource.check(name, records.iterator(), base.spec);
         SplitReport.Verdict verdict = SplitReport.combine(CONF, List.of(report), base.spec,
             file.toString(), role, LibSvmSource.suffix(role));
-        int d = base.spec.numFeatures() >= 0 ? base.spec.numFeatures() : verdict.maxIndex + 1;
-        LibSvmSource.toRows(values(records), d, verdict.mapPlusMinusOne)
+        int d = base.spec.numFeatures() >= 0 ? base.spec.numFeatures() : verdict.maxIndex() + 1;
+        LibSvmSource.toRows(records.iterator(), d, verdict.mapPlusMinusOne())
             .forEachRemaining(rows::add);
       }
     } catch (BadInputException e) {

@@ -106,8 +106,17 @@ class EvaluateJobTest {
     assertFalse(json.has("areaUnderROC"));
     assertEquals(3, json.get("classes").size());
     assertConfusion(expectedConfusion(multiclass, IRIS_TEST), json.get("confusionMatrix"));
-    assertEquals(List.of("model", "data", "rows", "accuracy", "classes", "confusionMatrix"),
-        iterable(json));
+    assertEquals(List.of("model", "data", "rows", "accuracy", "weightedPrecision",
+        "weightedRecall", "weightedFMeasure", "classes", "confusionMatrix"), iterable(json));
+    // the weighted means of the per-class values, by each class's share of the rows
+    double precision = 0;
+    double rows = json.get("rows").asDouble();
+    for (JsonNode c : json.get("classes")) {
+      precision += c.get("precision").asDouble() * c.get("support").asLong() / rows;
+    }
+    // the JSON keeps 17 digits; the sum here runs in the same class order as the summary's
+    assertEquals(precision, json.get("weightedPrecision").asDouble(), 1e-15);
+    assertEquals(json.get("accuracy").asDouble(), json.get("weightedRecall").asDouble(), 1e-15);
   }
 
   private static List<String> iterable(JsonNode node) {

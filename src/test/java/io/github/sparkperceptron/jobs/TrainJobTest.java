@@ -54,6 +54,15 @@ class TrainJobTest {
     assertTrue(json.get("test").get("areaUnderROC").asDouble() > 0.9);
     assertEquals(2, json.get("test").get("confusionMatrix").size());
     assertEquals(json.get("train").get("epochs").asInt(), json.get("epochs").size());
+    for (JsonNode epoch : json.get("epochs")) {
+      // pa1 descends the hinge loss; unweighted rows, so the objective is its mean per example.
+      // The two sides divide the same two doubles (the JSON keeps 17 digits): equal.
+      assertEquals(epoch.get("hingeLoss").asDouble() / epoch.get("examples").asLong(),
+          epoch.get("objective").asDouble(), 0.0, epoch.toString());
+      assertTrue(epoch.get("updates").asLong() >= epoch.get("mistakes").asLong(),
+          "pa1 updates on every mistake and inside the margin: " + epoch);
+      assertTrue(epoch.has("perceptronLoss"), epoch.toString());
+    }
     assertEquals(3, json.get("data").get("partitions").asInt());
     assertEquals("pa1", json.get("params").get("updateRule").asText());
     try (Stream<Path> files = Files.list(tmp)) {
@@ -137,8 +146,8 @@ class TrainJobTest {
     assertTrue(help.out.contains("(default: 10)"), help.out);
     assertTrue(help.out.contains("(default: mistakes)"), help.out);
     // picocli wraps the descriptions at 80 columns, possibly inside "(default: ...)".
-    assertTrue(help.out.replaceAll("\\s+", " ").contains("faster, same accuracy) (default:"
-        + " chunks)"), help.out);
+    assertTrue(help.out.replaceAll("\\s+", " ").contains("for its accuracy) (default:"
+        + " rows)"), help.out);
   }
 
   @Test

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.github.sparkperceptron.kernel.EpochStats;
-import io.github.sparkperceptron.kernel.LinearState;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -15,12 +14,21 @@ import org.junit.jupiter.api.Test;
 
 class ParameterMixTest {
 
+  /** A leaf whose change is {@code w} (dense, with δu = w too). */
   private static PartitionResult leaf(int partition, double weight, double[] w, long updates) {
     EpochStats stats = new EpochStats();
     stats.updates = updates;
+    stats.stepSum = updates;
     stats.perceptronLoss = 0.1 * (partition + 1);
-    return new PartitionResult(partition, weight, new LinearState(w.clone(), w.clone(), 5.0),
+    return new PartitionResult(partition, weight, StateDelta.dense(w.clone(), w.clone()),
         new EpochStats[] {stats});
+  }
+
+  /** The change a result describes, as dense weights. */
+  private static double[] weights(PartitionResult r) {
+    double[] w = new double[r.delta().length()];
+    r.delta().applyTo(w, null);
+    return w;
   }
 
   private static List<PartitionResult> randomLeaves(Random rnd, int p, int d) {
@@ -38,7 +46,7 @@ class ParameterMixTest {
   private static List<PartitionResult> copies(List<PartitionResult> leaves) {
     List<PartitionResult> out = new ArrayList<>();
     for (PartitionResult r : leaves) {
-      out.add(new PartitionResult(r.partition(), r.mixWeight(), r.state().copy(),
+      out.add(new PartitionResult(r.partition(), r.mixWeight(), r.delta(),
           new EpochStats[] {r.epochs()[0].copy()}));
     }
     return out;
@@ -74,7 +82,7 @@ class ParameterMixTest {
         if (reference == null) {
           reference = result;
         } else {
-          assertArrayEquals(reference.state().weights(), result.state().weights(), 0.0);
+          assertArrayEquals(weights(reference), weights(result), 0.0);
           assertEquals(reference.epochs()[0].perceptronLoss, result.epochs()[0].perceptronLoss,
               0.0);
         }
@@ -95,7 +103,7 @@ class ParameterMixTest {
     }
     for (PartitionResult r : leaves) {
       for (int j = 0; j < 4; j++) {
-        expected[j] += r.mixWeight() / total * r.state().weights()[j];
+        expected[j] += r.mixWeight() / total * weights(r)[j];
       }
     }
     ParameterMix mix = new ParameterMix(7);
@@ -105,7 +113,7 @@ class ParameterMixTest {
     PartitionResult result = mix.result();
     for (int j = 0; j < 4; j++) {
       // Pairwise blending and a direct weighted sum round differently; weights span 1e-4..1e4.
-      assertEquals(expected[j], result.state().weights()[j], 1e-9 * (1 + Math.abs(expected[j])));
+      assertEquals(expected[j], weights(result)[j], 1e-9 * (1 + Math.abs(expected[j])));
     }
     assertEquals(total, result.mixWeight(), 0.0);
     assertEquals(updates, result.epochs()[0].updates);
@@ -117,7 +125,7 @@ class ParameterMixTest {
     PartitionResult only = leaf(0, 3, w, 3);
     PartitionResult result = new ParameterMix(1).add(only).result();
     assertSame(only, result);
-    assertArrayEquals(w, result.state().weights(), 0.0);
+    assertArrayEquals(w, weights(result), 0.0);
   }
 
   @Test
@@ -126,11 +134,11 @@ class ParameterMixTest {
         .add(leaf(0, 0, new double[] {100}, 0))
         .add(leaf(1, 2, new double[] {1}, 2))
         .add(leaf(2, 0, new double[] {-100}, 0));
-    assertArrayEquals(new double[] {1}, mix.result().state().weights(), 0.0);
+    assertArrayEquals(new double[] {1}, weights(mix.result()), 0.0);
 
     ParameterMix none = new ParameterMix(2).add(leaf(1, 0, new double[] {7}, 0))
         .add(leaf(0, 0, new double[] {7}, 0));
-    assertArrayEquals(new double[] {7}, none.result().state().weights(), 0.0);
+    assertArrayEquals(new double[] {7}, weights(none.result()), 0.0);
   }
 
   @Test

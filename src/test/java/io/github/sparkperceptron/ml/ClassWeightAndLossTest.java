@@ -78,7 +78,7 @@ class ClassWeightAndLossTest {
 
   /** The summary's losses are what a naive serial run measures before each update. */
   @Test
-  void lossHistoriesMatchTheNaiveSerialRun() {
+  void lossAndCountHistoriesMatchTheNaiveSerialRun() {
     for (String rule : new String[] {"perceptron", "pa1"}) {
       List<TestData.Example> train = TestData.readLibSvm(
           TestData.sharedData("iris", "train.libsvm"), 4);
@@ -90,8 +90,26 @@ class ClassWeightAndLossTest {
           .fit(TestData.frameInOrder(SPARK, train, 1)).summary();
       double[] loss = naive.perceptronLosses.stream().mapToDouble(Double::doubleValue).toArray();
       double[] hinge = naive.hingeLosses.stream().mapToDouble(Double::doubleValue).toArray();
-      assertArrayEquals(loss, s.lossHistory(), 0.0, rule);
+      assertArrayEquals(loss, s.perceptronLossHistory(), 0.0, rule);
       assertArrayEquals(hinge, s.hingeLossHistory(), 0.0, rule);
+      // The objective is the rule's own loss per unit of weight; every weight is 1 here, so the
+      // same division of the same two numbers: exactly equal.
+      double[] descended = rule.equals("perceptron") ? loss : hinge;
+      double[] expectedObjective = new double[descended.length];
+      for (int e = 0; e < descended.length; e++) {
+        expectedObjective[e] = descended[e] / train.size();
+      }
+      assertArrayEquals(expectedObjective, s.objectiveHistory(), 0.0, rule);
+      long[] updates = naive.updatesPerEpoch.stream().mapToLong(Long::longValue).toArray();
+      long[] mistakes = naive.mistakesPerEpoch.stream().mapToLong(Long::longValue).toArray();
+      assertArrayEquals(updates, s.updatesHistory(), rule);
+      assertArrayEquals(mistakes, s.mistakesHistory(), rule);
+      if (rule.equals("perceptron")) {
+        assertArrayEquals(mistakes, updates, "the perceptron rule updates on its mistakes only");
+      } else {
+        assertTrue(updates[0] > mistakes[0], "pa1 also updates inside the margin: "
+            + updates[0] + " updates, " + mistakes[0] + " mistakes");
+      }
       assertTrue(hinge[hinge.length - 1] < hinge[0], "the hinge loss falls: " + rule);
     }
   }

@@ -58,7 +58,7 @@ class EarlyStoppingTest {
     PerceptronTrainingSummary s = model.summary();
 
     double[] history = s.validationHistory();
-    long[] trainingMistakes = s.marginErrorsHistory();
+    long[] trainingMistakes = s.mistakesHistory();
     assertEquals(s.totalIterations(), history.length);
     int best = s.modelEpoch();
     assertEquals(PerceptronTrainingSummary.StopReason.VALIDATION, s.stopReason());

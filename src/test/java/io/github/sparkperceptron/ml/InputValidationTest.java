@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkperceptron.testing.SparkTestSupport;
-import java.util.ArrayList;
+import io.github.sparkperceptron.testing.TestData;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.ml.attribute.NominalAttribute;
@@ -31,11 +31,7 @@ class InputValidationTest {
       DataTypes.createStructField("w", DataTypes.DoubleType, true)});
 
   private static Dataset<Row> rows(Object[]... rows) {
-    List<Row> list = new ArrayList<>();
-    for (Object[] r : rows) {
-      list.add(RowFactory.create(r));
-    }
-    return SPARK.createDataFrame(list, WEIGHTED).repartition(2);
+    return TestData.rows(SPARK, WEIGHTED, rows).repartition(2);
   }
 
   private static Object[] row(Double label, Vector features, Double weight) {
@@ -187,7 +183,11 @@ class InputValidationTest {
     assertMessage(() -> clf().setAggregationDepth(1), IllegalArgumentException.class,
         "aggregationDepth", ">= 2");
     assertMessage(() -> clf().setThreshold(Double.NaN), IllegalArgumentException.class,
-        "threshold", "finite");
+        "threshold", "got NaN");
+    assertMessage(() -> clf().setClassWeight("even"), IllegalArgumentException.class,
+        "classWeight", "[none, balanced]", "'even'");
+    assertMessage(() -> clf().setWeightCol(null), IllegalArgumentException.class,
+        "weightCol", "\"\" to unset");
   }
 
   @Test

@@ -21,9 +21,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * With one partition, iterative parameter mixing is serial training: the distributed model must
  * equal, bit for bit, the naive textbook perceptron written in the test (real data sets, every
- * averaging mode and update rule, binary and multiclass), visiting the rows in the same order:
- * the input order, a full shuffle (shuffleScope=rows) or the chunked order (shuffleScope=chunks,
- * which also stores the rows in a seeded random layout), taken from {@link VisitOrder}.
+ * averaging mode, update rule and mixing mode, binary and multiclass; block momentum with one
+ * worker has momentum 0 and one round per epoch), visiting the rows in the same order: the input
+ * order, a full shuffle (shuffleScope=rows) or the chunked order (shuffleScope=chunks, which also
+ * stores the rows in a seeded random layout), taken from the Spark-free {@link VisitOrder}.
  */
 class OnePartitionEqualsSerialTest {
   private static final SparkSession SPARK = SparkTestSupport.spark();
@@ -55,6 +56,9 @@ class OnePartitionEqualsSerialTest {
       "iris, 4, 3, average, pa2, 1.0, true,  chunks, uniform",
       "pendigits, 16, 10, average, perceptron, 1.0, true, chunks, mistakes",
       "pendigits, 16, 10, none,    pa1, 1.0, true,  chunks, oneshot",
+      "breast_cancer, 30, 2, average, perceptron, 1.0, true, chunks, momentum",
+      "iris, 4, 3, average, pa1, 1.0, true,  rows,   momentum",
+      "pendigits, 16, 10, average, perceptron, 1.0, true, rows, momentum",
   })
   void oneMatchesNaiveSerialBitForBit(String dataset, int d, int k, String averaging,
       String rule, double eta, boolean fitIntercept, String order, String mixing) {
@@ -72,8 +76,10 @@ class OnePartitionEqualsSerialTest {
       assertArrayEquals(SeededShuffle.forEpoch(seed, 3, 0).permutation(n), serial.orders.apply(3));
     }
     NaivePerceptron naive = new NaivePerceptron(d, k, fitIntercept, eta,
-        averaging.equals("average"), rule, 0.5)
-        .train(serial.xs, serial.labels, epochs, serial.orders);
+        averaging.equals("average"), rule, 0.5);
+    // The trainer adds each epoch's accumulator change to u (one-shot mixing returns its model).
+    naive.foldAverageEachEpoch = !mixing.equals("oneshot");
+    naive.train(serial.xs, serial.labels, epochs, serial.orders);
 
     Dataset<Row> frame = TestData.frameInOrder(SPARK, examples, 1);
     PerceptronClassificationModel model = new PerceptronClassifier()

@@ -70,8 +70,12 @@ class RecoveryTest {
 
   @Test
   void tasksThatFailOnceAreRetriedToTheSameModel() throws Exception {
-    for (String averaging : new String[] {"average", "vote"}) {
-      double[] undisturbed = weights(classifier().setAveraging(averaging).fit(data));
+    for (String config : new String[] {"average:mistakes", "vote:mistakes", "average:momentum"}) {
+      String averaging = config.split(":")[0];
+      String mixing = config.split(":")[1];
+      int rounds = mixing.equals("momentum") ? 3 : 1;
+      double[] undisturbed = weights(classifier().setAveraging(averaging).setMixing(mixing)
+          .fit(data));
       AtomicInteger failed = new AtomicInteger();
       SparkListener counter = new SparkListener() {
         @Override
@@ -85,14 +89,14 @@ class RecoveryTest {
       double[] retried;
       try {
         retried = weights(withInjection("first-attempt",
-            () -> classifier().setAveraging(averaging).fit(data)));
+            () -> classifier().setAveraging(averaging).setMixing(mixing).fit(data)));
         spark.sparkContext().listenerBus().waitUntilEmpty();
       } finally {
         spark.sparkContext().removeSparkListener(counter);
       }
-      // 8 epochs x 3 partitions, each failing once
-      assertEquals(24, failed.get(), "every epoch task must have failed once");
-      assertArrayEquals(undisturbed, retried, 0.0, averaging);
+      // 8 epochs x 3 partitions (x 3 rounds with momentum), each failing once
+      assertEquals(24 * rounds, failed.get(), "every round's task must have failed once");
+      assertArrayEquals(undisturbed, retried, 0.0, config);
     }
   }
 
@@ -108,11 +112,15 @@ class RecoveryTest {
 
   @Test
   void anAbortedTrainingResumesFromItsLastCheckpointToTheSameModel() throws IOException {
-    for (String averaging : new String[] {"none", "average", "vote"}) {
-      Path dir = tmp.resolve("ckpt-" + averaging);
-      PerceptronClassifier clf = classifier().setAveraging(averaging)
+    for (String config : new String[] {"none:mistakes", "average:mistakes", "vote:mistakes",
+        "average:momentum"}) {
+      String averaging = config.split(":")[0];
+      String mixing = config.split(":")[1];
+      Path dir = tmp.resolve("ckpt-" + averaging + "-" + mixing);
+      PerceptronClassifier clf = classifier().setAveraging(averaging).setMixing(mixing)
           .setCheckpointDir(dir.toString()).setCheckpointInterval(2);
-      PerceptronClassificationModel undisturbed = classifier().setAveraging(averaging).fit(data);
+      PerceptronClassificationModel undisturbed = classifier().setAveraging(averaging)
+          .setMixing(mixing).fit(data);
 
       // Epoch 6 cannot run: the training dies after checkpointing epochs 2 and 4.
       Exception aborted = assertThrows(Exception.class,
@@ -123,10 +131,10 @@ class RecoveryTest {
           "only the latest complete checkpoint is kept");
 
       PerceptronClassificationModel resumed = clf.fit(data);
-      assertArrayEquals(weights(undisturbed), weights(resumed), 0.0, averaging);
+      assertArrayEquals(weights(undisturbed), weights(resumed), 0.0, config);
       assertEquals(8, resumed.summary().totalIterations());
-      assertArrayEquals(undisturbed.summary().mistakesHistory(),
-          resumed.summary().mistakesHistory());
+      assertArrayEquals(undisturbed.summary().updatesHistory(),
+          resumed.summary().updatesHistory());
       assertEquals(List.of(), checkpointFiles(dir), "a completed training removes its checkpoints");
     }
   }

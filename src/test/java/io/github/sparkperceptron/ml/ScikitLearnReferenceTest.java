@@ -132,8 +132,8 @@ class ScikitLearnReferenceTest {
     // is not separable within 5 epochs: every rule still updates in the last one (measured: 23,
     // 39, 138 and 185 updates in epoch 5 for the four models), so both run the same epochs.
     assertEquals(ref.nIter(), model.summary().totalIterations(), "epochs run");
-    long[] mistakes = model.summary().mistakesHistory();
-    assertTrue(mistakes[mistakes.length - 1] > 0, "the last epoch still updated");
+    long[] updates = model.summary().updatesHistory();
+    assertTrue(updates[updates.length - 1] > 0, "the last epoch still updated");
 
     double[] w = model.coefficients().toArray();
     double maxDiff = Math.abs(ref.intercept() - model.intercept());

@@ -25,6 +25,13 @@ public final class NaivePerceptron {
   /** w[k][j], j = d is the bias. Binary models use k = 0 only. */
   public final double[][] w;
   public final double[][] u;
+  /**
+   * When set, each epoch's averaging updates are summed apart and added to {@link #u} when the
+   * epoch ends (the association the distributed trainer uses: partitions return each round's
+   * accumulator change, which the driver adds); otherwise they go straight into {@link #u}.
+   */
+  public boolean foldAverageEachEpoch;
+  private final double[][] uEpoch;
   public double clock;
   /** How far the clock moves per example (1 serially; T/T_i under parameter mixing). */
   public double clockStep = 1.0;
@@ -33,8 +40,13 @@ public final class NaivePerceptron {
   /** Per epoch, Σ max(0, −margin) and Σ max(0, 1 − margin), measured before each update. */
   public final java.util.List<Double> perceptronLosses = new java.util.ArrayList<>();
   public final java.util.List<Double> hingeLosses = new java.util.ArrayList<>();
+  /** Per epoch, the examples that changed the weights. */
+  public final java.util.List<Long> updatesPerEpoch = new java.util.ArrayList<>();
+  /** Per epoch, the examples whose margin was ≤ 0. */
+  public final java.util.List<Long> mistakesPerEpoch = new java.util.ArrayList<>();
   private double epochLoss;
   private double epochHinge;
+  private long epochMistakes;
 
   public NaivePerceptron(int d, int numClasses, boolean fitIntercept, double eta, boolean averaged,
       String rule, double aggressiveness) {
@@ -48,6 +60,7 @@ public final class NaivePerceptron {
     int rows = numClasses == 2 ? 1 : numClasses;
     this.w = new double[rows][d + 1];
     this.u = new double[rows][d + 1];
+    this.uEpoch = new double[rows][d + 1];
   }
 
   /** A standard (or averaged) perceptron with step η. */
@@ -64,6 +77,7 @@ public final class NaivePerceptron {
       long updates = 0;
       epochLoss = 0;
       epochHinge = 0;
+      epochMistakes = 0;
       for (int t = 0; t < order.length; t++) {
         int i = order[t];
         if (step(xs.get(i), labels.get(i))) {
@@ -71,10 +85,20 @@ public final class NaivePerceptron {
         }
         clock += clockStep;
       }
+      if (foldAverageEachEpoch) {
+        for (int k = 0; k < u.length; k++) {
+          for (int j = 0; j <= d; j++) {
+            u[k][j] += uEpoch[k][j];
+            uEpoch[k][j] = 0.0;
+          }
+        }
+      }
       epochsRun = epoch;
       lastEpochUpdates = updates;
       perceptronLosses.add(epochLoss);
       hingeLosses.add(epochHinge);
+      updatesPerEpoch.add(updates);
+      mistakesPerEpoch.add(epochMistakes);
       if (updates == 0) {
         break;
       }
@@ -84,6 +108,7 @@ public final class NaivePerceptron {
 
   /** Processes one example; returns whether the weights changed. */
   public boolean step(double[] x, int label) {
+    double[][] u = foldAverageEachEpoch ? this.uEpoch : this.u;
     double bias = fitIntercept ? 1.0 : 0.0;
     double sq = 0;
     for (int j = 0; j < d; j++) {
@@ -153,6 +178,7 @@ public final class NaivePerceptron {
 
   private void recordLoss(double margin) {
     if (margin <= 0) {
+      epochMistakes++;
       epochLoss += -margin;
     }
     if (margin < 1) {

@@ -79,12 +79,37 @@ public final class TestData {
     }
   }
 
+  /** A DataFrame of literal rows, one {@code Object[]} of column values per row, in order. */
+  public static Dataset<Row> rows(SparkSession spark, StructType schema, Object[]... rows) {
+    List<Row> list = new ArrayList<>();
+    for (Object[] r : rows) {
+      list.add(RowFactory.create(r));
+    }
+    return spark.createDataFrame(list, schema);
+  }
+
+  /** Writes a text file of {@code lines} (creating its directory) and returns its path. */
+  public static Path textFile(Path dir, String name, String... lines) {
+    Path p = dir.resolve(name);
+    try {
+      Files.createDirectories(p.getParent());
+      Files.write(p, List.of(lines));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return p;
+  }
+
   public static Dataset<Row> frame(SparkSession spark, List<Example> examples, int partitions) {
+    return spark.createDataFrame(rowsOf(examples), SCHEMA).repartition(partitions);
+  }
+
+  private static List<Row> rowsOf(List<Example> examples) {
     List<Row> rows = new ArrayList<>();
     for (Example e : examples) {
       rows.add(RowFactory.create(e.label, e.features));
     }
-    return spark.createDataFrame(rows, SCHEMA).repartition(partitions);
+    return rows;
   }
 
   /**
@@ -93,13 +118,9 @@ public final class TestData {
    */
   public static Dataset<Row> frameInOrder(SparkSession spark, List<Example> examples,
       int partitions) {
-    List<Row> rows = new ArrayList<>();
-    for (Example e : examples) {
-      rows.add(RowFactory.create(e.label, e.features));
-    }
     return spark.createDataFrame(
         new org.apache.spark.api.java.JavaSparkContext(spark.sparkContext())
-            .parallelize(rows, partitions), SCHEMA);
+            .parallelize(rowsOf(examples), partitions), SCHEMA);
   }
 
   /**

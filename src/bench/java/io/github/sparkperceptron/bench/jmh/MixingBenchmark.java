@@ -1,9 +1,9 @@
 package io.github.sparkperceptron.bench.jmh;
 
 import io.github.sparkperceptron.kernel.EpochStats;
-import io.github.sparkperceptron.kernel.LinearState;
 import io.github.sparkperceptron.mixing.ParameterMix;
 import io.github.sparkperceptron.mixing.PartitionResult;
+import io.github.sparkperceptron.mixing.StateDelta;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.ObjectOutputStream;
@@ -23,11 +23,12 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The driver-side and aggregation work of an epoch: mixing the partitions' results
- * ({@link ParameterMix}, the fixed binary tree of weighted means, weights and averaging
- * accumulators) for a state of {@code length} doubles from {@code partitions} partitions, and
- * Java-serialising one partition's result, which is what a task ships back to the tree
- * aggregation. Mixing consumes its inputs, so each invocation gets fresh copies (not timed).
+ * The driver-side and aggregation work of a mixing round: mixing the partitions' changes
+ * ({@link ParameterMix}, the fixed binary tree of weighted means of {@link StateDelta}s, weights
+ * and averaging accumulators) for a state of {@code length} doubles from {@code partitions}
+ * partitions, each of which touched a share {@code density} of the coordinates (1.0: dense
+ * deltas), and Java-serialising one partition's result, which is what a task ships back to the
+ * tree aggregation.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -42,48 +43,58 @@ public class MixingBenchmark {
   @Param({"2", "16"})
   int partitions;
 
-  private LinearState[] states;
-  private PartitionResult[] fresh;
+  @Param({"1.0", "0.01"})
+  double density;
+
+  private PartitionResult[] results;
 
   @Setup(Level.Trial)
   public void setUp() {
     Random rnd = new Random(5);
-    states = new LinearState[partitions];
+    results = new PartitionResult[partitions];
     for (int p = 0; p < partitions; p++) {
-      double[] w = new double[length];
-      double[] u = new double[length];
-      for (int j = 0; j < length; j++) {
-        w[j] = rnd.nextGaussian();
-        u[j] = rnd.nextGaussian();
+      StateDelta delta;
+      if (density >= 1.0) {
+        double[] w = new double[length];
+        double[] u = new double[length];
+        for (int j = 0; j < length; j++) {
+          w[j] = rnd.nextGaussian();
+          u[j] = rnd.nextGaussian();
+        }
+        delta = StateDelta.dense(w, u);
+      } else {
+        int[] idx = rnd.ints(0, length).distinct().limit((long) (density * length)).sorted()
+            .toArray();
+        double[] w = new double[idx.length];
+        double[] u = new double[idx.length];
+        for (int k = 0; k < idx.length; k++) {
+          w[k] = rnd.nextGaussian();
+          u[k] = rnd.nextGaussian();
+        }
+        delta = StateDelta.sparse(length, idx, w, u);
       }
-      states[p] = new LinearState(w, u, 1000.0);
-    }
-  }
-
-  @Setup(Level.Invocation)
-  public void copies() {
-    fresh = new PartitionResult[partitions];
-    for (int p = 0; p < partitions; p++) {
       EpochStats stats = new EpochStats();
       stats.updates = 100 + p;
-      fresh[p] = new PartitionResult(p, 100 + p, states[p].copy(), new EpochStats[] {stats});
+      results[p] = new PartitionResult(p, 100 + p, delta, new EpochStats[] {stats});
     }
   }
 
   @Benchmark
-  public LinearState mix() {
+  public StateDelta mix() {
     ParameterMix mix = new ParameterMix(partitions);
-    for (PartitionResult r : fresh) {
-      mix.add(r);
+    for (PartitionResult r : results) {
+      // Blending never mutates a delta, so the same deltas serve every invocation.
+      mix.add(new PartitionResult(r.partition(), r.mixWeight(), r.delta(),
+          new EpochStats[] {r.epochs()[0].copy()}));
     }
-    return mix.result().state();
+    return mix.result().delta();
   }
 
   @Benchmark
   public int serializeResult() throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(16 * length + 1024);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(1024);
     try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-      out.writeObject(fresh[0]);
+      out.writeObject(results[0]);
     }
     return bytes.size();
   }

@@ -1,0 +1,65 @@
+package io.github.sparkperceptron.io;
+
+import static org.apache.spark.sql.functions.col;
+
+import java.util.Arrays;
+import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
+import org.apache.spark.ml.linalg.SQLDataTypes;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * What the three readers ({@link LibSvmSource}, {@link CsvSource}, {@link ParquetSource}) share:
+ * the schema of labelled data, column and file names, and the messages they have in common. The
+ * row iterator of the two text readers is {@link LineRows}.
+ */
+public final class ReaderSupport {
+  private ReaderSupport() {
+  }
+
+  /** Labelled data as every reader returns it: (label double, features vector). */
+  static final StructType LABELLED_SCHEMA = new StructType(new StructField[] {
+      DataTypes.createStructField("label", DataTypes.DoubleType, false),
+      DataTypes.createStructField("features", SQLDataTypes.VectorType(), false)});
+
+  /**
+   * The column named {@code name}, taken literally: {@code col("a.b")} would select field b of a
+   * struct column a, and a backtick would start a quoted name.
+   */
+  public static Column column(String name) {
+    return col("`" + name.replace("`", "``") + "`");
+  }
+
+  /** {@code wanted}, prefixed with underscores until no column in {@code taken} has that name. */
+  static String freeName(String[] taken, String wanted) {
+    String name = wanted;
+    while (Arrays.asList(taken).contains(name)) {
+      name = "_" + name;
+    }
+    return name;
+  }
+
+  /** The file an input split reads, for messages ("?" for a split that is not a file's). */
+  static String fileOf(InputSplit split) {
+    return split instanceof FileSplit ? ((FileSplit) split).getPath().toString() : "?";
+  }
+
+  /**
+   * The first line of an exception's message (Spark's run over many lines, with a plan or a
+   * stack trace), or its class name when it has none: what a one-line error quotes.
+   */
+  static String firstLine(Throwable e) {
+    String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().strip();
+    int nl = m.indexOf('\n');
+    return nl < 0 ? m : m.substring(0, nl).strip();
+  }
+
+  /** The error for input that holds files but not one example. */
+  static BadInputException noExamples(String role, String path) {
+    return new BadInputException("The " + role + " at '" + path + "' hold no examples (only"
+        + " blank, comment or header lines)");
+  }
+}

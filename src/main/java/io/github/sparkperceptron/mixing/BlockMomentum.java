@@ -1,0 +1,200 @@
+package io.github.sparkperceptron.mixing;
+
+import io.github.sparkperceptron.kernel.TouchedSet;
+import java.io.Serializable;
+import java.util.Arrays;
+
+/**
+ * Block momentum over mixing rounds, in its Nesterov form, with a restart that keeps the
+ * perceptron's mistake bound: the {@code momentum} mixing mode.
+ *
+ * <pre>
+ * Chen &amp; Huo, "Scalable training of deep learning machines by incremental block training with
+ *   intra-block parallel optimization and blockwise model-update filtering", ICASSP 2016 (BMUF).
+ * McDonald, Hall &amp; Mann, NAACL-HLT 2010 (iterative parameter mixing and its mistake bound).
+ *
+ * round t:  v_t = w_t + β·Δ_{t−1}                      look-ahead, broadcast to every partition
+ *           g_t = Σ_i μ_i·(w_i − v_t)                 the mistake-weighted mix of the partitions'
+ *                                                        changes from v_t (μ_i = k_i / Σ_j k_j)
+ *           w_{t+1} = v_t + g_t,   Δ_t = β·Δ_{t−1} + g_t
+ * β = 1 − 1/P (P partitions): block learning rate 1, so Δ builds up to about P·g, the sum of the
+ *   partitions' changes, over about P rounds, and damps what the partitions' changes do not
+ *   agree on.
+ * </pre>
+ *
+ * <p><b>Why.</b> Mixing the P partitions' changes by their mean moves the weights about as far as
+ * one partition's pass over 1/P of the data: with many partitions an epoch is worth a fraction of
+ * a serial one (BENCHMARKS.md measures 4 to 15 points of accuracy lost at 16 to 64 partitions).
+ * Adding the changes instead overshoots and diverges wherever the partitions correct the same
+ * error (the intercept, dense features). Momentum accumulates the consistent part of the mean
+ * change over rounds and lets the noise cancel; it needs enough rounds to act, which is why the
+ * trainer cuts each epoch into several mixing rounds.
+ *
+ * <p><b>The bound.</b> For the perceptron rule (τ = η·s per update), let M_t be the update mass
+ * Σ τ accumulated by the trajectory (each look-ahead adds β·m_Δ, the decayed mass of Δ; each
+ * round adds Σ_i μ_i·m_i). On data separable with margin γ by a unit u, every Δ is a
+ * non-negative combination of update vectors y·x̃, so u·w_t ≥ γ·M_t. A round's mix from v keeps
+ * ‖w_{t+1}‖² ≤ ‖v_t‖² + ρ·Σ_i μ_i·m_i (each partition's own mistakes add at most τ²‖x̃‖² ≤ ρ·τ
+ * with ρ = η·s_max·max‖x̃‖² (twice that for multiclass), and the mean is convex), so the
+ * invariant ‖w_t‖² ≤ ‖w_0‖² + ρ·M_t holds as long as every look-ahead satisfies it. The look-ahead
+ * is therefore checked, and skipped (Δ reset to 0: a restart, as in O'Donoghue &amp; Candès 2015)
+ * when it would break it. With w_0 = 0 this gives γ·M ≤ ‖w‖ ≤ √(ρ·M), hence
+ * Σ_t Σ_i μ_i,t·m_i,t ≤ M ≤ ρ/γ²: McDonald et al.'s bound R²/γ² for unit steps and weights.
+ * The passive-aggressive rules' steps have no such per-mass bound ({@code rho ≤ 0}: never
+ * checked, no bound claimed).
+ *
+ * <p>Cost on the driver: O(K·(d+1)) per round for the look-ahead (one dense Δ). The averaging
+ * accumulator absorbs each jump at the round's clock c (u += c·jump), so the running average
+ * w − u/c is unchanged by a jump and keeps averaging the weights the partitions actually used.
+ */
+public final class BlockMomentum implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  private final double beta;
+  private final double rho;
+  private final double initialSquaredNorm;
+  /** Δ, the last step w_{t+1} − w_t; after a look-ahead, its decayed part β·Δ. */
+  private final double[] velocity;
+  private double mass;
+  private double velocityMass;
+  private long restarts;
+
+  /**
+   * @param length the state's length K'·(d+1)
+   * @param beta the momentum β in [0, 1)
+   * @param rho the norm growth bound per unit of update mass (see the class documentation), or
+   *     ≤ 0 to never check the look-ahead
+   * @param initialSquaredNorm ‖w_0‖² of the starting weights
+   */
+  public BlockMomentum(int length, double beta, double rho, double initialSquaredNorm) {
+    if (!(beta >= 0 && beta < 1)) {
+      throw new IllegalArgumentException("momentum must be in [0, 1), got " + beta);
+    }
+    this.beta = beta;
+    this.rho = rho;
+    this.initialSquaredNorm = initialSquaredNorm;
+    this.velocity = new double[length];
+  }
+
+  /** β = 1 − 1/P for P partitions, Chen &amp; Huo's choice (0 for one partition: no momentum). */
+  public static double defaultMomentum(int partitions) {
+    return 1.0 - 1.0 / partitions;
+  }
+
+  public double momentum() {
+    return beta;
+  }
+
+  /** M, the update mass of the trajectory so far (the left side of the bound). */
+  public double mass() {
+    return mass;
+  }
+
+  /** Look-aheads skipped because they would have broken the bound's invariant. */
+  public long restarts() {
+    return restarts;
+  }
+
+  /**
+   * Before a round: moves {@code w} to the look-ahead point w + β·Δ in place and lets the
+   * averaging accumulator {@code u} (may be null) absorb the jump at {@code clock}; or, when the
+   * look-ahead would break the bound's invariant, resets Δ and leaves {@code w} alone. Returns
+   * whether it moved {@code w}.
+   */
+  public boolean lookAhead(double[] w, double[] u, double clock) {
+    int[] all = new int[w.length];
+    for (int j = 0; j < all.length; j++) {
+      all[j] = j;
+    }
+    return lookAhead(w, u, clock, all, null);
+  }
+
+  /**
+   * As {@link #lookAhead(double[], double[], double)} where w and Δ are zero outside
+   * {@code support} (increasing coordinates): O(support), and the sums run in coordinate order
+   * over exactly the terms the dense computation would add. The coordinates it moves are marked
+   * in {@code changed} (may be null).
+   */
+  public boolean lookAhead(double[] w, double[] u, double clock, int[] support,
+      TouchedSet changed) {
+    if (velocityMass == 0.0) {
+      return false;
+    }
+    if (rho > 0) {
+      double norm = 0.0;
+      for (int j : support) {
+        double v = w[j] + beta * velocity[j];
+        norm += v * v;
+      }
+      if (norm > initialSquaredNorm + rho * (mass + beta * velocityMass)) {
+        Arrays.fill(velocity, 0.0);
+        velocityMass = 0.0;
+        restarts++;
+        return false;
+      }
+    }
+    for (int j : support) {
+      double jump = beta * velocity[j];
+      velocity[j] = jump;
+      if (jump != 0.0) {
+        w[j] += jump;
+        if (u != null) {
+          u[j] += clock * jump;
+        }
+        if (changed != null) {
+          changed.mark(j);
+        }
+      }
+    }
+    mass += beta * velocityMass;
+    velocityMass *= beta;
+    return true;
+  }
+
+  /**
+   * After a round: Δ ← (β·Δ, when the round looked ahead) + g, with g the mixed change just
+   * applied, and the round's mixed update mass Σ_i μ_i·m_i added to both masses. A round without
+   * a single update resets Δ: there is nothing left to extrapolate, and it makes an epoch without
+   * updates leave the weights where every one of its rounds found no mistake (so "converged"
+   * means the returned weights make none on the training rows).
+   */
+  public void afterRound(StateDelta mixed, double roundMass) {
+    if (roundMass == 0.0) {
+      Arrays.fill(velocity, 0.0);
+      velocityMass = 0.0;
+      return;
+    }
+    int n = mixed.storedEntries();
+    for (int k = 0; k < n; k++) {
+      double g = mixed.weightChange(k);
+      if (g != 0.0) {
+        velocity[mixed.coordinate(k)] += g;
+      }
+    }
+    mass += roundMass;
+    velocityMass += roundMass;
+  }
+
+  /** Δ (for checkpoints; mutable, owned by this object). */
+  public double[] velocity() {
+    return velocity;
+  }
+
+  /** The decayed mass of Δ (for checkpoints). */
+  public double velocityMass() {
+    return velocityMass;
+  }
+
+  /** Restores the state a checkpoint recorded. */
+  public void restore(double[] savedVelocity, double savedMass, double savedVelocityMass,
+      long savedRestarts) {
+    if (savedVelocity.length != velocity.length) {
+      throw new IllegalArgumentException("momentum of length " + savedVelocity.length
+          + " for a state of " + velocity.length);
+    }
+    System.arraycopy(savedVelocity, 0, velocity, 0, velocity.length);
+    mass = savedMass;
+    velocityMass = savedVelocityMass;
+    restarts = savedRestarts;
+  }
+}

@@ -1,0 +1,83 @@
+package io.github.sparkperceptron.mixing;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class BlockMomentumTest {
+
+  private static StateDelta change(double... dw) {
+    return StateDelta.dense(dw.clone(), null);
+  }
+
+  /** Two rounds worked by hand with β = 1/2 (two partitions) and no bound check. */
+  @Test
+  void nesterovStepsMatchAHandComputation() {
+    BlockMomentum m = new BlockMomentum(2, 0.5, 0.0, 0.0);
+    double[] w = {0, 0};
+    double[] u = {0, 0};
+    assertFalse(m.lookAhead(w, u, 0.0), "nothing to look ahead from in the first round");
+    // round 1: g = (2, -1): w = (2, -1), Δ = (2, -1)
+    StateDelta g1 = change(2, -1);
+    g1.applyTo(w, u);
+    m.afterRound(g1, 3.0);
+    // round 2 at clock 10: v = w + 0.5 Δ = (3, -1.5); u absorbs 10 · (1, -0.5)
+    assertTrue(m.lookAhead(w, u, 10.0));
+    assertArrayEquals(new double[] {3, -1.5}, w, 0.0);
+    assertArrayEquals(new double[] {10, -5}, u, 0.0);
+    // g = (1, 1): w = (4, -0.5), Δ = 0.5·(2, -1) + (1, 1) = (2, 0.5)
+    StateDelta g2 = change(1, 1);
+    g2.applyTo(w, null);
+    m.afterRound(g2, 2.0);
+    assertArrayEquals(new double[] {2, 0.5}, m.velocity(), 0.0);
+    // masses: M = 3 + 0.5·3 + 2, m_Δ = 0.5·3 + 2
+    assertEquals(6.5, m.mass(), 0.0);
+    assertEquals(3.5, m.velocityMass(), 0.0);
+  }
+
+  /**
+   * The look-ahead is taken only while ‖v‖² ≤ ‖w₀‖² + ρ·(M + β·m_Δ), the invariant of the
+   * mistake bound; otherwise momentum restarts from zero and the weights stay put.
+   */
+  @Test
+  void aLookAheadThatWouldBreakTheBoundRestarts() {
+    BlockMomentum m = new BlockMomentum(1, 0.5, 1.0, 0.0);
+    double[] w = {0};
+    StateDelta g = change(1);
+    g.applyTo(w, null);
+    m.afterRound(g, 1.0);
+    // v = 1.5, ‖v‖² = 2.25 > ρ·(1 + 0.5) = 1.5: restart
+    assertFalse(m.lookAhead(w, null, 1.0));
+    assertArrayEquals(new double[] {1}, w, 0.0);
+    assertEquals(1, m.restarts());
+    assertArrayEquals(new double[] {0}, m.velocity(), 0.0);
+    // with a looser ρ the same look-ahead is taken
+    BlockMomentum loose = new BlockMomentum(1, 0.5, 2.0, 0.0);
+    double[] w2 = {0};
+    g.applyTo(w2, null);
+    loose.afterRound(g, 1.0);
+    assertTrue(loose.lookAhead(w2, null, 1.0));
+    assertArrayEquals(new double[] {1.5}, w2, 0.0);
+  }
+
+  @Test
+  void aRoundWithoutUpdatesResetsTheMomentum() {
+    BlockMomentum m = new BlockMomentum(1, 0.5, 0.0, 0.0);
+    double[] w = {0};
+    m.afterRound(change(1), 1.0);
+    assertTrue(m.lookAhead(w, null, 0.0));
+    m.afterRound(change(0), 0.0);
+    assertArrayEquals(new double[] {0}, m.velocity(), 0.0);
+    assertFalse(m.lookAhead(w, null, 0.0), "no jump after a round without updates");
+  }
+
+  @Test
+  void defaultMomentumIsOneMinusOneOverWorkers() {
+    assertEquals(0.0, BlockMomentum.defaultMomentum(1), 0.0);
+    assertEquals(0.5, BlockMomentum.defaultMomentum(2), 0.0);
+    assertEquals(0.9375, BlockMomentum.defaultMomentum(16), 0.0);
+  }
+}
