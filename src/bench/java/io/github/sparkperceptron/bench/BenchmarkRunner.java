@@ -453,8 +453,8 @@ public final class BenchmarkRunner implements Callable<Integer> {
         + " epochs 2..%d, with shuffleScope=chunks and with shuffleScope=rows (the default)."
         + " %d alternating repetitions; ratio = Spark / plain loop (2 cores: 0.5 is the limit)."
         + " Longest task: Spark's task metrics (executor run time and CPU time) of the slower of"
-        + " the epoch's tasks (shuffleScope=chunks), which runs the kernel on its half of the rows; task CPU"
-        + " / plain CPU is the in-task work against the plain loop's, free of waiting for a core."
+        + " the epoch's tasks (shuffleScope=chunks), which runs the kernel on its half of the"
+        + " rows; task CPU / plain CPU is the in-task work against the plain loop's, free of waiting for a core."
         + " Spark ms outside tasks = Spark ms − longest task ms: scheduling, broadcast, task and"
         + " result (de)serialisation, tree aggregation, mixing on the driver. %s\n\n",
         epochs, master, partitions, epochs + 1, repeats, load()));

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
@@ -229,6 +230,58 @@ class VisitOrderTest {
         assertArrayEquals(plain.averageAccumulator(), ahead.averageAccumulator(), 0.0);
       }
     }
+  }
+
+  /**
+   * Mixing rounds run an epoch in slices of its order (one per round, cut anywhere: inside a
+   * chunk, on a chunk's edge, empty): the slices together equal the whole epoch in the plain
+   * order bit for bit, the read-ahead resuming in the middle of a chunk, and mark the same
+   * coordinates as touched (TouchedSet: what the round's sparse change carries).
+   */
+  @Test
+  void anEpochInSlicesEqualsTheWholeEpoch() {
+    java.util.Random rnd = new java.util.Random(8);
+    int d = 300;
+    int n = 777;
+    TrainingBlockBuilder builder = new TrainingBlockBuilder(d);
+    for (int r = 0; r < n; r++) {
+      double[] row = new double[d];
+      for (int j = 0; j < d; j++) {
+        row[j] = rnd.nextInt(30) == 0 ? rnd.nextGaussian() : 0.0;
+      }
+      builder.addDense(rnd.nextInt(3), 1.0, row);
+    }
+    TrainingBlock block = builder.build(VisitOrder.of(true, ShuffleScope.CHUNKS, 4).layout(0, n));
+    LearnerConfig config = new LearnerConfig(d, 3, true, 1.0, UpdateRule.PERCEPTRON, 1.0,
+        Averaging.AVERAGE);
+    int[][] cuts = {{0, 777}, {0, 100, 777}, {0, 64, 128, 500, 777}, {0, 0, 1, 63, 65, 776, 777},
+        {0, 300, 300, 777}};
+    for (int[] cut : cuts) {
+      LinearState sliced = LinearState.zero(config);
+      LinearState whole = LinearState.zero(config);
+      for (int epoch = 1; epoch <= 3; epoch++) {
+        EpochOrder order = VisitOrder.chunked(4, epoch, 0, n, 64);
+        TouchedSet touchedSliced = new TouchedSet(sliced.weights().length);
+        TouchedSet touchedWhole = new TouchedSet(whole.weights().length);
+        EpochStats stats = new EpochStats();
+        for (int i = 0; i + 1 < cut.length; i++) {
+          OnlineLearner.runEpoch(config, block, order, cut[i], cut[i + 1], sliced, 1.0, stats,
+              null, touchedSliced);
+        }
+        EpochStats wholeStats = new EpochStats();
+        OnlineLearner.runEpoch(config, block, order.rows(), 0, n, whole, 1.0, wholeStats, null,
+            touchedWhole);
+        assertEquals(wholeStats.examples, stats.examples);
+        assertEquals(wholeStats.updates, stats.updates);
+        assertArrayEquals(touchedWhole.toArray(), touchedSliced.toArray());
+      }
+      assertArrayEquals(whole.weights(), sliced.weights(), 0.0);
+      assertArrayEquals(whole.averageAccumulator(), sliced.averageAccumulator(), 0.0);
+      assertEquals(whole.clock(), sliced.clock(), 0.0);
+    }
+    assertThrows(IllegalArgumentException.class, () -> OnlineLearner.runEpoch(config, block,
+        VisitOrder.chunked(4, 1, 0, n, 64), 5, n + 1, LinearState.zero(config), 1.0,
+        new EpochStats(), null, null));
   }
 
   private static TrainingBlock sortedBlock(int n) {

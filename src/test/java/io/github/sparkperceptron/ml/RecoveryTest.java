@@ -150,7 +150,7 @@ class RecoveryTest {
     assertTrue(e.getMessage().contains("a different training"), e.getMessage());
     // The visiting order shapes the training too (issue 14): another scope is another training.
     e = assertThrows(IllegalArgumentException.class,
-        () -> clf.copy(new org.apache.spark.ml.param.ParamMap()).setShuffleScope("rows")
+        () -> clf.copy(new org.apache.spark.ml.param.ParamMap()).setShuffleScope("chunks")
             .fit(data));
     assertTrue(e.getMessage().contains("a different training"), e.getMessage());
   }

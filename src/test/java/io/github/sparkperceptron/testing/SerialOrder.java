@@ -22,6 +22,10 @@ public final class SerialOrder {
   public final List<Integer> labels = new ArrayList<>();
   /** The rows (indices into {@link #xs}) to visit in each epoch. */
   public final IntFunction<int[]> orders;
+  /** The same visits as indices into the examples as given (the layout undone). */
+  public final IntFunction<int[]> inputOrders;
+  /** Rows per chunk of the chunked order ({@link VisitOrder#chunkRows}) of this block. */
+  public final int chunkRows;
 
   private SerialOrder(VisitOrder order, int partition, List<TestData.Example> examples) {
     int n = examples.size();
@@ -33,7 +37,16 @@ public final class SerialOrder {
     }
     // The chunk size depends on the stored block's bytes per row: build it as the task does.
     TrainingBlock block = block(examples, layout);
+    this.chunkRows = VisitOrder.chunkRows(block.features());
     this.orders = epoch -> order.epochOrder(epoch, partition, block.features()).rows();
+    this.inputOrders = epoch -> {
+      int[] stored = orders.apply(epoch);
+      int[] input = new int[stored.length];
+      for (int t = 0; t < stored.length; t++) {
+        input[t] = layout == null ? stored[t] : layout[stored[t]];
+      }
+      return input;
+    };
   }
 
   public static SerialOrder of(VisitOrder order, int partition, List<TestData.Example> examples) {

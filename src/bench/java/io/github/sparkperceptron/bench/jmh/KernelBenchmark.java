@@ -32,11 +32,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * One partition's epoch ({@link OnlineLearner#runEpoch}) on 4 million stored values: sparse
  * (200,000 rows x 20 non-zeros of d = 100,000), dense (40,000 rows x 100) or, on request
  * ({@code -p layout=dense500}), dense rows of 500 (8,000 rows), standard or averaged, binary or
- * multiclass, in the visiting orders of {@link VisitOrder}. Every invocation restarts from the same state (the weights
- * after one epoch, so the update rate is that of a typical later epoch), which costs one O(d)
- * copy, small next to the epoch. {@link #scoreOnly} is the read-only floor: the margins alone.
- * The order is fixed per trial (Spark draws a new one per epoch; its cost is in the suite's
- * plain loop, not here).
+ * multiclass, in the visiting orders of {@link VisitOrder}. Every invocation restarts from the
+ * same state (the weights after one epoch, so the update rate is that of a typical later epoch),
+ * which costs one O(d) copy, small next to the epoch. {@link #scoreOnly} is the read-only floor:
+ * the margins alone. The order is fixed per trial (Spark draws a new one per epoch; its cost is
+ * in the suite's plain loop, not here).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
