@@ -486,7 +486,7 @@ public final class BenchmarkRunner implements Callable<Integer> {
         Set<Integer> before = probe.seen();
         taskTimes.clear();
         PerceptronClassificationModel model = new PerceptronClassifier().setMaxIter(epochs + 1)
-            .setTol(0).setShuffleScope("chunks").fit(b.train);
+            .setTol(0).setNumWorkers(partitions).setShuffleScope("chunks").fit(b.train);
         waitForListener();
         blockBytes = probe.peakBytesSince(before);
         spilled |= probe.spilledSince(before);
@@ -502,6 +502,7 @@ public final class BenchmarkRunner implements Callable<Integer> {
           taskCpu.add(cpu[e]);
         }
         double[] rows = new PerceptronClassifier().setMaxIter(epochs + 1).setTol(0)
+            .setNumWorkers(partitions)
             .setShuffleScope("rows").fit(b.train).summary().epochSeconds();
         for (int e = 1; e < rows.length; e++) {
           sparkRowsTimes.add(rows[e]);
@@ -671,11 +672,12 @@ public final class BenchmarkRunner implements Callable<Integer> {
         double[] otherRows = new double[k];
         for (int i = 0; i < k; i++) {
           long seed = i + 1;
-          rows[i] = accuracy(new PerceptronClassifier().setSeed(seed).setShuffleScope("rows")
+          rows[i] = accuracy(new PerceptronClassifier().setSeed(seed).setNumWorkers(p)
+              .setShuffleScope("rows")
               .fit(frame), b.test);
-          chunks[i] = accuracy(new PerceptronClassifier().setSeed(seed)
+          chunks[i] = accuracy(new PerceptronClassifier().setSeed(seed).setNumWorkers(p)
               .setShuffleScope("chunks").fit(frame), b.test);
-          otherRows[i] = accuracy(new PerceptronClassifier().setSeed(seed + k)
+          otherRows[i] = accuracy(new PerceptronClassifier().setSeed(seed + k).setNumWorkers(p)
               .setShuffleScope("rows").fit(frame), b.test);
           report.add("order-accuracy", b.shape, p, "shuffleScope=rows, seed " + seed,
               "test_accuracy", rows[i], "");
@@ -835,7 +837,8 @@ public final class BenchmarkRunner implements Callable<Integer> {
     Dataset<Row> frame = b.train.withColumn(VALIDATION, lit(false))
         .unionByName(b.test.withColumn(VALIDATION, lit(true))).repartition(p);
     PerceptronClassificationModel model = new PerceptronClassifier().setMaxIter(epochs).setTol(0)
-        .setAveraging(averaging).setMixing(mixing).setValidationIndicatorCol(VALIDATION)
+        .setNumWorkers(p).setAveraging(averaging).setMixing(mixing)
+        .setValidationIndicatorCol(VALIDATION)
         .setMixingRounds(rounds.equals("auto") ? 0 : rounds.equals("P") ? p
             : Integer.parseInt(rounds))
         .setValidationPatience(epochs).fit(frame);
@@ -866,7 +869,7 @@ public final class BenchmarkRunner implements Callable<Integer> {
     counts.add(epochs);
     for (int e : counts) {
       PerceptronClassificationModel model = new PerceptronClassifier().setMaxIter(e)
-          .setMixing("oneshot").fit(frame);
+          .setNumWorkers(p).setMixing("oneshot").fit(frame);
       acc[e - 1] = accuracy(model, b.test);
     }
     for (int e = 1; e < epochs; e++) {
@@ -899,7 +902,8 @@ public final class BenchmarkRunner implements Callable<Integer> {
     Dataset<Row> test = data.frame(spark, 100_000_000L, 100_000, parts).cache();
     test.count();
     // An untimed small fit first, so that JIT compilation does not land on the first size.
-    new PerceptronClassifier().setMaxIter(10).setTol(0).fit(data.frame(spark, 0, 50_000, parts));
+    new PerceptronClassifier().setMaxIter(10).setTol(0).setNumWorkers(parts)
+        .fit(data.frame(spark, 0, 50_000, parts));
     for (int i = 0; i < scaleRows.length; i++) {
       long rows = scaleRows[i];
       DataShape shape = new DataShape("scale-" + rows, rows, scaleFeatures, 20L * rows, 2,
@@ -911,7 +915,7 @@ public final class BenchmarkRunner implements Callable<Integer> {
       try (HeapSampler heapSampler = new HeapSampler()) {
         long start = System.nanoTime();
         try {
-          model = new PerceptronClassifier().setMaxIter(10).setTol(0)
+          model = new PerceptronClassifier().setMaxIter(10).setTol(0).setNumWorkers(parts)
               .fit(data.frame(spark, 0, rows, parts));
         } catch (RuntimeException e) {
           // Typically the heap: record the failure and the largest size that fitted.

@@ -86,6 +86,7 @@ class OnePartitionEqualsSerialTest {
         .setMaxIter(epochs).setTol(0.0).setAveraging(averaging).setUpdateRule(rule)
         .setStepSize(eta).setFitIntercept(fitIntercept).setShuffle(shuffle)
         .setShuffleScope(scope).setSeed(seed).setAggressiveness(0.5).setMixing(mixing)
+        .setNumWorkers(1)
         .fit(frame);
 
     assertEquals(naive.epochsRun, model.summary().totalIterations());
