@@ -69,8 +69,9 @@ public final class BenchmarkRunner implements Callable<Integer> {
   boolean quick;
 
   @Option(names = "--sections", split = ",", paramLabel = "S",
-      description = "sections to run: mllib, epoch, partitions, scale, order (= order-kernel and"
-          + " order-accuracy) (default: all but order; memory is measured with epoch)")
+      description = "sections to run: mllib, epoch, partitions, mixing-cost, scale, order (="
+          + " order-kernel and order-accuracy) (default: all but mixing-cost and order; memory is"
+          + " measured with epoch)")
   List<String> sections = new ArrayList<>(List.of("mllib", "epoch", "partitions", "scale"));
 
   @Option(names = "--datasets", split = ",", paramLabel = "NAME",
@@ -192,8 +193,8 @@ public final class BenchmarkRunner implements Callable<Integer> {
     long start = System.nanoTime();
     try {
       if (sections.contains("mllib") || sections.contains("epoch")
-          || sections.contains("partitions") || sections.contains("order")
-          || sections.contains("order-accuracy")) {
+          || sections.contains("partitions") || sections.contains("mixing-cost")
+          || sections.contains("order") || sections.contains("order-accuracy")) {
         loadDatasets();
       }
       if (sections.contains("mllib")) {
@@ -204,6 +205,9 @@ public final class BenchmarkRunner implements Callable<Integer> {
       }
       if (sections.contains("partitions")) {
         partitionsSection();
+      }
+      if (sections.contains("mixing-cost")) {
+        mixingCostSection();
       }
       if (sections.contains("scale")) {
         scaleSection();
@@ -719,6 +723,58 @@ public final class BenchmarkRunner implements Callable<Integer> {
       report.flush();
     }
     report.markdown(t.toString()).markdown("After the section: " + load() + "\n\n");
+    report.flush();
+  }
+
+  // ------------------------------------------------------------------------------ mixing cost
+
+  /**
+   * What an epoch costs under each mixing mode at the default workers (one per partition of
+   * {@code --partitions}): fits of every mode alternate, so that the machine's load falls on all
+   * of them alike; median epoch seconds over epochs 2.. of every repetition, and its ratio to
+   * {@code mistakes} (issue 9's target: momentum at most 1.10).
+   */
+  private void mixingCostSection() {
+    int epochs = quick ? 5 : 10;
+    List<String> modes = List.of("mistakes", "momentum", "uniform");
+    report.markdown(Report.f("## Epoch time per mixing mode\n\nAveraged perceptron, %d workers,"
+        + " `mixingRounds` automatic (momentum: %d rounds per epoch), %d epochs + 1 warm-up, tol=0;"
+        + " the modes' fits alternate, %d repetitions; median of `summary().epochSeconds()` over"
+        + " epochs 2.. of all repetitions. %s\n\n", partitions, Math.min(partitions, 64), epochs,
+        repeats, load()));
+    Report.Table t = new Report.Table("dataset", "mixing", "median epoch ms", "/ mistakes",
+        "test accuracy");
+    for (Bench b : loaded) {
+      Map<String, List<Double>> seconds = new LinkedHashMap<>();
+      Map<String, Double> accuracy = new LinkedHashMap<>();
+      for (String mode : modes) {
+        seconds.put(mode, new ArrayList<>());
+      }
+      for (int r = 0; r < repeats; r++) {
+        for (String mode : modes) {
+          PerceptronClassificationModel model = new PerceptronClassifier()
+              .setMaxIter(epochs + 1).setTol(0).setMixing(mode).setNumWorkers(partitions)
+              .fit(b.train);
+          double[] s = model.summary().epochSeconds();
+          for (int e = 1; e < s.length; e++) {
+            seconds.get(mode).add(s[e]);
+          }
+          accuracy.put(mode, accuracy(model, b.test));
+        }
+      }
+      double base = median(seconds.get("mistakes"));
+      for (String mode : modes) {
+        double m = median(seconds.get(mode));
+        t.row(b.shape.name, mode, Report.f("%.1f", 1000 * m), Report.f("%.3f", m / base),
+            Report.f("%.4f", accuracy.get(mode)));
+        report.add("mixing-cost", b.shape, partitions, mode, "median_epoch_seconds", m, "s");
+        report.add("mixing-cost", b.shape, partitions, mode, "epoch_time_over_mistakes",
+            m / base, "ratio");
+      }
+      System.err.printf(Locale.ROOT, "mixing-cost %s: %s%n", b.shape.name, t);
+      report.flush();
+    }
+    report.markdown(t.toString()).markdown("\n");
     report.flush();
   }
 
