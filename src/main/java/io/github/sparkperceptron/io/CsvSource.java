@@ -29,7 +29,8 @@ import scala.Tuple2;
  * of every file (only its first line is read), a check of every line, and the rows.
  *
  * <p>The label column is {@link ReadSpec#labelCol()}; the features are the columns
- * {@link ReadSpec#featureCols()} in that order, or every other column in file order. Every file
+ * {@link ReadSpec#featureCols()} in that order, or every other column (but the weight column
+ * {@link ReadSpec#weightCol()}, kept as a third column when named) in file order. Every file
  * of a directory or glob must have the same header. Labels follow {@link LabelCheck}. Read for
  * predictions, the frame keeps every input column, features as doubles and the rest as text.
  */
@@ -61,8 +62,11 @@ public final class CsvSource {
 
     if (spec.labelsChecked()) {
       JavaRDD<Row> rows = lines.mapPartitions(it -> toRows(it, layout, map));
-      return new LabeledData(spark.createDataFrame(rows, ReaderSupport.LABELLED_SCHEMA), d,
-          verdict.labelNote());
+      LabeledData data = new LabeledData(spark.createDataFrame(rows,
+          layout.weightIndex < 0 ? ReaderSupport.LABELLED_SCHEMA
+              : ReaderSupport.LABELLED_SCHEMA.add(spec.weightCol(), DataTypes.DoubleType, false)),
+          d, verdict.labelNote()).withFeatureNames(layout.featureNames());
+      return layout.weightIndex < 0 ? data : data.withWeightCol(spec.weightCol());
     }
     String vectorColumn = ReaderSupport.freeName(layout.names, spec.featuresCol());
     JavaRDD<Row> rows = lines.mapPartitions(it -> toInputRows(it, layout));
@@ -179,6 +183,11 @@ public final class CsvSource {
         return problem;
       }
     }
+    if (layout.weightIndex >= 0) {
+      // Negative weights are the estimator's to report (it names the row); here only numbers.
+      return CsvParser.numberProblem(layout.names[layout.weightIndex],
+          parser.field(layout.weightIndex));
+    }
     return null;
   }
 
@@ -191,6 +200,10 @@ public final class CsvSource {
       Row row() {
         double label = LabelCheck.mapped(
             Double.parseDouble(parser.field(layout.labelIndex)) + 0.0, mapPlusMinusOne);
+        if (layout.weightIndex >= 0) {
+          return RowFactory.create(label, Vectors.dense(features(parser, layout)),
+              Double.parseDouble(parser.field(layout.weightIndex)));
+        }
         return RowFactory.create(label, Vectors.dense(features(parser, layout)));
       }
     };
