@@ -83,11 +83,21 @@ public final class CsvSource {
   /** The (file, first line) of a split that starts a file: its header row. */
   static List<Tuple2<String, String>> header(InputSplit split,
       Iterator<Tuple2<LongWritable, Text>> it) {
-    if (split instanceof FileSplit && ((FileSplit) split).getStart() == 0 && it.hasNext()) {
-      Tuple2<LongWritable, Text> first = it.next();
-      if (first._1().get() == 0) {
-        return List.of(new Tuple2<>(ReaderSupport.fileOf(split), first._2().toString()));
+    try {
+      if (split instanceof FileSplit && ((FileSplit) split).getStart() == 0 && it.hasNext()) {
+        Tuple2<LongWritable, Text> first = it.next();
+        if (first._1().get() == 0) {
+          return List.of(new Tuple2<>(ReaderSupport.fileOf(split), first._2().toString()));
+        }
       }
+    } catch (Exception e) { // Spark's iterator throws Hadoop's IOException undeclared
+      if (!(e instanceof java.io.IOException)) {
+        throw e;
+      }
+      // The header line itself cannot be read: said from the task, as there is no line to name.
+      String file = ReaderSupport.fileOf(split);
+      throw new BadInputException(Problem.displayName(file) + ": "
+          + ReaderSupport.unreadable(file, (java.io.IOException) e), e);
     }
     return List.of();
   }
@@ -135,31 +145,41 @@ public final class CsvSource {
     SplitReport report = new SplitReport();
     CsvParser parser = new CsvParser();
     boolean checkLabel = spec.labelsChecked();
-    while (it.hasNext()) {
-      Tuple2<LongWritable, Text> line = it.next();
-      long offset = line._1().get();
-      if (offset == 0) {
-        continue;
+    long next = 0;
+    try {
+      while (it.hasNext()) {
+        Tuple2<LongWritable, Text> line = it.next();
+        long offset = line._1().get();
+        next = offset + line._2().getLength() + 1;
+        if (offset == 0) {
+          continue;
+        }
+        String error = parser.split(line._2().toString());
+        if (error == null && !parser.isBlank()) {
+          error = fieldProblem(parser, layout, checkLabel);
+        }
+        if (error != null) {
+          report.firstBadLine = Problem.atLine(file, offset, error);
+          return report;
+        }
+        if (parser.isBlank()) {
+          continue;
+        }
+        if (checkLabel) {
+          String cell = parser.field(layout.labelIndex);
+          double label = Double.parseDouble(cell) + 0.0;
+          report.labels.observe(label, spec.numClasses(), why -> Problem.atLine(file, offset,
+              "column '" + NumberText.shown(layout.names[layout.labelIndex]) + "' has "
+                  + NumberText.shown(cell) + ", which " + why));
+        }
+        report.rows++;
       }
-      String error = parser.split(line._2().toString());
-      if (error == null && !parser.isBlank()) {
-        error = fieldProblem(parser, layout, checkLabel);
+    } catch (Exception e) { // Spark's iterator throws Hadoop's IOException undeclared
+      if (!(e instanceof java.io.IOException)) {
+        throw e;
       }
-      if (error != null) {
-        report.firstBadLine = Problem.atLine(file, offset, error);
-        return report;
-      }
-      if (parser.isBlank()) {
-        continue;
-      }
-      if (checkLabel) {
-        String cell = parser.field(layout.labelIndex);
-        double label = Double.parseDouble(cell) + 0.0;
-        report.labels.observe(label, spec.numClasses(), why -> Problem.atLine(file, offset,
-            "column '" + NumberText.shown(layout.names[layout.labelIndex]) + "' has "
-                + NumberText.shown(cell) + ", which " + why));
-      }
-      report.rows++;
+      report.firstBadLine = Problem.atLine(file, next,
+          ReaderSupport.unreadable(file, (java.io.IOException) e));
     }
     return report;
   }
