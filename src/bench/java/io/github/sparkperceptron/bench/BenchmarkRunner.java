@@ -6,6 +6,7 @@ import io.github.sparkperceptron.data.SyntheticData;
 import io.github.sparkperceptron.io.LabeledData;
 import io.github.sparkperceptron.io.LibSvmSource;
 import io.github.sparkperceptron.kernel.Averaging;
+import io.github.sparkperceptron.kernel.ShuffleScope;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import java.nio.file.Files;
@@ -49,6 +50,9 @@ import picocli.CommandLine.Option;
  *             accuracy after 10 epochs and epochs to reach the 1-worker accuracy of epoch 10
  * scale       10 epochs on generated data of growing size (up to 10M x 20 non-zeros): fit time,
  *             epoch time, the slope per million rows, the driver heap it needed
+ * order       (only on request) the visiting orders of issue 14: order-kernel, the kernel's epoch
+ *             per order and chunk size (no Spark), and order-accuracy, the test accuracy of
+ *             shuffleScope=rows against chunks on every dataset, 3 seeds, 1, 2 and 16 partitions
  * </pre>
  *
  * <p>Writes target/bench/results.csv (one measurement a row, each naming machine, Java, Spark,
@@ -65,7 +69,8 @@ public final class BenchmarkRunner implements Callable<Integer> {
   boolean quick;
 
   @Option(names = "--sections", split = ",", paramLabel = "S",
-      description = "sections to run: mllib, epoch, partitions, mixing-cost, scale (default: all but mixing-cost; memory is"
+      description = "sections to run: mllib, epoch, partitions, mixing-cost, scale, order (="
+          + " order-kernel and order-accuracy) (default: all but mixing-cost and order; memory is"
           + " measured with epoch)")
   List<String> sections = new ArrayList<>(List.of("mllib", "epoch", "partitions", "scale"));
 
@@ -107,6 +112,11 @@ public final class BenchmarkRunner implements Callable<Integer> {
   @Option(names = "--partition-epochs", defaultValue = "0",
       description = "epochs of the partitions section; 0 = 10 with --quick, else 20")
   int partitionEpochs;
+
+  @Option(names = "--order-seeds", defaultValue = "3",
+      description = "seeds 1..N of the order section's accuracy comparison (default:"
+          + " ${DEFAULT-VALUE})")
+  int orderSeeds;
 
   @Option(names = "--partition-counts", split = ",", paramLabel = "P",
       description = "worker counts of the partitions section (default: 1,2,4,...,256; --quick:"
@@ -184,7 +194,8 @@ public final class BenchmarkRunner implements Callable<Integer> {
     long start = System.nanoTime();
     try {
       if (sections.contains("mllib") || sections.contains("epoch")
-          || sections.contains("partitions") || sections.contains("mixing-cost")) {
+          || sections.contains("partitions") || sections.contains("mixing-cost")
+          || sections.contains("order") || sections.contains("order-accuracy")) {
         loadDatasets();
       }
       if (sections.contains("mllib")) {
@@ -201,6 +212,12 @@ public final class BenchmarkRunner implements Callable<Integer> {
       }
       if (sections.contains("scale")) {
         scaleSection();
+      }
+      if (sections.contains("order") || sections.contains("order-kernel")) {
+        orderKernelSection();
+      }
+      if (sections.contains("order") || sections.contains("order-accuracy")) {
+        orderAccuracySection();
       }
       report.markdown(Report.f("Total benchmark time: %.1f min\n",
           (System.nanoTime() - start) / 60e9));
@@ -440,28 +457,36 @@ public final class BenchmarkRunner implements Callable<Integer> {
     report.markdown(Report.f("## One epoch: Spark against the plain single-threaded loop\n\n"
         + "Averaged perceptron (the default). Plain loop: `OnlineLearner.runEpoch` over one"
         + " TrainingBlock of all training rows built by `TrainingBlockBuilder`, one thread, no"
-        + " Spark, the seeded shuffle included; median of %d epochs after one warm-up epoch."
-        + " Spark: `%s`, %d partitions, `summary().epochSeconds()` (driver wall clock of the"
-        + " epoch's job: broadcast, tasks, tree aggregation, mixing), median of epochs 2..%d."
-        + " %d alternating repetitions; ratio = Spark / plain (2 cores: 0.5 is the limit)."
+        + " Spark, a fresh full shuffle of the rows every epoch (shuffleScope=rows: the naive"
+        + " shuffled loop), the order's drawing included; median of %d epochs after one warm-up"
+        + " epoch. Plain chunks: the same loop in the chunked order (shuffleScope=chunks, block"
+        + " laid out once). Spark: `%s`, %d partitions, `summary().epochSeconds()` (driver wall"
+        + " clock of the epoch's job: broadcast, tasks, tree aggregation, mixing), median of"
+        + " epochs 2..%d, with shuffleScope=chunks and with shuffleScope=rows (the default)."
+        + " %d alternating repetitions; ratio = Spark / plain loop (2 cores: 0.5 is the limit)."
         + " Longest task: Spark's task metrics (executor run time and CPU time) of the slower of"
-        + " the epoch's tasks, which runs the kernel on its half of the rows; task CPU / plain"
-        + " CPU is the in-task work against the plain loop's, free of waiting for a core. Spark"
-        + " ms outside tasks = Spark ms − longest task ms: scheduling, broadcast, task and"
+        + " the epoch's tasks (shuffleScope=chunks), which runs the kernel on its half of the"
+        + " rows; task CPU / plain CPU is the in-task work against the plain loop's, free of waiting for a core."
+        + " Spark ms outside tasks = Spark ms − longest task ms: scheduling, broadcast, task and"
         + " result (de)serialisation, tree aggregation, mixing on the driver. %s\n\n",
         epochs, master, partitions, epochs + 1, repeats, load()));
     Report.Table t = new Report.Table("dataset", "stored values", "plain ms", "plain ns/value",
-        "plain CPU ms", "Spark ms", "longest task ms", "its CPU ms", "Spark / plain",
-        "task CPU / plain CPU", "Spark ms outside tasks");
+        "plain CPU ms", "plain chunks ms", "Spark rows ms", "Spark chunks ms", "longest task ms",
+        "its CPU ms", "Spark rows / plain", "Spark chunks / plain", "task CPU / plain CPU",
+        "Spark ms outside tasks");
     Report.Table m = new Report.Table("dataset", "raw CSR bytes", "cached blocks bytes",
         "blocks / raw CSR", "cached DataFrame bytes", "blocks / DataFrame", "blocks on disk");
     DefaultCategoryDataset chart = new DefaultCategoryDataset();
     for (Bench b : loaded) {
       PlainLoop plain = new PlainLoop(b.train.toLocalIterator(), b.shape.numFeatures,
-          b.shape.numClasses, Averaging.AVERAGE);
+          b.shape.numClasses, Averaging.AVERAGE, ShuffleScope.ROWS);
+      PlainLoop plainChunks = new PlainLoop(b.train.toLocalIterator(), b.shape.numFeatures,
+          b.shape.numClasses, Averaging.AVERAGE, ShuffleScope.CHUNKS);
       double[] plainTimes = new double[repeats];
       double[] plainCpu = new double[repeats];
+      double[] chunkTimes = new double[repeats];
       List<Double> sparkTimes = new ArrayList<>();
+      List<Double> sparkRowsTimes = new ArrayList<>();
       List<Double> taskRun = new ArrayList<>();
       List<Double> taskCpu = new ArrayList<>();
       long blockBytes = 0;
@@ -469,10 +494,11 @@ public final class BenchmarkRunner implements Callable<Integer> {
       for (int r = 0; r < repeats; r++) {
         plainTimes[r] = plain.medianEpochSeconds(epochs);
         plainCpu[r] = plain.medianCpuSeconds();
+        chunkTimes[r] = plainChunks.medianEpochSeconds(epochs);
         Set<Integer> before = probe.seen();
         taskTimes.clear();
         PerceptronClassificationModel model = new PerceptronClassifier().setMaxIter(epochs + 1)
-            .setTol(0).setNumWorkers(partitions).fit(b.train);
+            .setTol(0).setNumWorkers(partitions).setShuffleScope("chunks").fit(b.train);
         waitForListener();
         blockBytes = probe.peakBytesSince(before);
         spilled |= probe.spilledSince(before);
@@ -487,33 +513,53 @@ public final class BenchmarkRunner implements Callable<Integer> {
           taskRun.add(run[e]);
           taskCpu.add(cpu[e]);
         }
+        double[] rows = new PerceptronClassifier().setMaxIter(epochs + 1).setTol(0)
+            .setNumWorkers(partitions)
+            .setShuffleScope("rows").fit(b.train).summary().epochSeconds();
+        for (int e = 1; e < rows.length; e++) {
+          sparkRowsTimes.add(rows[e]);
+        }
       }
       double plainMedian = PlainLoop.median(plainTimes);
       double plainCpuMedian = PlainLoop.median(plainCpu);
+      double chunksMedian = PlainLoop.median(chunkTimes);
       double sparkMedian = median(sparkTimes);
+      double sparkRowsMedian = median(sparkRowsTimes);
       double runMedian = median(taskRun);
       double cpuMedian = median(taskCpu);
       double ratio = sparkMedian / plainMedian;
+      double rowsRatio = sparkRowsMedian / plainMedian;
       long stored = plain.block().features().storedValues();
       t.row(b.shape.name, Report.f("%,d", b.shape.storedValues),
           Report.f("%.3f", plainMedian * 1e3),
           Report.f("%.2f", plainMedian * 1e9 / b.shape.storedValues),
-          Report.f("%.3f", plainCpuMedian * 1e3), Report.f("%.3f", sparkMedian * 1e3),
+          Report.f("%.3f", plainCpuMedian * 1e3), Report.f("%.3f", chunksMedian * 1e3),
+          Report.f("%.3f", sparkRowsMedian * 1e3), Report.f("%.3f", sparkMedian * 1e3),
           Report.f("%.1f", runMedian * 1e3), Report.f("%.1f", cpuMedian * 1e3),
-          Report.f("%.2f", ratio), Report.f("%.2f", cpuMedian / plainCpuMedian),
+          Report.f("%.2f", rowsRatio), Report.f("%.2f", ratio),
+          Report.f("%.2f", cpuMedian / plainCpuMedian),
           Report.f("%.1f", (sparkMedian - runMedian) * 1e3));
       report.add("epoch", b.shape, 1, "plain loop (1 thread, no Spark)", "epoch_cpu_seconds",
           plainCpuMedian, "s");
+      report.add("epoch", b.shape, 1, "plain loop, chunked order", "epoch_seconds",
+          chunksMedian, "s");
       report.add("epoch", b.shape, partitions, "Spark " + master, "longest_task_run_seconds",
           runMedian, "s");
       report.add("epoch", b.shape, partitions, "Spark " + master, "longest_task_cpu_seconds",
           cpuMedian, "s");
       report.add("epoch", b.shape, 1, "plain loop (1 thread, no Spark)", "epoch_seconds",
           plainMedian, "s");
-      report.add("epoch", b.shape, partitions, "Spark " + master, "epoch_seconds", sparkMedian,
-          "s");
-      report.add("epoch", b.shape, partitions, "Spark / plain", "epoch_ratio", ratio, "ratio");
+      report.add("epoch", b.shape, partitions, "Spark " + master + ", shuffleScope=chunks",
+          "epoch_seconds", sparkMedian, "s");
+      report.add("epoch", b.shape, partitions, "Spark " + master + ", shuffleScope=rows",
+          "epoch_seconds", sparkRowsMedian, "s");
+      report.add("epoch", b.shape, partitions, "Spark shuffleScope=chunks / plain", "epoch_ratio",
+          ratio, "ratio");
+      report.add("epoch", b.shape, partitions, "Spark shuffleScope=rows / plain", "epoch_ratio",
+          rowsRatio, "ratio");
       chart.addValue(plainMedian, "plain loop, 1 thread", b.shape.name);
+      chart.addValue(sparkRowsMedian, "Spark " + master + ", " + partitions
+          + " partitions, shuffleScope=rows", b.shape.name);
       chart.addValue(sparkMedian, "Spark " + master + ", " + partitions + " partitions",
           b.shape.name);
 
@@ -528,9 +574,10 @@ public final class BenchmarkRunner implements Callable<Integer> {
       report.add("memory", b.shape, partitions, "cached DataFrame", "bytes", b.frameBytes, "B");
       report.add("memory", b.shape, 1, "TrainingBlock.sizeInBytes (plain loop's block)", "bytes",
           plain.block().sizeInBytes(), "B");
-      System.err.printf(Locale.ROOT, "%s: plain %.4f s, spark %.4f s (%.2fx); blocks %,d B,"
-          + " raw %,d B, frame %,d B, %d stored%n", b.shape.name, plainMedian, sparkMedian, ratio,
-          blockBytes, raw, b.frameBytes, stored);
+      System.err.printf(Locale.ROOT, "%s: plain %.4f s, plain chunks %.4f s, spark %.4f s"
+          + " (%.2fx), spark rows %.4f s (%.2fx); blocks %,d B, raw %,d B, frame %,d B, %d"
+          + " stored%n", b.shape.name, plainMedian, chunksMedian, sparkMedian, ratio,
+          sparkRowsMedian, rowsRatio, blockBytes, raw, b.frameBytes, stored);
       report.flush();
     }
     report.markdown(t.toString()).markdown("After the section: " + load() + "\n\n");
@@ -568,6 +615,123 @@ public final class BenchmarkRunner implements Callable<Integer> {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  // ------------------------------------------------------------------------------------ order
+
+  /** The partition counts of the accuracy comparison of the visiting orders. */
+  private static final int[] ORDER_PARTITIONS = {1, 2, 16};
+
+  private void orderKernelSection() {
+    int rounds = quick ? 5 : 15;
+    report.markdown(Report.f("## Visiting order: kernel time per order and chunk size\n\n"
+        + "`KernelOrderTimes`: one epoch of `OnlineLearner.runEpoch` (averaged perceptron, from"
+        + " the weights after one epoch) on one thread without Spark, timed by the thread's CPU"
+        + " clock; every round runs each order once, %d rounds (after 2 untimed ones), medians."
+        + " rows: a full shuffle over the block in input order; sequential: storage order;"
+        + " chunks: the chunked order over the laid-out block, C rows a chunk, reading the next"
+        + " chunk ahead (the library's kernel); chunks, no prefetch: the same order without"
+        + " reading ahead; chunks, storage order inside: the chunks in random order, their rows"
+        + " in storage order. x sequential = CPU time / the sequential order's. %s\n\n",
+        rounds, load()));
+    for (KernelOrderTimes.Shape shape : KernelOrderTimes.SHAPES) {
+      List<KernelOrderTimes.Result> results = KernelOrderTimes.measure(shape, rounds);
+      long values = shape.nonZeros == 0 ? (long) shape.rows * shape.numFeatures
+          : (long) shape.rows * shape.nonZeros;
+      double bytesPerRow = shape.nonZeros == 0 ? 8.0 * shape.numFeatures
+          : 12.0 * shape.nonZeros + 4;
+      double sequential = results.get(1).cpuSeconds;
+      DataShape data = new DataShape(shape.name, shape.rows, shape.numFeatures, values, 2, 3L,
+          shape.nonZeros == 0);
+      Report.Table t = new Report.Table("order", "C rows", "chunk KiB", "CPU ms", "ns/value",
+          "x sequential", "wall ms");
+      for (KernelOrderTimes.Result r : results) {
+        t.row(r.order, r.chunkRows == 0 ? "" : Integer.toString(r.chunkRows),
+            r.chunkRows == 0 ? "" : Report.f("%.0f", r.chunkRows * bytesPerRow / 1024),
+            Report.f("%.2f", r.cpuSeconds * 1e3), Report.f("%.2f", r.cpuSeconds * 1e9 / values),
+            Report.f("%.2f", r.cpuSeconds / sequential), Report.f("%.2f", r.wallSeconds * 1e3));
+        String method = r.order + (r.chunkRows == 0 ? "" : ", C=" + r.chunkRows);
+        report.add("order-kernel", data, 1, method, "epoch_cpu_seconds", r.cpuSeconds, "s");
+        report.add("order-kernel", data, 1, method, "epoch_wall_seconds", r.wallSeconds, "s");
+      }
+      report.markdown("#### " + shape.name + "\n\n").markdown(t.toString());
+      report.flush();
+    }
+    report.markdown("After the kernel measurement: " + load() + "\n\n");
+    report.flush();
+  }
+
+  private void orderAccuracySection() {
+
+    int k = orderSeeds;
+    report.markdown(Report.f("## Visiting order: test accuracy, shuffleScope=rows against"
+        + " chunks\n\nDefaults (averaged perceptron, mistake-weighted mixing, 10 epochs, tol"
+        + " 1e-6) but for shuffleScope and seed, on the training rows repartitioned into P"
+        + " partitions (the same cached rows for every fit); test accuracy on the held-out rows."
+        + " rows and chunks: mean over seeds 1..%d; chunks − rows in points, with the standard"
+        + " error of that mean (from the per-seed differences, paired by seed) and the smallest"
+        + " and largest per-seed difference. Seed noise: the full shuffle with seeds %d..%d"
+        + " against seeds 1..%d, the difference that another seed alone makes (a reference for"
+        + " how small a difference these test sets can show). %s\n\n", k, k + 1, 2 * k, k,
+        load()));
+    Report.Table t = new Report.Table("dataset", "P", "rows", "chunks", "chunks − rows",
+        "± s.e.", "per-seed range", "seed noise: rows − rows");
+    for (Bench b : loaded) {
+      for (int p : ORDER_PARTITIONS) {
+        Dataset<Row> frame = p == partitions ? b.train : b.train.repartition(p).cache();
+        double[] rows = new double[k];
+        double[] chunks = new double[k];
+        double[] otherRows = new double[k];
+        for (int i = 0; i < k; i++) {
+          long seed = i + 1;
+          rows[i] = accuracy(new PerceptronClassifier().setSeed(seed).setNumWorkers(p)
+              .setShuffleScope("rows")
+              .fit(frame), b.test);
+          chunks[i] = accuracy(new PerceptronClassifier().setSeed(seed).setNumWorkers(p)
+              .setShuffleScope("chunks").fit(frame), b.test);
+          otherRows[i] = accuracy(new PerceptronClassifier().setSeed(seed + k).setNumWorkers(p)
+              .setShuffleScope("rows").fit(frame), b.test);
+          report.add("order-accuracy", b.shape, p, "shuffleScope=rows, seed " + seed,
+              "test_accuracy", rows[i], "");
+          report.add("order-accuracy", b.shape, p, "shuffleScope=chunks, seed " + seed,
+              "test_accuracy", chunks[i], "");
+          report.add("order-accuracy", b.shape, p, "shuffleScope=rows, seed " + (seed + k),
+              "test_accuracy", otherRows[i], "");
+        }
+        if (frame != b.train) {
+          frame.unpersist();
+        }
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = Double.NEGATIVE_INFINITY;
+        for (int i = 0; i < k; i++) {
+          lo = Math.min(lo, chunks[i] - rows[i]);
+          hi = Math.max(hi, chunks[i] - rows[i]);
+        }
+        double meanRows = Arrays.stream(rows).average().orElse(Double.NaN);
+        double meanChunks = Arrays.stream(chunks).average().orElse(Double.NaN);
+        double meanOther = Arrays.stream(otherRows).average().orElse(Double.NaN);
+        double squares = 0;
+        for (int i = 0; i < k; i++) {
+          double e = chunks[i] - rows[i] - (meanChunks - meanRows);
+          squares += e * e;
+        }
+        double standardError = k > 1 ? Math.sqrt(squares / (k - 1) / k) : Double.NaN;
+        t.row(b.shape.name, p, Report.f("%.4f", meanRows), Report.f("%.4f", meanChunks),
+            Report.f("%+.2f", 100 * (meanChunks - meanRows)),
+            Report.f("%.2f", 100 * standardError),
+            Report.f("%+.2f .. %+.2f", 100 * lo, 100 * hi),
+            Report.f("%+.2f", 100 * (meanOther - meanRows)));
+        report.add("order-accuracy", b.shape, p, "chunks - rows, mean over seeds",
+            "test_accuracy_difference", meanChunks - meanRows, "");
+        report.add("order-accuracy", b.shape, p, "rows (other seeds) - rows, mean over seeds",
+            "test_accuracy_difference", meanOther - meanRows, "");
+        System.err.printf(Locale.ROOT, "order %s P=%d: rows %.4f chunks %.4f rows' %.4f%n",
+            b.shape.name, p, meanRows, meanChunks, meanOther);
+      }
+      report.flush();
+    }
+    report.markdown(t.toString()).markdown("After the section: " + load() + "\n\n");
+    report.flush();
   }
 
   // ------------------------------------------------------------------------------ mixing cost

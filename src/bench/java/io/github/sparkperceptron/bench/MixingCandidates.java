@@ -132,7 +132,7 @@ public final class MixingCandidates {
     for (int e = 1; e <= epochs; e++) {
       int[][] orders = new int[p][];
       for (int i = 0; i < p; i++) {
-        orders[i] = SeededShuffle.order(true, seed, e, i, blocks[i].numRows());
+        orders[i] = SeededShuffle.forEpoch(seed, e, i).permutation(blocks[i].numRows());
       }
       for (int r = 0; r < rounds; r++) {
         double[] start = w.clone();

@@ -1,14 +1,16 @@
 package io.github.sparkperceptron.bench;
 
 import io.github.sparkperceptron.kernel.Averaging;
+import io.github.sparkperceptron.kernel.EpochOrder;
 import io.github.sparkperceptron.kernel.EpochStats;
 import io.github.sparkperceptron.kernel.LearnerConfig;
 import io.github.sparkperceptron.kernel.LinearState;
 import io.github.sparkperceptron.kernel.OnlineLearner;
-import io.github.sparkperceptron.kernel.SeededShuffle;
+import io.github.sparkperceptron.kernel.ShuffleScope;
 import io.github.sparkperceptron.kernel.TrainingBlock;
 import io.github.sparkperceptron.kernel.TrainingBlockBuilder;
 import io.github.sparkperceptron.kernel.UpdateRule;
+import io.github.sparkperceptron.kernel.VisitOrder;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
@@ -22,8 +24,10 @@ import org.apache.spark.sql.Row;
  * The machine's floor for an epoch: the library's own kernel ({@link OnlineLearner#runEpoch}) over
  * one {@link TrainingBlock} of all the training rows, built by the same
  * {@link TrainingBlockBuilder} the estimator uses, on one thread, with no Spark at all. Each epoch
- * draws its order with {@link SeededShuffle} as a Spark task does, and that is timed too, since a
- * task pays for it.
+ * draws its order with {@link VisitOrder} as a Spark task does, and that is timed too, since a
+ * task pays for it. The reference of issue 6 and 14, "the naive single-threaded shuffled loop", is
+ * the full shuffle (shuffleScope=rows) over the rows in input order; the chunked order
+ * (shuffleScope=chunks) lays the block out first, as the estimator does.
  */
 final class PlainLoop {
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -34,8 +38,15 @@ final class PlainLoop {
   private double lastCpuSeconds;
   private double medianCpuSeconds;
 
-  /** Builds the block from (label, features) rows, e.g. a cached DataFrame's local iterator. */
-  PlainLoop(Iterator<Row> rows, int numFeatures, int numClasses, Averaging averaging) {
+  private final VisitOrder visits;
+
+  /**
+   * Builds the block from (label, features) rows, e.g. a cached DataFrame's local iterator, laid
+   * out for {@code scope}; epochs shuffle with seed 42 (the estimator's default).
+   */
+  PlainLoop(Iterator<Row> rows, int numFeatures, int numClasses, Averaging averaging,
+      ShuffleScope scope) {
+    this.visits = VisitOrder.of(true, scope, 42);
     TrainingBlockBuilder builder = new TrainingBlockBuilder(numFeatures);
     while (rows.hasNext()) {
       Row r = rows.next();
@@ -48,7 +59,7 @@ final class PlainLoop {
         builder.addDense(label, 1.0, ((DenseVector) v).values());
       }
     }
-    this.block = builder.build();
+    this.block = builder.build(visits.layout(0, builder.numRows()));
     // The estimator's defaults: perceptron rule, step 1, intercept.
     this.config = new LearnerConfig(numFeatures, numClasses, true, 1.0, UpdateRule.PERCEPTRON,
         1.0, averaging);
@@ -60,7 +71,7 @@ final class PlainLoop {
     long cpu = THREADS.getCurrentThreadCpuTime();
     long start = System.nanoTime();
     epoch++;
-    int[] order = SeededShuffle.order(true, 42, epoch, 0, block.numRows());
+    EpochOrder order = visits.epochOrder(epoch, 0, block.features());
     EpochStats stats = new EpochStats();
     OnlineLearner.runEpoch(config, block, order, state, 1.0, stats, null);
     double wall = (System.nanoTime() - start) / 1e9;

@@ -142,6 +142,12 @@ public final class TrainJob implements Callable<Integer>, JobDefaults.ParamFlags
           + " (default: ${DEFAULT-VALUE})")
   boolean shuffle;
 
+  @Option(names = "--shuffle-scope", paramLabel = "SCOPE",
+      description = "with --shuffle: rows (a fresh permutation of every partition each epoch) or"
+          + " chunks (rows stored once in random order, visited chunk by chunk in random order:"
+          + " a faster epoch, see BENCHMARKS.md for its accuracy) (default: ${DEFAULT-VALUE})")
+  String shuffleScope;
+
   @Option(names = "--seed", paramLabel = "S", description = "random seed (default: ${DEFAULT-VALUE})")
   long seed;
 
@@ -210,7 +216,8 @@ public final class TrainJob implements Callable<Integer>, JobDefaults.ParamFlags
       Map.entry("--update-rule", "updateRule"), Map.entry("--aggressiveness", "aggressiveness"),
       Map.entry("--averaging", "averaging"), Map.entry("--mixing", "mixing"),
       Map.entry("--mixing-rounds", "mixingRounds"),
-      Map.entry("--shuffle", "shuffle"), Map.entry("--seed", "seed"),
+      Map.entry("--shuffle", "shuffle"), Map.entry("--shuffle-scope", "shuffleScope"),
+      Map.entry("--seed", "seed"),
       Map.entry("--threshold", "threshold"), Map.entry("--weight-col", "weightCol"),
       Map.entry("--validation-patience", "validationPatience"),
       Map.entry("--class-weight", "classWeight"), Map.entry("--checkpoint-dir", "checkpointDir"),
@@ -243,6 +250,7 @@ public final class TrainJob implements Callable<Integer>, JobDefaults.ParamFlags
     setIfGiven("--mixing", () -> e.setMixing(mixing));
     setIfGiven("--mixing-rounds", () -> e.setMixingRounds(mixingRounds));
     setIfGiven("--shuffle", () -> e.setShuffle(shuffle));
+    setIfGiven("--shuffle-scope", () -> e.setShuffleScope(shuffleScope));
     setIfGiven("--seed", () -> e.setSeed(seed));
     setIfGiven("--threshold", () -> e.setThreshold(threshold));
     setIfGiven("--weight-col", () -> e.setWeightCol(weightCol));

@@ -85,6 +85,21 @@ public final class CsrFeatureBlock extends FeatureBlock {
   }
 
   @Override
+  public double touch(int row) {
+    final int start = rowStart[row];
+    final int end = rowStart[row + 1];
+    if (end == start) {
+      return 0.0;
+    }
+    // 8 doubles or 16 ints fill a line: a step of 8 reads every line of values, indices alike.
+    double sum = values[end - 1] + indices[end - 1];
+    for (int k = start; k < end; k += 8) {
+      sum += values[k] + indices[k];
+    }
+    return sum;
+  }
+
+  @Override
   public void markStored(int row, TouchedSet touched, int offset) {
     final int[] idx = indices;
     final int end = rowStart[row + 1];

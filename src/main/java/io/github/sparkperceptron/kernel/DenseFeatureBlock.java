@@ -75,6 +75,21 @@ public final class DenseFeatureBlock extends FeatureBlock {
   }
 
   @Override
+  public double touch(int row) {
+    final double[] val = values;
+    final int d = numFeatures;
+    final int base = row * d;
+    if (d == 0) {
+      return 0.0;
+    }
+    double sum = val[base + d - 1];
+    for (int j = 0; j < d; j += 8) {
+      sum += val[base + j];
+    }
+    return sum;
+  }
+
+  @Override
   public void markStored(int row, TouchedSet touched, int offset) {
     touched.markRange(offset, offset + numFeatures);
   }

@@ -37,6 +37,14 @@ public abstract class FeatureBlock implements Serializable {
       int offset);
 
   /**
+   * Reads the row's storage, one value per 64-byte cache line, and returns a sum of what it read
+   * (meaningless; it only keeps the JIT compiler from dropping the reads). The kernel calls it on
+   * the rows of the next chunk, in storage order, so that the hardware prefetcher streams them
+   * into the cache before the chunk is visited in random order: Java has no prefetch instruction.
+   */
+  public abstract double touch(int row);
+
+  /**
    * Marks in {@code touched} the coordinates {@code offset + j} that an update with this row
    * writes: the stored entries of a sparse row, all {@code numFeatures} slots of a dense one.
    */

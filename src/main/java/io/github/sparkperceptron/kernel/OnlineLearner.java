@@ -29,6 +29,13 @@ public final class OnlineLearner {
   }
 
   /**
+   * Where the sums of {@link FeatureBlock#touch} end up, once per call: a store the JIT compiler
+   * must keep, so it keeps the reads. Never read.
+   */
+  @SuppressWarnings("unused")
+  private static double touchSink;
+
+  /**
    * Runs one pass over {@code data} in the given order, mutating {@code state} and adding what it
    * saw into {@code stats}.
    *
@@ -40,7 +47,19 @@ public final class OnlineLearner {
    */
   public static void runEpoch(LearnerConfig config, TrainingBlock data, int[] order,
       LinearState state, double clockScale, EpochStats stats, UpdateRecorder recorder) {
-    runEpoch(config, data, order, 0, order.length, state, clockScale, stats, recorder, null);
+    runEpoch(config, data, EpochOrder.of(order), 0, order.length, state, clockScale, stats,
+        recorder, null);
+  }
+
+  /**
+   * {@link #runEpoch(LearnerConfig, TrainingBlock, int[], LinearState, double, EpochStats,
+   * UpdateRecorder)} over a whole epoch order, reading its chunks ahead (see
+   * {@link #runEpoch(LearnerConfig, TrainingBlock, EpochOrder, int, int, LinearState, double,
+   * EpochStats, UpdateRecorder, TouchedSet)}).
+   */
+  public static void runEpoch(LearnerConfig config, TrainingBlock data, EpochOrder order,
+      LinearState state, double clockScale, EpochStats stats, UpdateRecorder recorder) {
+    runEpoch(config, data, order, 0, order.size(), state, clockScale, stats, recorder, null);
   }
 
   /**
@@ -52,17 +71,42 @@ public final class OnlineLearner {
   public static void runEpoch(LearnerConfig config, TrainingBlock data, int[] order, int from,
       int to, LinearState state, double clockScale, EpochStats stats, UpdateRecorder recorder,
       TouchedSet touched) {
-    if (config.isBinary()) {
-      binaryEpoch(config, data, order, from, to, state, clockScale, stats, recorder, touched);
-    } else {
-      multiclassEpoch(config, data, order, from, to, state, clockScale, stats, recorder,
-          touched);
+    runEpoch(config, data, EpochOrder.of(order), from, to, state, clockScale, stats, recorder,
+        touched);
+  }
+
+  /**
+   * Runs the visits {@code from .. to} of an epoch order (one mixing round's slice of the epoch;
+   * 0 .. {@link EpochOrder#size()} for the whole epoch), marking in {@code touched} (when not
+   * {@code null}) every state coordinate an update writes.
+   *
+   * <p>A chunked order ({@link VisitOrder}, shuffleScope=chunks) is visited chunk by chunk; while
+   * the pass visits the rows of one chunk in random order, it reads the next chunk's rows in
+   * storage order, one row per visit ({@link FeatureBlock#touch}), so that they stream into the
+   * cache ahead of their own visit. This changes no result: it only reads, and the rows visited,
+   * their order and every update are those of {@code order.rows()[from .. to)}.
+   */
+  public static void runEpoch(LearnerConfig config, TrainingBlock data, EpochOrder order,
+      int from, int to, LinearState state, double clockScale, EpochStats stats,
+      UpdateRecorder recorder, TouchedSet touched) {
+    if (from < 0 || to > order.size() || from > to) {
+      throw new IllegalArgumentException("visits " + from + " .. " + to + " of an order of "
+          + order.size() + " rows");
     }
+    EpochOrder.ReadAhead ahead = order.readAhead(data.features(), from);
+    if (config.isBinary()) {
+      binaryEpoch(config, data, order.rows(), ahead, from, to, state, clockScale, stats,
+          recorder, touched);
+    } else {
+      multiclassEpoch(config, data, order.rows(), ahead, from, to, state, clockScale, stats,
+          recorder, touched);
+    }
+    touchSink = ahead.sum();
   }
 
   private static void binaryEpoch(LearnerConfig config, TrainingBlock data, int[] order,
-      int from, int to, LinearState state, double clockScale, EpochStats stats,
-      UpdateRecorder recorder, TouchedSet touched) {
+      EpochOrder.ReadAhead ahead, int from, int to, LinearState state, double clockScale,
+      EpochStats stats, UpdateRecorder recorder, TouchedSet touched) {
     final FeatureBlock x = data.features();
     final int[] labels = data.labelArray();
     final double[] sampleWeights = data.weightArray();
@@ -85,6 +129,7 @@ public final class OnlineLearner {
     double stepSum = 0.0;
 
     for (int t = from; t < to; t++) {
+      ahead.step(t);
       final int row = order[t];
       final double s = config.exampleWeight(sampleWeights == null ? 1.0 : sampleWeights[row],
           labels[row]);
@@ -161,8 +206,8 @@ public final class OnlineLearner {
   }
 
   private static void multiclassEpoch(LearnerConfig config, TrainingBlock data, int[] order,
-      int from, int to, LinearState state, double clockScale, EpochStats stats,
-      UpdateRecorder recorder, TouchedSet touched) {
+      EpochOrder.ReadAhead ahead, int from, int to, LinearState state, double clockScale,
+      EpochStats stats, UpdateRecorder recorder, TouchedSet touched) {
     final FeatureBlock x = data.features();
     final int[] labels = data.labelArray();
     final double[] sampleWeights = data.weightArray();
@@ -188,6 +233,7 @@ public final class OnlineLearner {
     double stepSum = 0.0;
 
     for (int t = from; t < to; t++) {
+      ahead.step(t);
       final int row = order[t];
       final int y = labels[row];
       final double s = config.exampleWeight(sampleWeights == null ? 1.0 : sampleWeights[row], y);

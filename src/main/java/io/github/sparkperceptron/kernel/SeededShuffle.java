@@ -1,8 +1,8 @@
 package io.github.sparkperceptron.kernel;
 
 /**
- * The visiting order of a partition's rows in one epoch, a pure function of
- * (seed, epoch, partition).
+ * The random stream behind a partition's visiting order in one epoch ({@link VisitOrder}), a pure
+ * function of (seed, epoch, partition).
  *
  * <p>This is what makes training reproducible under Spark's task retries and lost executors: a
  * re-run partition epoch sees the same broadcast weights, the same cached (or recomputed) rows and
@@ -58,17 +58,5 @@ public final class SeededShuffle {
       order[j] = t;
     }
     return order;
-  }
-
-  /** The identity order, or the shuffled one when {@code shuffle}. */
-  public static int[] order(boolean shuffle, long seed, int epoch, int partition, int n) {
-    if (!shuffle) {
-      int[] order = new int[n];
-      for (int i = 0; i < n; i++) {
-        order[i] = i;
-      }
-      return order;
-    }
-    return forEpoch(seed, epoch, partition).permutation(n);
   }
 }

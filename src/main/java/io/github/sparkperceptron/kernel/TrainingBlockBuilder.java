@@ -102,27 +102,79 @@ public final class TrainingBlockBuilder {
     return (int) Math.min(doubled, Integer.MAX_VALUE - 8);
   }
 
-  /** Builds the block; the builder must not be used afterwards. */
+  /** Builds the block, rows in the order they were added; the builder is done afterwards. */
   public TrainingBlock build() {
-    int[] finalLabels = Arrays.copyOf(labels, numRows);
-    double[] finalWeights = weights == null ? null : Arrays.copyOf(weights, numRows);
+    return build(null);
+  }
+
+  /**
+   * Builds the block with its rows stored in the order {@code layout}: stored row i is the
+   * {@code layout[i]}-th row added ({@code null}: the order they were added). The builder must
+   * not be used afterwards.
+   *
+   * <p>Memory: the permuted arrays are the trimmed copies that {@link #build()} makes anyway, so
+   * a layout adds only the {@code int[n]} of the layout itself to the builder's peak.
+   *
+   * @throws IllegalArgumentException if {@code layout} is not a permutation of the rows
+   */
+  public TrainingBlock build(int[] layout) {
+    if (layout != null) {
+      requirePermutation(layout, numRows);
+    }
+    int[] finalLabels = new int[numRows];
+    double[] finalWeights = weights == null ? null : new double[numRows];
+    for (int i = 0; i < numRows; i++) {
+      int from = layout == null ? i : layout[i];
+      finalLabels[i] = labels[from];
+      if (finalWeights != null) {
+        finalWeights[i] = weights[from];
+      }
+    }
     long cells = (long) numRows * numFeatures;
     FeatureBlock features;
     if (numRows > 0 && cells <= Integer.MAX_VALUE - 8 && nnz >= DENSE_SHARE * cells) {
       double[] dense = new double[(int) cells];
       for (int r = 0; r < numRows; r++) {
+        int from = layout == null ? r : layout[r];
         int base = r * numFeatures;
-        for (int k = rowStart[r]; k < rowStart[r + 1]; k++) {
+        for (int k = rowStart[from]; k < rowStart[from + 1]; k++) {
           dense[base + indices[k]] = values[k];
         }
       }
       features = new DenseFeatureBlock(numRows, numFeatures, dense);
-    } else {
+    } else if (layout == null) {
       features = new CsrFeatureBlock(numFeatures, Arrays.copyOf(rowStart, numRows + 1),
           Arrays.copyOf(indices, nnz), Arrays.copyOf(values, nnz));
+    } else {
+      int[] start = new int[numRows + 1];
+      int[] idx = new int[nnz];
+      double[] val = new double[nnz];
+      for (int r = 0; r < numRows; r++) {
+        int from = rowStart[layout[r]];
+        int length = rowStart[layout[r] + 1] - from;
+        System.arraycopy(indices, from, idx, start[r], length);
+        System.arraycopy(values, from, val, start[r], length);
+        start[r + 1] = start[r] + length;
+      }
+      features = new CsrFeatureBlock(numFeatures, start, idx, val);
     }
     indices = null;
     values = null;
     return new TrainingBlock(features, finalLabels, finalWeights);
+  }
+
+  private static void requirePermutation(int[] layout, int numRows) {
+    if (layout.length != numRows) {
+      throw new IllegalArgumentException("a layout of " + layout.length + " rows for a block of "
+          + numRows + " rows");
+    }
+    java.util.BitSet seen = new java.util.BitSet(numRows);
+    for (int r : layout) {
+      if (r < 0 || r >= numRows || seen.get(r)) {
+        throw new IllegalArgumentException("the layout is not a permutation of 0.." + (numRows - 1)
+            + ": " + r + (r < 0 || r >= numRows ? " is out of range" : " appears twice"));
+      }
+      seen.set(r);
+    }
   }
 }

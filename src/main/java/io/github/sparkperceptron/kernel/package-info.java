@@ -4,7 +4,10 @@
  * <p>Nothing in this package imports Spark. A partition's training data arrives as one
  * {@link io.github.sparkperceptron.kernel.TrainingBlock} (CSR or dense rows, class indices,
  * optional sample weights) and {@link io.github.sparkperceptron.kernel.OnlineLearner} runs one
- * epoch of updates over it in place on a {@link io.github.sparkperceptron.kernel.LinearState}.
+ * epoch of updates over it in place on a {@link io.github.sparkperceptron.kernel.LinearState}, in
+ * the order {@link io.github.sparkperceptron.kernel.VisitOrder} draws (a seeded full shuffle, or
+ * the cache-friendly chunked shuffle, whose block layout the
+ * {@link io.github.sparkperceptron.kernel.TrainingBlockBuilder} applies when it builds the block).
  *
  * <p>Conventions, fixed once for the whole library:
  * <ul>

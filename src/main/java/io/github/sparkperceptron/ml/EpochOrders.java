@@ -1,8 +1,10 @@
 package io.github.sparkperceptron.ml;
 
-import io.github.sparkperceptron.kernel.SeededShuffle;
-import java.util.Arrays;
+import io.github.sparkperceptron.kernel.EpochOrder;
+import io.github.sparkperceptron.kernel.TrainingBlock;
+import io.github.sparkperceptron.kernel.VisitOrder;
 import java.lang.ref.SoftReference;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -10,18 +12,18 @@ import java.util.concurrent.ConcurrentHashMap;
  * run: a round visits one consecutive slice of the order, and recomputing the whole permutation
  * for every slice would cost O(rows) per round instead of per epoch.
  *
- * <p>The order is a pure function of (shuffle, seed, epoch, partition, rows) ({@link
- * SeededShuffle}), so an executor that lacks it (a new executor, a retried task elsewhere)
- * recomputes exactly the same one; this cache only saves work. It holds at most one order per
- * partition and drops a partition's order of an earlier epoch when the next epoch's arrives; the
- * orders are softly referenced and the cache empties itself past {@value #MAX_KEYS} partitions, so
- * that a long-lived executor running many trainings does not accumulate them.
+ * <p>The order is a pure function of (shuffle, shuffleScope, seed, epoch, partition) and the
+ * block's shape ({@link VisitOrder}), so an executor that lacks it (a new executor, a retried task
+ * elsewhere) recomputes exactly the same one; this cache only saves work. It holds at most one
+ * order per partition and drops a partition's order of an earlier epoch when the next epoch's
+ * arrives; the orders are softly referenced and the cache empties itself past {@value #MAX_KEYS}
+ * partitions, so that a long-lived executor running many trainings does not accumulate them.
  */
 final class EpochOrders {
   /** More keys than this (many trainings in one long-lived executor) empty the cache. */
   private static final int MAX_KEYS = 4096;
   /** Soft: the orders are a cache, which the collector may reclaim under memory pressure. */
-  private static final ConcurrentHashMap<Key, SoftReference<int[]>> ORDERS =
+  private static final ConcurrentHashMap<Key, SoftReference<Cached>> ORDERS =
       new ConcurrentHashMap<>();
 
   private EpochOrders() {
@@ -30,15 +32,20 @@ final class EpochOrders {
   /** The partition's key within one training (the epoch is the value's, see {@link #of}). */
   private static final class Key {
     final boolean shuffle;
+    final String scope;
     final long seed;
     final int partition;
     final int rows;
+    final long storedBytes;
 
-    Key(boolean shuffle, long seed, int partition, int rows) {
-      this.shuffle = shuffle;
-      this.seed = seed;
+    Key(VisitOrder order, int partition, TrainingBlock block) {
+      this.shuffle = order.shuffle();
+      this.scope = order.scope().paramValue();
+      this.seed = order.seed();
       this.partition = partition;
-      this.rows = rows;
+      this.rows = block.numRows();
+      // The chunk size follows the block's bytes per row (VisitOrder.chunkRows).
+      this.storedBytes = block.features().sizeInBytes();
     }
 
     @Override
@@ -47,38 +54,48 @@ final class EpochOrders {
         return false;
       }
       Key k = (Key) o;
-      return shuffle == k.shuffle && seed == k.seed && partition == k.partition && rows == k.rows;
+      return shuffle == k.shuffle && scope.equals(k.scope) && seed == k.seed
+          && partition == k.partition && rows == k.rows && storedBytes == k.storedBytes;
     }
 
     @Override
     public int hashCode() {
-      return Arrays.hashCode(new long[] {shuffle ? 1 : 0, seed, partition, rows});
+      return Objects.hash(shuffle, scope, seed, partition, rows, storedBytes);
+    }
+  }
+
+  /** An epoch's order and the epoch it belongs to. */
+  private static final class Cached {
+    final int epoch;
+    final EpochOrder order;
+
+    Cached(int epoch, EpochOrder order) {
+      this.epoch = epoch;
+      this.order = order;
     }
   }
 
   /**
-   * The order of {@code rows} rows of {@code partition} in {@code epoch} (shared: never mutate
+   * The order of {@code block}'s rows of {@code partition} in {@code epoch} (shared: never mutate
    * it). With one round per epoch it is not cached.
    */
-  static int[] of(boolean shuffle, long seed, int epoch, int partition, int rows, int rounds) {
+  static EpochOrder of(VisitOrder visits, int epoch, int partition, TrainingBlock block,
+      int rounds) {
     if (rounds == 1) {
-      return SeededShuffle.order(shuffle, seed, epoch, partition, rows);
+      return visits.epochOrder(epoch, partition, block.features());
     }
-    Key key = new Key(shuffle, seed, partition, rows);
-    SoftReference<int[]> ref = ORDERS.get(key);
-    int[] cached = ref == null ? null : ref.get();
-    // The epoch is stored after the rows (see below), so an order is found only for its epoch.
-    if (cached != null && cached[rows] == epoch) {
-      return cached;
+    Key key = new Key(visits, partition, block);
+    SoftReference<Cached> ref = ORDERS.get(key);
+    Cached cached = ref == null ? null : ref.get();
+    if (cached != null && cached.epoch == epoch) {
+      return cached.order;
     }
-    int[] order = SeededShuffle.order(shuffle, seed, epoch, partition, rows);
-    int[] stored = Arrays.copyOf(order, rows + 1);
-    stored[rows] = epoch;
+    EpochOrder order = visits.epochOrder(epoch, partition, block.features());
     if (ORDERS.size() >= MAX_KEYS) {
       ORDERS.clear();
     }
-    ORDERS.put(key, new SoftReference<>(stored));
-    return stored;
+    ORDERS.put(key, new SoftReference<>(new Cached(epoch, order)));
+    return order;
   }
 
   /** Forgets every cached order (the end of a training on this JVM's driver side; tests). */

@@ -4,14 +4,15 @@ import io.github.sparkperceptron.exchange.ExecutorWeights;
 import io.github.sparkperceptron.exchange.WeightShipper;
 import io.github.sparkperceptron.exchange.WeightsRef;
 import io.github.sparkperceptron.kernel.Averaging;
+import io.github.sparkperceptron.kernel.EpochOrder;
 import io.github.sparkperceptron.kernel.EpochStats;
 import io.github.sparkperceptron.kernel.LearnerConfig;
 import io.github.sparkperceptron.kernel.LinearState;
 import io.github.sparkperceptron.kernel.OnlineLearner;
 import io.github.sparkperceptron.kernel.Predictor;
-import io.github.sparkperceptron.kernel.SeededShuffle;
 import io.github.sparkperceptron.kernel.TouchedSet;
 import io.github.sparkperceptron.kernel.TrainingBlock;
+import io.github.sparkperceptron.kernel.VisitOrder;
 import io.github.sparkperceptron.kernel.VoteTrace;
 import io.github.sparkperceptron.kernel.VotedPerceptron;
 import io.github.sparkperceptron.mixing.BlockMomentum;
@@ -47,7 +48,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Why a retried or recomputed task changes nothing: a partition's round is a pure function of
  * the broadcast weights, the partition's rows (cached, or recomputed deterministically from the
- * input) and the row order from {@link SeededShuffle}, seeded by (seed, epoch, partition) only; it
+ * input) and the row order from {@link VisitOrder}, seeded by (seed, epoch, partition) only; it
  * never reads the task attempt, the executor, the time or any random source of its own.
  */
 final class IterativeParameterMixing {
@@ -367,8 +368,7 @@ final class IterativeParameterMixing {
       EpochStats stats = new EpochStats();
       if (block != null) {
         int n = block.numRows();
-        int[] order = EpochOrders.of(settings.shuffle, settings.seed, epoch, partition, n,
-            rounds);
+        EpochOrder order = EpochOrders.of(settings.order, epoch, partition, block, rounds);
         int from = (int) ((long) n * round / rounds);
         int to = (int) ((long) n * (round + 1) / rounds);
         int failAfter = FaultInjection.rowsBeforeFailure(epoch, partition, to - from);
@@ -421,15 +421,14 @@ final class IterativeParameterMixing {
         FaultInjection.beforePartitionEpoch(1 + e, partition);
         EpochStats stats = new EpochStats();
         if (block != null) {
-          int[] order = SeededShuffle.order(settings.shuffle, settings.seed, 1 + e, partition,
-              block.numRows());
-          int failAfter = FaultInjection.rowsBeforeFailure(1 + e, partition, order.length);
+          EpochOrder order = settings.order.epochOrder(1 + e, partition, block.features());
+          int failAfter = FaultInjection.rowsBeforeFailure(1 + e, partition, order.size());
           if (failAfter >= 0) {
             OnlineLearner.runEpoch(learner, block, order, 0, failAfter, state, clockScale,
                 stats, trace, touched);
             FaultInjection.failMidEpoch(1 + e, partition, failAfter);
           }
-          OnlineLearner.runEpoch(learner, block, order, 0, order.length, state, clockScale,
+          OnlineLearner.runEpoch(learner, block, order, 0, order.size(), state, clockScale,
               stats, trace, touched);
         }
         state.setClock(startClock + (e + 1) * totalWeight);

@@ -1,5 +1,7 @@
 package io.github.sparkperceptron.ml;
 
+import io.github.sparkperceptron.kernel.ShuffleScope;
+import io.github.sparkperceptron.kernel.VisitOrder;
 import io.github.sparkperceptron.mixing.BlockMomentum;
 import io.github.sparkperceptron.mixing.MixingMode;
 import java.io.Serializable;
@@ -13,6 +15,8 @@ final class MixingSettings implements Serializable {
   final MixingMode mixing;
   final boolean shuffle;
   final long seed;
+  /** How partitions lay out and visit their rows (shuffle, shuffleScope, seed). */
+  final VisitOrder order;
   final int aggregationDepth;
   /** Whether validation rows are scored each epoch (early stopping). */
   final boolean validate;
@@ -41,14 +45,16 @@ final class MixingSettings implements Serializable {
   /** The most mixing rounds per epoch that {@code mixingRounds = 0} chooses. */
   static final int MAX_AUTOMATIC_ROUNDS = 64;
 
-  MixingSettings(int maxIter, double tol, MixingMode mixing, boolean shuffle, long seed,
-      int aggregationDepth, boolean validate, int validationPatience, double threshold,
-      int rounds, double momentum, double momentumBound) {
+  MixingSettings(int maxIter, double tol, MixingMode mixing, boolean shuffle,
+      ShuffleScope shuffleScope, long seed, int aggregationDepth, boolean validate,
+      int validationPatience, double threshold, int rounds, double momentum,
+      double momentumBound) {
     this.maxIter = maxIter;
     this.tol = tol;
     this.mixing = mixing;
     this.shuffle = shuffle;
     this.seed = seed;
+    this.order = VisitOrder.of(shuffle, shuffleScope, seed);
     this.aggregationDepth = aggregationDepth;
     this.validate = validate;
     this.validationPatience = validationPatience;

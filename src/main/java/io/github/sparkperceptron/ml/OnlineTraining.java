@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.ml;
 
+import io.github.sparkperceptron.kernel.VisitOrder;
 import io.github.sparkperceptron.kernel.Averaging;
 import io.github.sparkperceptron.kernel.EpochStats;
 import io.github.sparkperceptron.kernel.LearnerConfig;
@@ -118,7 +119,8 @@ public final class OnlineTraining {
     // task slots when the batch starts).
     try (TrainingInput input = TrainingInput.prepare(batch, params.getLabelCol(),
         params.getFeaturesCol(), params.getWeightCol(), "", params.getNumWorkers(),
-        jsc.sc().defaultParallelism(), true)) {
+        jsc.sc().defaultParallelism(), VisitOrder.of(params.getShuffle(),
+            params.shuffleScopeValue(), batchSeed(params.getSeed(), batchId)), true)) {
       if (start == null && input.numRows == 0) {
         return new BatchOutcome(null, numClasses, -1, 0, 0, 0.0, 0, 0, 0, input.numPartitions);
       }

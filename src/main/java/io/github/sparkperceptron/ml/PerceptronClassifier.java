@@ -5,6 +5,7 @@ import io.github.sparkperceptron.kernel.EpochStats;
 import io.github.sparkperceptron.kernel.LearnerConfig;
 import io.github.sparkperceptron.kernel.LinearState;
 import io.github.sparkperceptron.kernel.UpdateRule;
+import io.github.sparkperceptron.kernel.VisitOrder;
 import io.github.sparkperceptron.kernel.VotedPerceptron;
 import io.github.sparkperceptron.mixing.BlockMomentum;
 import io.github.sparkperceptron.mixing.MixingMode;
@@ -39,7 +40,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Binary labels are 0/1 (internally y = 2l − 1); multiclass labels 0 .. K−1, with K from the
  * label column's metadata when present, else the largest label + 1. Defaults: 10 epochs, averaged
- * perceptron, mistake-weighted mixing, shuffled every epoch, seed 42. One epoch costs one Spark job
+ * perceptron, mistake-weighted mixing, a fresh full shuffle every epoch (shuffleScope=rows; the
+ * faster chunked order is an option, see {@link io.github.sparkperceptron.kernel.VisitOrder}),
+ * seed 42. One epoch costs one Spark job
  * and O(non-zeros) work per partition; the driver holds a few K'·(d+1) weight arrays.
  *
  * <p>Usage: {@code new PerceptronClassifier().setMaxIter(20).fit(train)} or as a stage of a
@@ -127,6 +130,11 @@ public class PerceptronClassifier
 
   public PerceptronClassifier setShuffle(boolean value) {
     return (PerceptronClassifier) set(shuffle(), value);
+  }
+
+  /** {@code rows} or {@code chunks}: see the param's doc and {@code kernel.VisitOrder}. */
+  public PerceptronClassifier setShuffleScope(String value) {
+    return (PerceptronClassifier) set(shuffleScope(), value);
   }
 
   public PerceptronClassifier setSeed(long value) {
@@ -239,7 +247,8 @@ public class PerceptronClassifier
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(dataset.sparkSession().sparkContext());
 
     try (TrainingInput input = TrainingInput.prepare(dataset, getLabelCol(), getFeaturesCol(),
-        getWeightCol(), validationCol, getNumWorkers(), jsc.sc().defaultParallelism())) {
+        getWeightCol(), validationCol, getNumWorkers(), jsc.sc().defaultParallelism(),
+        VisitOrder.of(getShuffle(), shuffleScopeValue(), getSeed()), false)) {
       LearnerConfig learner = new LearnerConfig(input.numFeatures, input.numClasses,
           getFitIntercept(), getStepSize(), rule, getAggressiveness(), averagingMode,
           classWeights(input));
@@ -336,8 +345,8 @@ public class PerceptronClassifier
           momentum > 0 ? String.format(Locale.ROOT, ", block momentum %.4f", momentum) : "");
     }
     MixingSettings settings = new MixingSettings(maxIter, getTol(), mixingMode, getShuffle(),
-        seed, getAggregationDepth(), !validationCol.isEmpty(), getValidationPatience(),
-        getThreshold(), rounds, momentum, bound);
+        shuffleScopeValue(), seed, getAggregationDepth(), !validationCol.isEmpty(),
+        getValidationPatience(), getThreshold(), rounds, momentum, bound);
     String exchange = jsc.getLocalProperty(MixingSettings.EXCHANGE_KEY);
     settings.denseAbove = exchangeDensity(exchange != null ? exchange
         : jsc.getConf().get(MixingSettings.EXCHANGE_KEY, "auto"));
@@ -371,8 +380,8 @@ public class PerceptronClassifier
     StringBuilder sb = new StringBuilder("spark-perceptron checkpoint 1\n");
     for (org.apache.spark.ml.param.Param<?> p : new org.apache.spark.ml.param.Param<?>[] {
         maxIter(), tol(), stepSize(), fitIntercept(), updateRule(), aggressiveness(), averaging(),
-        mixing(), mixingRounds(), shuffle(), seed(), threshold(), aggregationDepth(),
-        validationPatience(),
+        mixing(), mixingRounds(), shuffle(), shuffleScope(), seed(), threshold(),
+        aggregationDepth(), validationPatience(),
         classWeight(), labelCol(), featuresCol(), weightCol(), validationIndicatorCol()}) {
       sb.append(p.name()).append('=').append(isDefined(p) ? String.valueOf(getOrDefault(p)) : "")
           .append('\n');
@@ -481,7 +490,8 @@ public class PerceptronClassifier
   private String describeParams() {
     return "updateRule=" + getUpdateRule() + ", averaging=" + getAveraging() + ", mixing="
         + getMixing() + ", maxIter=" + getMaxIter() + ", stepSize=" + getStepSize()
-        + ", fitIntercept=" + getFitIntercept() + ", shuffle=" + getShuffle() + ", seed="
+        + ", fitIntercept=" + getFitIntercept() + ", shuffle=" + getShuffle()
+        + (getShuffle() ? ", shuffleScope=" + getShuffleScope() : "") + ", seed="
         + getSeed();
   }
 

@@ -2,6 +2,7 @@ package io.github.sparkperceptron.ml;
 
 import io.github.sparkperceptron.kernel.Averaging;
 import io.github.sparkperceptron.kernel.ParamValue;
+import io.github.sparkperceptron.kernel.ShuffleScope;
 import io.github.sparkperceptron.kernel.UpdateRule;
 import io.github.sparkperceptron.mixing.MixingMode;
 import java.io.Serializable;
@@ -42,6 +43,7 @@ public final class PerceptronParamSet implements Serializable {
   final Param<String> mixing;
   final IntParam mixingRounds;
   final BooleanParam shuffle;
+  final Param<String> shuffleScope;
   final LongParam seed;
   final DoubleParam threshold;
   final Param<String> weightCol;
@@ -86,6 +88,9 @@ public final class PerceptronParamSet implements Serializable {
         ParamChecks.intAtLeast("mixingRounds", 0));
     shuffle = new BooleanParam(owner, "shuffle",
         "whether each partition visits its rows in a new seeded order every epoch");
+    shuffleScope = new Param<>(owner, "shuffleScope",
+        "with shuffle, how far the order moves a row: " + ParamValue.describe(ShuffleScope.class),
+        ParamChecks.oneOf("shuffleScope", ShuffleScope.class));
     seed = new LongParam(owner, "seed",
         "random seed of the shuffles; the same input, numWorkers and seed give the same model");
     threshold = new DoubleParam(owner, "threshold",
@@ -136,6 +141,7 @@ public final class PerceptronParamSet implements Serializable {
     owner.setDefault(mixing, MixingMode.MISTAKES.paramValue());
     owner.setDefault(mixingRounds, 0);
     owner.setDefault(shuffle, true);
+    owner.setDefault(shuffleScope, ShuffleScope.ROWS.paramValue());
     owner.setDefault(seed, DEFAULT_SEED);
     owner.setDefault(threshold, 0.0);
     owner.setDefault(aggregationDepth, 2);

@@ -1,6 +1,7 @@
 package io.github.sparkperceptron.ml;
 
 import io.github.sparkperceptron.kernel.Averaging;
+import io.github.sparkperceptron.kernel.ShuffleScope;
 import io.github.sparkperceptron.kernel.UpdateRule;
 import io.github.sparkperceptron.mixing.MixingMode;
 import org.apache.spark.ml.param.BooleanParam;
@@ -55,6 +56,10 @@ public interface PerceptronParams extends Params {
 
   default BooleanParam shuffle() {
     return perceptronParamSet().shuffle;
+  }
+
+  default Param<String> shuffleScope() {
+    return perceptronParamSet().shuffleScope;
   }
 
   default LongParam seed() {
@@ -141,6 +146,10 @@ public interface PerceptronParams extends Params {
     return (Boolean) getOrDefault(shuffle());
   }
 
+  default String getShuffleScope() {
+    return getOrDefault(shuffleScope());
+  }
+
   default long getSeed() {
     return (Long) getOrDefault(seed());
   }
@@ -193,6 +202,11 @@ public interface PerceptronParams extends Params {
   /** {@link #getAveraging()} as the kernel's enum. */
   default Averaging averagingValue() {
     return Averaging.fromParam(getAveraging());
+  }
+
+  /** {@link #getShuffleScope()} as the kernel's enum. */
+  default ShuffleScope shuffleScopeValue() {
+    return ShuffleScope.fromParam(getShuffleScope());
   }
 
   /** {@link #getMixing()} as the mixing package's enum. */

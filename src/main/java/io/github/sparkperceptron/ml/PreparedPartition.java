@@ -2,6 +2,7 @@ package io.github.sparkperceptron.ml;
 
 import io.github.sparkperceptron.kernel.TrainingBlock;
 import io.github.sparkperceptron.kernel.TrainingBlockBuilder;
+import io.github.sparkperceptron.kernel.VisitOrder;
 import java.io.Serializable;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -99,11 +100,13 @@ final class PreparedPartition implements Serializable {
     final int maxLabel;
     /** Whether {@link #maxLabel} comes from the label column's metadata. */
     final boolean labelsFromMetadata;
+    /** Lays out the training rows (validation rows keep the input order). */
+    final VisitOrder order;
     /** The column of the row ids ({@link #describeRow}): the last one. */
     final int rowIdIndex;
 
     Spec(String labelCol, String featuresCol, String weightCol, String validationCol,
-        int expectedFeatures, int maxLabel, boolean labelsFromMetadata) {
+        int expectedFeatures, int maxLabel, boolean labelsFromMetadata, VisitOrder order) {
       this.labelCol = labelCol;
       this.featuresCol = featuresCol;
       this.weightCol = weightCol;
@@ -111,6 +114,7 @@ final class PreparedPartition implements Serializable {
       this.expectedFeatures = expectedFeatures;
       this.maxLabel = maxLabel;
       this.labelsFromMetadata = labelsFromMetadata;
+      this.order = order;
       this.rowIdIndex = 2 + (weightCol.isEmpty() ? 0 : 1) + (validationCol.isEmpty() ? 0 : 1);
     }
   }
@@ -128,7 +132,7 @@ final class PreparedPartition implements Serializable {
         return failed(partition, problem);
       }
     }
-    return converter.finish();
+    return converter.finish(spec.order);
   }
 
   /**
@@ -161,9 +165,10 @@ final class PreparedPartition implements Serializable {
   /**
    * One worker's training partition from its pieces, given in input-partition order: their rows
    * one after the other, counted and summed row by row exactly as {@link #prepare} would, so the
-   * result equals converting the concatenated rows directly, bit for bit.
+   * result equals converting the concatenated rows directly, bit for bit (the training rows then
+   * stored in {@code order}'s layout for the worker, as {@link #prepare} stores them).
    */
-  static PreparedPartition merge(int worker, List<PreparedPartition> pieces) {
+  static PreparedPartition merge(int worker, List<PreparedPartition> pieces, VisitOrder order) {
     int numFeatures = -1;
     long featuresFrom = -1;
     for (PreparedPartition piece : pieces) {
@@ -202,7 +207,7 @@ final class PreparedPartition implements Serializable {
       // in the last bit from the one a direct conversion records.
       merged.maxSquaredNorm = Math.max(merged.maxSquaredNorm, piece.maxSquaredNorm);
     }
-    return merged.finish();
+    return merged.finish(order);
   }
 
   /** The message for vectors of two sizes, each named by the first row that has it. */
@@ -360,8 +365,18 @@ final class PreparedPartition implements Serializable {
       return train;
     }
 
+    /** The partition, its training rows stored in the input order. */
     PreparedPartition finish() {
-      TrainingBlock block = train == null ? null : train.build();
+      return finish(null);
+    }
+
+    /**
+     * The partition, its training rows stored in {@code order}'s layout for this partition
+     * ({@code null}: the input order); validation rows keep the input order.
+     */
+    PreparedPartition finish(VisitOrder order) {
+      TrainingBlock block = train == null ? null
+          : train.build(order == null ? null : order.layout(partition, train.numRows()));
       TrainingBlock validation = held == null ? null : held.build();
       return new PreparedPartition(block, validation, partition, count, validationCount,
           count + validationCount == 0 ? -1 : numFeatures, firstRowId,

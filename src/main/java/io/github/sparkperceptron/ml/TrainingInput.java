@@ -3,6 +3,8 @@ package io.github.sparkperceptron.ml;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.monotonically_increasing_id;
 
+import io.github.sparkperceptron.kernel.ShuffleScope;
+import io.github.sparkperceptron.kernel.VisitOrder;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -26,8 +28,8 @@ import scala.Tuple2;
 /**
  * The training data of one {@code fit}: the input's partitions laid out over the workers
  * ({@link WorkerLayout}), every training partition converted once into a cached
- * {@link io.github.sparkperceptron.kernel.TrainingBlock} (MEMORY_AND_DISK), validated as a whole,
- * and released by {@link #close()}.
+ * {@link io.github.sparkperceptron.kernel.TrainingBlock} (MEMORY_AND_DISK), its rows stored in the
+ * layout of the {@link VisitOrder}, validated as a whole, and released by {@link #close()}.
  */
 final class TrainingInput implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TrainingInput.class);
@@ -118,16 +120,18 @@ final class TrainingInput implements AutoCloseable {
   static TrainingInput prepare(Dataset<?> dataset, String labelCol, String featuresCol,
       String weightCol, String validationCol, int numWorkers, int slots) {
     return prepare(dataset, labelCol, featuresCol, weightCol, validationCol, numWorkers, slots,
-        false);
+        VisitOrder.of(true, ShuffleScope.ROWS, 0), false);
   }
 
   /**
-   * As above; with {@code nothingToLearnIsFine} (a stream's micro-batch) an input without rows or
-   * with only zero weights is returned (its {@link #numRows} or {@link #totalWeight} is 0, and
+   * As {@link #prepare(Dataset, String, String, String, String, int, int)}, each worker's
+   * training rows stored in {@code order}'s layout for that worker ({@link VisitOrder#layout}).
+   * With {@code nothingToLearnIsFine} (a stream's micro-batch) an input without rows or with only
+   * zero weights is returned (its {@link #numRows} or {@link #totalWeight} is 0, and
    * {@link #numFeatures} is −1 without rows) instead of being refused.
    */
   static TrainingInput prepare(Dataset<?> dataset, String labelCol, String featuresCol,
-      String weightCol, String validationCol, int numWorkers, int slots,
+      String weightCol, String validationCol, int numWorkers, int slots, VisitOrder order,
       boolean nothingToLearnIsFine) {
     InputChecks.requireNumericColumn(dataset.schema(), labelCol, "labelCol");
     InputChecks.requireVectorColumn(dataset.schema(), featuresCol, "featuresCol");
@@ -142,7 +146,8 @@ final class TrainingInput implements AutoCloseable {
         .size();
     PreparedPartition.Spec spec = new PreparedPartition.Spec(labelCol, featuresCol, weightCol,
         validationCol, declaredFeatures,
-        (declaredClasses > 0 ? declaredClasses : MAX_INFERRED_CLASSES) - 1, declaredClasses > 0);
+        (declaredClasses > 0 ? declaredClasses : MAX_INFERRED_CLASSES) - 1, declaredClasses > 0,
+        order);
 
     List<Column> columns = new ArrayList<>();
     columns.add(col(labelCol).cast("double"));
@@ -200,7 +205,7 @@ final class TrainingInput implements AutoCloseable {
           for (Tuple2<Integer, PreparedPartition> piece : pieces) {
             ordered.add(piece._2());
           }
-          return Collections.singletonList(PreparedPartition.merge(j, ordered)).iterator();
+          return Collections.singletonList(PreparedPartition.merge(j, ordered, spec.order)).iterator();
         }, true);
       default:
         return rows.mapPartitionsWithIndex((p, it) -> Collections.singletonList(

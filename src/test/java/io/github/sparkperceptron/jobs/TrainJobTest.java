@@ -131,6 +131,7 @@ class TrainJobTest {
         {"--train", TRAIN, "--model", tmp.resolve("m").toString(), "--update-rule", "mira"},
         {"--train", TRAIN, "--model", tmp.resolve("m").toString(), "--max-iter", "-3"},
         {"--train", TRAIN, "--model", tmp.resolve("m").toString(), "--format", "xml"},
+        {"--train", TRAIN, "--model", tmp.resolve("m").toString(), "--shuffle-scope", "blocks"},
     };
     String[] expected = {
         "Unknown option: '--bogus'",
@@ -139,6 +140,7 @@ class TrainJobTest {
         "updateRule must be one of [perceptron, pa, pa1, pa2], got 'mira'",
         "maxIter must be >= 0, got -3",
         "Invalid value for option '--format'",
+        "shuffleScope must be one of [rows, chunks], got 'blocks'",
     };
     for (int i = 0; i < cases.length; i++) {
       JobRun run = JobRun.of(new TrainJob(), cases[i]);
@@ -173,7 +175,8 @@ class TrainJobTest {
     for (String flag : new String[] {"--train", "--test", "--model", "--format", "--metrics",
         "--overwrite", "--workers",
         "--partitions", "--max-iter", "--tol", "--step-size", "--[no-]fit-intercept",
-        "--update-rule", "--aggressiveness", "--averaging", "--mixing", "--[no-]shuffle", "--seed",
+        "--update-rule", "--aggressiveness", "--averaging", "--mixing", "--[no-]shuffle",
+        "--shuffle-scope", "--seed",
         "--threshold", "--aggregation-depth", "--num-features", "--mixing-rounds",
         "--weight-col"}) {
       assertTrue(help.out.contains(flag), "help lacks " + flag + ":\n" + help.out);
@@ -183,6 +186,7 @@ class TrainJobTest {
     assertTrue(text.contains("maximum epochs (default: 10)"), help.out);
     assertTrue(text.contains("uniform, mistakes, momentum or oneshot (default: mistakes)"),
         help.out);
+    assertTrue(text.contains("for its accuracy) (default: rows)"), help.out);
   }
 
   @Test

@@ -25,7 +25,7 @@ class EpochAllocationTest {
   private static final com.sun.management.ThreadMXBean THREADS =
       (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
-  private static TrainingBlock block(boolean dense, int numClasses) {
+  private static TrainingBlock block(boolean dense, int numClasses, VisitOrder order) {
     Random rnd = new Random(3);
     int d = dense ? 16 : 5_000;
     TrainingBlockBuilder builder = new TrainingBlockBuilder(d);
@@ -48,15 +48,15 @@ class EpochAllocationTest {
         builder.addSparse(label, 1.0, idx, val, n);
       }
     }
-    return builder.build();
+    return builder.build(order.layout(0, ROWS));
   }
 
-  private static long epochAllocation(TrainingBlock data, int numClasses, UpdateRule rule,
-      Averaging averaging) {
+  private static long epochAllocation(TrainingBlock data, VisitOrder visits, int numClasses,
+      UpdateRule rule, Averaging averaging) {
     LearnerConfig config = new LearnerConfig(data.features().numFeatures(), numClasses, true,
         1.0, rule, 1.0, averaging);
     LinearState state = LinearState.zero(config);
-    int[] order = SeededShuffle.order(true, 7, 1, 0, data.numRows());
+    EpochOrder order = visits.epochOrder(1, 0, data.features());
     EpochStats stats = new EpochStats();
     // Warm-up: class initialisation (enum switch tables) happens once, not per epoch.
     OnlineLearner.runEpoch(config, data, order, state, 1.0, stats, null);
@@ -74,15 +74,18 @@ class EpochAllocationTest {
         "this JVM counts allocated bytes per thread");
     StringBuilder report = new StringBuilder();
     long worst = 0;
-    for (boolean dense : new boolean[] {false, true}) {
-      for (int classes : new int[] {2, 4}) {
-        TrainingBlock data = block(dense, classes);
-        for (UpdateRule rule : new UpdateRule[] {UpdateRule.PERCEPTRON, UpdateRule.PA1}) {
-          for (Averaging averaging : new Averaging[] {Averaging.NONE, Averaging.AVERAGE}) {
-            long bytes = epochAllocation(data, classes, rule, averaging);
-            worst = Math.max(worst, bytes);
-            report.append(String.format("%s K=%d %s %s: %d bytes%n", dense ? "dense" : "sparse",
-                classes, rule, averaging, bytes));
+    for (ShuffleScope scope : ShuffleScope.values()) {
+      VisitOrder visits = VisitOrder.of(true, scope, 7);
+      for (boolean dense : new boolean[] {false, true}) {
+        for (int classes : new int[] {2, 4}) {
+          TrainingBlock data = block(dense, classes, visits);
+          for (UpdateRule rule : new UpdateRule[] {UpdateRule.PERCEPTRON, UpdateRule.PA1}) {
+            for (Averaging averaging : new Averaging[] {Averaging.NONE, Averaging.AVERAGE}) {
+              long bytes = epochAllocation(data, visits, classes, rule, averaging);
+              worst = Math.max(worst, bytes);
+              report.append(String.format("%s %s K=%d %s %s: %d bytes%n", scope,
+                  dense ? "dense" : "sparse", classes, rule, averaging, bytes));
+            }
           }
         }
       }

@@ -50,9 +50,4 @@ class SeededShuffleTest {
       }
     }
   }
-
-  @Test
-  void noShuffleIsTheIdentity() {
-    assertArrayEquals(new int[] {0, 1, 2, 3}, SeededShuffle.order(false, 1, 1, 1, 4));
-  }
 }

@@ -68,4 +68,45 @@ class TrainingBlockBuilderTest {
     assertEquals(2.5, block.weight(1), 0.0);
     assertEquals(3.5, block.totalWeight(), 0.0);
   }
+
+  @Test
+  void aLayoutStoresRowLayoutIAtPositionIWithItsLabelAndWeight() {
+    int[] layout = {2, 0, 3, 1};
+    double[][] rows = {{0, 1.5, 0, 0, 0, 0}, {3, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 7},
+        {0, 0, 0, 0, 0, 0}};
+    for (boolean dense : new boolean[] {false, true}) {
+      TrainingBlockBuilder builder = new TrainingBlockBuilder(6);
+      for (int r = 0; r < rows.length; r++) {
+        double[] row = dense ? new double[] {r + 1, 1, 1, 1, 1, 1} : rows[r];
+        builder.addDense(r % 3, 1.0 + r, row);
+      }
+      TrainingBlock block = builder.build(layout);
+      assertEquals(dense, block.features() instanceof DenseFeatureBlock);
+      for (int i = 0; i < layout.length; i++) {
+        int from = layout[i];
+        assertEquals(from % 3, block.label(i));
+        assertEquals(1.0 + from, block.weight(i), 0.0);
+        double[] w = {1, 10, 100, 1000, 10_000, 100_000};
+        double expected = 0;
+        double[] row = dense ? new double[] {from + 1, 1, 1, 1, 1, 1} : rows[from];
+        for (int j = 0; j < 6; j++) {
+          expected += row[j] * w[j];
+        }
+        assertEquals(expected, block.features().dot(i, w, 0), 0.0, "stored row " + i);
+      }
+      assertEquals(10.0, block.totalWeight(), 0.0);
+    }
+  }
+
+  @Test
+  void aLayoutMustBeAPermutationOfTheRows() {
+    for (int[] bad : new int[][] {{0, 1}, {0, 1, 1}, {0, 1, 3}, {-1, 0, 1}}) {
+      TrainingBlockBuilder builder = new TrainingBlockBuilder(2);
+      for (int r = 0; r < 3; r++) {
+        builder.addDense(0, 1.0, new double[] {r, 1});
+      }
+      org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+          () -> builder.build(bad), java.util.Arrays.toString(bad));
+    }
+  }
 }

@@ -164,21 +164,31 @@ class IterativeParameterMixingTest {
     }
   }
 
-  /** Same data, partitioning and seed: bit-identical models, in every mixing mode. */
+  /**
+   * Same data, partitioning and seed: bit-identical models, in every mixing mode and both shuffle
+   * scopes (the chunked scope also lays the rows out by the seed when the blocks are built, so a
+   * second fit rebuilds them identically).
+   */
   @Test
   void sameDataPartitioningAndSeedGiveIdenticalModels() {
     List<TestData.Example> examples =
         TestData.readLibSvm(TestData.sharedData("breast_cancer", "train.libsvm"), 30);
     Dataset<Row> frame = TestData.frame(SPARK, examples, 4).cache();
-    for (String mixing : new String[] {"uniform", "mistakes", "oneshot"}) {
-      PerceptronClassifier clf = new PerceptronClassifier().setMixing(mixing).setSeed(7)
-          .setAggregationDepth(3).setNumWorkers(4);
-      double[] first = clf.fit(frame).coefficients().toArray();
-      double[] second = clf.fit(frame).coefficients().toArray();
-      assertArrayEquals(first, second, 0.0, mixing);
-      double[] otherSeed = clf.copy(new org.apache.spark.ml.param.ParamMap()).setSeed(8)
-          .fit(frame).coefficients().toArray();
-      assertFalse(Arrays.equals(first, otherSeed), "the seed must matter (" + mixing + ")");
+    for (String scope : new String[] {"chunks", "rows"}) {
+      for (String mixing : new String[] {"uniform", "mistakes", "oneshot"}) {
+        PerceptronClassifier clf = new PerceptronClassifier().setMixing(mixing).setSeed(7)
+            .setShuffleScope(scope).setAggregationDepth(3).setNumWorkers(4);
+        double[] first = clf.fit(frame).coefficients().toArray();
+        double[] second = clf.fit(frame).coefficients().toArray();
+        assertArrayEquals(first, second, 0.0, scope + " " + mixing);
+        double[] otherSeed = clf.copy(new org.apache.spark.ml.param.ParamMap()).setSeed(8)
+            .fit(frame).coefficients().toArray();
+        assertFalse(Arrays.equals(first, otherSeed), "the seed must matter (" + mixing + ")");
+        String otherScope = scope.equals("rows") ? "chunks" : "rows";
+        double[] otherOrder = clf.copy(new org.apache.spark.ml.param.ParamMap())
+            .setShuffleScope(otherScope).fit(frame).coefficients().toArray();
+        assertFalse(Arrays.equals(first, otherOrder), "the scope must matter (" + mixing + ")");
+      }
     }
     frame.unpersist();
   }

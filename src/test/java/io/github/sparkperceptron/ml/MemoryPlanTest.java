@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkperceptron.io.LibSvmSource;
+import io.github.sparkperceptron.kernel.ShuffleScope;
 import io.github.sparkperceptron.kernel.Averaging;
 import io.github.sparkperceptron.kernel.LearnerConfig;
 import io.github.sparkperceptron.kernel.UpdateRule;
@@ -44,7 +45,7 @@ class MemoryPlanTest {
   private static MixingSettings mixing(String mode, int rounds, boolean validate) {
     MixingMode m = MixingMode.fromParam(mode);
     double momentum = m == MixingMode.MOMENTUM ? 0.5 : 0.0;
-    return new MixingSettings(10, 0.0, m, true, 1L, 2, validate, 5, 0.0, rounds, momentum,
+    return new MixingSettings(10, 0.0, m, true, ShuffleScope.ROWS, 1L, 2, validate, 5, 0.0, rounds, momentum,
         1.0);
   }
 
@@ -220,7 +221,7 @@ class MemoryPlanTest {
   @Test
   void theLineFallsBetweenWhatTrainedAndWhatRanOutOfMemory() {
     MemoryPlan.Cluster twoGig = local(2, 2L << 30);
-    MixingSettings twoEpochs = new MixingSettings(2, 0.0, MixingMode.MISTAKES, true, 42L, 2,
+    MixingSettings twoEpochs = new MixingSettings(2, 0.0, MixingMode.MISTAKES, true, ShuffleScope.ROWS, 42L, 2,
         false, 3, 0.0, 1, 0.0, 1.0);
     assertDoesNotThrow(() -> new MemoryPlan(binary(1 << 24, Averaging.AVERAGE), 2, 2000, 60_000,
         twoEpochs, false, twoGig).requireFits());

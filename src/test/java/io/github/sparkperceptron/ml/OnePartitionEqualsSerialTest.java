@@ -4,12 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.github.sparkperceptron.kernel.SeededShuffle;
-import io.github.sparkperceptron.testing.Examples;
+import io.github.sparkperceptron.kernel.ShuffleScope;
+import io.github.sparkperceptron.kernel.VisitOrder;
 import io.github.sparkperceptron.testing.NaivePerceptron;
+import io.github.sparkperceptron.testing.SerialOrder;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
 import java.util.List;
-import java.util.function.IntFunction;
 import org.apache.spark.ml.linalg.Matrix;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -21,47 +22,71 @@ import org.junit.jupiter.params.provider.CsvSource;
  * With one partition, iterative parameter mixing is serial training: the distributed model must
  * equal, bit for bit, the naive textbook perceptron written in the test (real data sets, every
  * averaging mode, update rule and mixing mode, binary and multiclass; block momentum with one
- * worker has momentum 0 and one round per epoch).
+ * worker has momentum 0 and one round per epoch), visiting the rows in the same order: the input
+ * order, a full shuffle (shuffleScope=rows) or the chunked order (shuffleScope=chunks, which also
+ * stores the rows in a seeded random layout), taken from the Spark-free {@link VisitOrder}.
  */
 class OnePartitionEqualsSerialTest {
   private static final SparkSession SPARK = SparkTestSupport.spark();
 
-  @ParameterizedTest(name = "{0} {1} {2} {3} eta={4} intercept={5} shuffle={6}")
+  /**
+   * The order column: {@code input} (shuffle=false), {@code rows} or {@code chunks} (shuffle with
+   * that shuffleScope). pendigits (7,494 rows, 16 chunks of 496) and breast_cancer (2 chunks)
+   * cut their rows into several chunks; iris and spark_sample_libsvm fit in one.
+   */
+  @ParameterizedTest(name = "{0} {1} {2} {3} eta={4} intercept={5} order={6} {7}")
   @CsvSource({
-      "breast_cancer, 30, 2, none,    perceptron, 1.0, true,  false, uniform",
-      "breast_cancer, 30, 2, average, perceptron, 1.0, true,  false, mistakes",
-      "breast_cancer, 30, 2, average, perceptron, 0.3, false, true,  uniform",
-      "spark_sample_libsvm, 692, 2, average, perceptron, 1.0, true, true, mistakes",
-      "iris, 4, 3, none,    perceptron, 1.0, true,  false, uniform",
-      "iris, 4, 3, average, perceptron, 0.7, true,  true,  mistakes",
-      "iris, 4, 3, average, perceptron, 1.0, false, false, oneshot",
-      "breast_cancer, 30, 2, average, pa,  1.0, true,  true,  uniform",
-      "breast_cancer, 30, 2, none,    pa1, 1.0, true,  false, mistakes",
-      "iris, 4, 3, average, pa2, 1.0, true,  true,  uniform",
-      "breast_cancer, 30, 2, average, perceptron, 1.0, true, true, momentum",
-      "iris, 4, 3, average, pa1, 1.0, true,  true,  momentum",
+      "breast_cancer, 30, 2, none,    perceptron, 1.0, true,  input,  uniform",
+      "breast_cancer, 30, 2, average, perceptron, 1.0, true,  input,  mistakes",
+      "breast_cancer, 30, 2, average, perceptron, 0.3, false, rows,   uniform",
+      "spark_sample_libsvm, 692, 2, average, perceptron, 1.0, true, rows, mistakes",
+      "iris, 4, 3, none,    perceptron, 1.0, true,  input,  uniform",
+      "iris, 4, 3, average, perceptron, 0.7, true,  rows,   mistakes",
+      "iris, 4, 3, average, perceptron, 1.0, false, input,  oneshot",
+      "breast_cancer, 30, 2, average, pa,  1.0, true,  rows,   uniform",
+      "breast_cancer, 30, 2, none,    pa1, 1.0, true,  input,  mistakes",
+      "iris, 4, 3, average, pa2, 1.0, true,  rows,   uniform",
+      "breast_cancer, 30, 2, none,    perceptron, 1.0, true,  chunks, uniform",
+      "breast_cancer, 30, 2, average, perceptron, 0.3, false, chunks, mistakes",
+      "spark_sample_libsvm, 692, 2, average, perceptron, 1.0, true, chunks, mistakes",
+      "iris, 4, 3, none,    perceptron, 1.0, true,  chunks, uniform",
+      "iris, 4, 3, average, perceptron, 1.0, false, chunks, oneshot",
+      "breast_cancer, 30, 2, average, pa,  1.0, true,  chunks, uniform",
+      "breast_cancer, 30, 2, none,    pa1, 1.0, true,  chunks, mistakes",
+      "iris, 4, 3, average, pa2, 1.0, true,  chunks, uniform",
+      "pendigits, 16, 10, average, perceptron, 1.0, true, chunks, mistakes",
+      "pendigits, 16, 10, none,    pa1, 1.0, true,  chunks, oneshot",
+      "breast_cancer, 30, 2, average, perceptron, 1.0, true, chunks, momentum",
+      "iris, 4, 3, average, pa1, 1.0, true,  rows,   momentum",
+      "pendigits, 16, 10, average, perceptron, 1.0, true, rows, momentum",
   })
   void oneMatchesNaiveSerialBitForBit(String dataset, int d, int k, String averaging,
-      String rule, double eta, boolean fitIntercept, boolean shuffle, String mixing) {
+      String rule, double eta, boolean fitIntercept, String order, String mixing) {
     List<TestData.Example> examples =
         TestData.readLibSvm(TestData.sharedData(dataset, "train.libsvm"), d);
     int epochs = 6;
     long seed = 99;
-    int n = examples.size();
-    IntFunction<int[]> orders = shuffle
-        ? epoch -> SeededShuffle.forEpoch(seed, epoch, 0).permutation(n)
-        : NaivePerceptron.inOrder(n);
+    boolean shuffle = !order.equals("input");
+    String scope = shuffle ? order : "chunks";
+    SerialOrder serial = SerialOrder.of(
+        VisitOrder.of(shuffle, ShuffleScope.fromParam(scope), seed), 0, examples);
+    if (order.equals("rows")) {
+      // The full shuffle is the order of earlier releases: SeededShuffle's permutation per epoch.
+      int n = examples.size();
+      assertArrayEquals(SeededShuffle.forEpoch(seed, 3, 0).permutation(n), serial.orders.apply(3));
+    }
     NaivePerceptron naive = new NaivePerceptron(d, k, fitIntercept, eta,
         averaging.equals("average"), rule, 0.5);
     // The trainer adds each epoch's accumulator change to u (one-shot mixing returns its model).
     naive.foldAverageEachEpoch = !mixing.equals("oneshot");
-    naive.train(Examples.dense(examples), Examples.labels(examples), epochs, orders);
+    naive.train(serial.xs, serial.labels, epochs, serial.orders);
 
     Dataset<Row> frame = TestData.frameInOrder(SPARK, examples, 1);
     PerceptronClassificationModel model = new PerceptronClassifier()
         .setMaxIter(epochs).setTol(0.0).setAveraging(averaging).setUpdateRule(rule)
-        .setStepSize(eta).setFitIntercept(fitIntercept).setShuffle(shuffle).setSeed(seed)
-        .setAggressiveness(0.5).setMixing(mixing).setNumWorkers(1)
+        .setStepSize(eta).setFitIntercept(fitIntercept).setShuffle(shuffle)
+        .setShuffleScope(scope).setSeed(seed).setAggressiveness(0.5).setMixing(mixing)
+        .setNumWorkers(1)
         .fit(frame);
 
     assertEquals(naive.epochsRun, model.summary().totalIterations());

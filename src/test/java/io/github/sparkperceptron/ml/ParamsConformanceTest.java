@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkperceptron.kernel.Averaging;
 import io.github.sparkperceptron.kernel.ParamValue;
+import io.github.sparkperceptron.kernel.ShuffleScope;
 import io.github.sparkperceptron.kernel.UpdateRule;
 import io.github.sparkperceptron.mixing.MixingMode;
 import java.lang.reflect.InvocationTargetException;
@@ -62,6 +63,7 @@ class ParamsConformanceTest {
       Map.entry("rawPredictionCol", "r"),
       Map.entry("seed", 7L),
       Map.entry("shuffle", false),
+      Map.entry("shuffleScope", "chunks"),
       Map.entry("stepSize", 0.25),
       Map.entry("threshold", 0.5),
       Map.entry("tol", 0.5),
@@ -244,7 +246,8 @@ class ParamsConformanceTest {
         clf.updateRule(), ParamValue.names(UpdateRule.class),
         clf.averaging(), ParamValue.names(Averaging.class),
         clf.mixing(), ParamValue.names(MixingMode.class),
-        clf.classWeight(), ParamValue.names(ClassWeight.class));
+        clf.classWeight(), ParamValue.names(ClassWeight.class),
+        clf.shuffleScope(), ParamValue.names(ShuffleScope.class));
     assertEquals(List.of("perceptron", "pa", "pa1", "pa2"), allowed.get(clf.updateRule()));
     for (Map.Entry<Param<String>, List<String>> e : allowed.entrySet()) {
       Param<String> p = e.getKey();

@@ -213,6 +213,11 @@ class RecoveryTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> clf.copy(new org.apache.spark.ml.param.ParamMap()).setSeed(4).fit(data));
     assertTrue(e.getMessage().contains("a different training"), e.getMessage());
+    // The visiting order shapes the training too (issue 14): another scope is another training.
+    e = assertThrows(IllegalArgumentException.class,
+        () -> clf.copy(new org.apache.spark.ml.param.ParamMap()).setShuffleScope("chunks")
+            .fit(data));
+    assertTrue(e.getMessage().contains("a different training"), e.getMessage());
   }
 
   /**

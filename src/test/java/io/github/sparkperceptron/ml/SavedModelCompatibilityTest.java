@@ -87,6 +87,9 @@ class SavedModelCompatibilityTest {
         PerceptronClassificationModel.load(dir.resolve("multiclass").toString());
     assertEquals(3, multiclass.numClasses());
     assertEquals("pa1", multiclass.getUpdateRule());
+    // Saved before shuffleScope existed (issue 14): the param reads as its default.
+    assertTrue(!multiclass.isSet(multiclass.shuffleScope()));
+    assertEquals("rows", multiclass.getShuffleScope());
     PerceptronClassificationModel voted =
         PerceptronClassificationModel.load(dir.resolve("voted").toString());
     assertTrue(voted.isVoted());

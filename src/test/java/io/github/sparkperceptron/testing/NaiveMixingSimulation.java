@@ -9,7 +9,10 @@ import java.util.List;
  * <ul>
  *   <li>worker p owns rows [p·n/P, (p+1)·n/P) (Spark's {@code parallelize} slices);</li>
  *   <li>its order in epoch e is a Fisher-Yates shuffle driven by SplitMix64, seeded by
- *       (seed, e, p) (the formula of the trainer's documentation, written again here);</li>
+ *       (seed, e, p) (the formula of the trainer's documentation, written again here), or, for
+ *       another visiting order (shuffleScope=chunks), the rows {@link #visits} names: an order
+ *       is a convention, not arithmetic, and the caller learns it from the library's Spark-free
+ *       {@code VisitOrder} (see {@link SerialOrder});</li>
  *   <li>an epoch is R rounds; round r visits the slice [r·n_p/R, (r+1)·n_p/R) of that order,
  *       from the round's weights with a zero accumulator, and every worker's clock runs at T/T_p
  *       per example and ends the round at the agreed c + T·(r+1)/R;</li>
@@ -34,6 +37,12 @@ public final class NaiveMixingSimulation {
   private final boolean averaged;
   private final boolean fitIntercept;
   private final long seed;
+
+  /**
+   * The rows worker p visits in epoch e, as indices into its own rows (0 .. n_p − 1), or
+   * {@code null} for the full shuffle written here.
+   */
+  public java.util.function.BiFunction<Integer, Integer, int[]> visits;
 
   /** Weights, accumulator and clock of the driver after {@link #run}. */
   public double[] w;
@@ -112,7 +121,11 @@ public final class NaiveMixingSimulation {
       int[][] orders = new int[workers][];
       for (int p = 0; p < workers; p++) {
         int size = (int) ((long) (p + 1) * n / workers) - (int) ((long) p * n / workers);
-        orders[p] = permutation(seed, epoch, p, size);
+        orders[p] = visits == null ? permutation(seed, epoch, p, size) : visits.apply(p, epoch);
+        if (orders[p].length != size) {
+          throw new IllegalStateException("worker " + p + " visits " + orders[p].length
+              + " rows of " + size);
+        }
       }
       double epochClock = clock;
       for (int r = 0; r < rounds; r++) {
