@@ -66,7 +66,8 @@ public final class BenchmarkRunner implements Callable<Integer> {
 
   @Option(names = "--sections", split = ",", paramLabel = "S",
       description = "sections to run: mllib, epoch, partitions, scale (default: these four;"
-          + " memory is measured with epoch), and model-size, many-class (issue 10, on request)")
+          + " memory is measured with epoch), and on request mixing-cost (issue 9), model-size,"
+          + " many-class (issue 10)")
   List<String> sections = new ArrayList<>(List.of("mllib", "epoch", "partitions", "scale"));
 
   @Option(names = "--datasets", split = ",", paramLabel = "NAME",
@@ -205,7 +206,7 @@ public final class BenchmarkRunner implements Callable<Integer> {
     long start = System.nanoTime();
     try {
       if (sections.contains("mllib") || sections.contains("epoch")
-          || sections.contains("partitions")) {
+          || sections.contains("partitions") || sections.contains("mixing-cost")) {
         loadDatasets();
       }
       if (sections.contains("mllib")) {
@@ -216,6 +217,9 @@ public final class BenchmarkRunner implements Callable<Integer> {
       }
       if (sections.contains("partitions")) {
         partitionsSection();
+      }
+      if (sections.contains("mixing-cost")) {
+        mixingCostSection();
       }
       if (sections.contains("scale")) {
         scaleSection();
@@ -494,7 +498,7 @@ public final class BenchmarkRunner implements Callable<Integer> {
         Set<Integer> before = probe.seen();
         taskTimes.clear();
         PerceptronClassificationModel model = new PerceptronClassifier().setMaxIter(epochs + 1)
-            .setTol(0).fit(b.train);
+            .setTol(0).setNumWorkers(partitions).fit(b.train);
         waitForListener();
         blockBytes = probe.peakBytesSince(before);
         spilled |= probe.spilledSince(before);
@@ -590,6 +594,58 @@ public final class BenchmarkRunner implements Callable<Integer> {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  // ------------------------------------------------------------------------------ mixing cost
+
+  /**
+   * What an epoch costs under each mixing mode at the default workers (one per partition of
+   * {@code --partitions}): fits of every mode alternate, so that the machine's load falls on all
+   * of them alike; median epoch seconds over epochs 2.. of every repetition, and its ratio to
+   * {@code mistakes} (issue 9's target: momentum at most 1.10).
+   */
+  private void mixingCostSection() {
+    int epochs = quick ? 5 : 10;
+    List<String> modes = List.of("mistakes", "momentum", "uniform");
+    report.markdown(Report.f("## Epoch time per mixing mode\n\nAveraged perceptron, %d workers,"
+        + " `mixingRounds` automatic (momentum: %d rounds per epoch), %d epochs + 1 warm-up, tol=0;"
+        + " the modes' fits alternate, %d repetitions; median of `summary().epochSeconds()` over"
+        + " epochs 2.. of all repetitions. %s\n\n", partitions, Math.min(partitions, 64), epochs,
+        repeats, load()));
+    Report.Table t = new Report.Table("dataset", "mixing", "median epoch ms", "/ mistakes",
+        "test accuracy");
+    for (Bench b : loaded) {
+      Map<String, List<Double>> seconds = new LinkedHashMap<>();
+      Map<String, Double> accuracy = new LinkedHashMap<>();
+      for (String mode : modes) {
+        seconds.put(mode, new ArrayList<>());
+      }
+      for (int r = 0; r < repeats; r++) {
+        for (String mode : modes) {
+          PerceptronClassificationModel model = new PerceptronClassifier()
+              .setMaxIter(epochs + 1).setTol(0).setMixing(mode).setNumWorkers(partitions)
+              .fit(b.train);
+          double[] s = model.summary().epochSeconds();
+          for (int e = 1; e < s.length; e++) {
+            seconds.get(mode).add(s[e]);
+          }
+          accuracy.put(mode, accuracy(model, b.test));
+        }
+      }
+      double base = median(seconds.get("mistakes"));
+      for (String mode : modes) {
+        double m = median(seconds.get(mode));
+        t.row(b.shape.name, mode, Report.f("%.1f", 1000 * m), Report.f("%.3f", m / base),
+            Report.f("%.4f", accuracy.get(mode)));
+        report.add("mixing-cost", b.shape, partitions, mode, "median_epoch_seconds", m, "s");
+        report.add("mixing-cost", b.shape, partitions, mode, "epoch_time_over_mistakes",
+            m / base, "ratio");
+      }
+      System.err.printf(Locale.ROOT, "mixing-cost %s: %s%n", b.shape.name, t);
+      report.flush();
+    }
+    report.markdown(t.toString()).markdown("\n");
+    report.flush();
   }
 
   // ------------------------------------------------------------------------------- partitions
@@ -707,7 +763,8 @@ public final class BenchmarkRunner implements Callable<Integer> {
     Dataset<Row> frame = b.train.withColumn(VALIDATION, lit(false))
         .unionByName(b.test.withColumn(VALIDATION, lit(true))).repartition(p);
     PerceptronClassificationModel model = new PerceptronClassifier().setMaxIter(epochs).setTol(0)
-        .setAveraging(averaging).setMixing(mixing).setValidationIndicatorCol(VALIDATION)
+        .setNumWorkers(p).setAveraging(averaging).setMixing(mixing)
+        .setValidationIndicatorCol(VALIDATION)
         .setMixingRounds(rounds.equals("auto") ? 0 : rounds.equals("P") ? p
             : Integer.parseInt(rounds))
         .setValidationPatience(epochs).fit(frame);
@@ -738,7 +795,7 @@ public final class BenchmarkRunner implements Callable<Integer> {
     counts.add(epochs);
     for (int e : counts) {
       PerceptronClassificationModel model = new PerceptronClassifier().setMaxIter(e)
-          .setMixing("oneshot").fit(frame);
+          .setNumWorkers(p).setMixing("oneshot").fit(frame);
       acc[e - 1] = accuracy(model, b.test);
     }
     for (int e = 1; e < epochs; e++) {
@@ -771,7 +828,8 @@ public final class BenchmarkRunner implements Callable<Integer> {
     Dataset<Row> test = data.frame(spark, 100_000_000L, 100_000, parts).cache();
     test.count();
     // An untimed small fit first, so that JIT compilation does not land on the first size.
-    new PerceptronClassifier().setMaxIter(10).setTol(0).fit(data.frame(spark, 0, 50_000, parts));
+    new PerceptronClassifier().setMaxIter(10).setTol(0).setNumWorkers(parts)
+        .fit(data.frame(spark, 0, 50_000, parts));
     for (int i = 0; i < scaleRows.length; i++) {
       long rows = scaleRows[i];
       DataShape shape = new DataShape("scale-" + rows, rows, scaleFeatures, 20L * rows, 2,
@@ -783,7 +841,7 @@ public final class BenchmarkRunner implements Callable<Integer> {
       try (HeapSampler heapSampler = new HeapSampler()) {
         long start = System.nanoTime();
         try {
-          model = new PerceptronClassifier().setMaxIter(10).setTol(0)
+          model = new PerceptronClassifier().setMaxIter(10).setTol(0).setNumWorkers(parts)
               .fit(data.frame(spark, 0, rows, parts));
         } catch (RuntimeException e) {
           // Typically the heap: record the failure and the largest size that fitted.

@@ -78,9 +78,19 @@ public final class TrainJob implements Callable<Integer> {
   @Option(names = "--overwrite", description = "replace an existing model or metrics file")
   boolean overwrite;
 
+  @Option(names = "--workers", paramLabel = "W", defaultValue = "0",
+      description = "perceptrons trained in parallel and mixed after every epoch (numWorkers);"
+          + " the input's partitions are coalesced or split into W. 0 = one per task slot of"
+          + " the cluster (Spark's default parallelism). The model depends on W: pin it to get"
+          + " the same model on clusters of different sizes (default: ${DEFAULT-VALUE})")
+  int workers;
+
   @Option(names = "--partitions", paramLabel = "P", defaultValue = "0",
-      description = "partitions to train on (one perceptron each); 0 keeps the input's,"
-          + " raised to Spark's default parallelism (default: ${DEFAULT-VALUE})")
+      description = "repartition the training rows into P partitions (a shuffle that deals"
+          + " them evenly, in a reproducible order) before the workers take them: for inputs"
+          + " whose partitions differ in size, which workers that coalesce them inherit. 0 keeps"
+          + " the input's partitions as read. The number of perceptrons is --workers, not P"
+          + " (default: ${DEFAULT-VALUE})")
   int partitions;
 
   @Option(names = "--max-iter", paramLabel = "N",
@@ -180,7 +190,7 @@ public final class TrainJob implements Callable<Integer> {
         .setUpdateRule(updateRule).setAggressiveness(aggressiveness).setAveraging(averaging)
         .setMixing(mixing).setShuffle(shuffle).setSeed(seed).setThreshold(threshold)
         .setAggregationDepth(aggregationDepth).setValidationPatience(validationPatience)
-        .setClassWeight(classWeight);
+        .setClassWeight(classWeight).setNumWorkers(workers);
   }
 
   @Override
@@ -190,6 +200,7 @@ public final class TrainJob implements Callable<Integer> {
     if (partitions < 0) {
       throw new IllegalArgumentException("--partitions must be >= 0, got " + partitions);
     }
+
     SparkSession spark = JobSupport.session("spark-perceptron train");
     ModelOutput output = new ModelOutput(spark.sparkContext().hadoopConfiguration());
     if (checkpointDir != null) {
@@ -227,7 +238,7 @@ public final class TrainJob implements Callable<Integer> {
           .union(validation.frame().withColumn(VALIDATION_COLUMN, functions.lit(true)));
       estimator.setValidationIndicatorCol(VALIDATION_COLUMN);
     }
-    trainFrame = partitioned(spark, trainFrame);
+    trainFrame = partitioned(trainFrame);
     if (!train.labelNote().isEmpty()) {
       out.println("Training data: " + train.labelNote());
     }
@@ -285,31 +296,29 @@ public final class TrainJob implements Callable<Integer> {
   }
 
   /**
-   * The training rows in the partitions to train on. A shuffle hands each partition its rows in
-   * the order its fetches complete, which varies from run to run on a cluster, and the model
-   * depends on that order (each epoch's seeded shuffle starts from it). So the rows are numbered
-   * before the shuffle (the number is a function of the input splits) and sorted by that number
-   * after it: then both the rows of a partition and their order depend on the input alone.
+   * The training rows in {@code --partitions} partitions, or as read. A shuffle hands each
+   * partition its rows in the order its fetches complete, which varies from run to run on a
+   * cluster, and the model depends on that order (each epoch's seeded shuffle starts from it).
+   * So the rows are numbered before the shuffle (the number is a function of the input splits)
+   * and sorted by that number after it: then both the rows of a partition and their order depend
+   * on the input alone.
    */
-  private Dataset<Row> partitioned(SparkSession spark, Dataset<Row> frame) {
-    int current = frame.rdd().getNumPartitions();
-    int wanted = partitions > 0 ? partitions
-        : Math.max(current, spark.sparkContext().defaultParallelism());
-    if (wanted == current) {
+  private Dataset<Row> partitioned(Dataset<Row> frame) {
+    if (partitions == 0 || partitions == frame.rdd().getNumPartitions()) {
       return frame;
     }
     String rowNumber = "__perceptron_input_row";
     return frame.withColumn(rowNumber, functions.monotonically_increasing_id())
-        .repartition(wanted).sortWithinPartitions(rowNumber).drop(rowNumber);
+        .repartition(partitions).sortWithinPartitions(rowNumber).drop(rowNumber);
   }
 
   private void printReport(PerceptronClassificationModel model, double fitSeconds,
       Evaluation trainEval, Evaluation testEval) {
     PerceptronTrainingSummary s = model.summary();
     out.printf(Locale.ROOT, "Trained a perceptron (%s, averaging=%s, mixing=%s) on %,d rows x %,d"
-        + " features, %d classes, %d partitions in %.2f s%n", model.getUpdateRule(),
-        model.getAveraging(), model.getMixing(), trainEval.rows, model.numFeatures(),
-        model.numClasses(), s.numPartitions(), fitSeconds);
+        + " features, %d classes, with %d workers (input in %d partitions) in %.2f s%n",
+        model.getUpdateRule(), model.getAveraging(), model.getMixing(), trainEval.rows,
+        model.numFeatures(), model.numClasses(), s.numWorkers(), s.numPartitions(), fitSeconds);
     out.println(epochTable(s));
     out.printf(Locale.ROOT, "Stopped: %s after %d epochs%s%n",
         s.stopReason().name().toLowerCase(Locale.ROOT).replace('_', ' '), s.totalIterations(),
@@ -368,6 +377,7 @@ public final class TrainJob implements Callable<Integer> {
     data.put("partitions", numPartitions);
 
     PerceptronTrainingSummary s = model.summary();
+    data.put("workers", s.numWorkers());
     ObjectNode train = root.putObject("train");
     trainEval.writeTo(train);
     Json.putNumber(train, "fitSeconds", fitSeconds);

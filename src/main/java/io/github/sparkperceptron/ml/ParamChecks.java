@@ -15,10 +15,16 @@ final class ParamChecks {
   }
 
   static Function1<Object, Object> intAtLeast(String param, int min) {
+    return intAtLeast(param, min, "");
+  }
+
+  /** At least {@code min}; {@code note} (may be empty) follows the range in the message. */
+  static Function1<Object, Object> intAtLeast(String param, int min, String note) {
     return (Function1<Object, Object> & Serializable) value -> {
       int v = (Integer) value;
       if (v < min) {
-        throw new IllegalArgumentException(param + " must be >= " + min + ", got " + v);
+        throw new IllegalArgumentException(param + " must be >= " + min
+            + (note.isEmpty() ? "" : " (" + note + ")") + ", got " + v);
       }
       return Boolean.TRUE;
     };

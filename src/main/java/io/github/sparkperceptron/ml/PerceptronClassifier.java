@@ -166,6 +166,15 @@ public class PerceptronClassifier
   }
 
   /**
+   * The number of perceptrons trained in parallel and mixed after every epoch (0, the default:
+   * as many as the cluster has task slots). The model depends on it; pin it when models must be
+   * identical across clusters. See the README, "How many workers".
+   */
+  public PerceptronClassifier setNumWorkers(int value) {
+    return (PerceptronClassifier) set(numWorkers(), value);
+  }
+
+  /**
    * Warm start: training begins from this model's weights instead of zeros. Its number of
    * features and classes must match the training data's. {@code null} clears it. The initial
    * model travels with copies of this estimator and is saved with it.
@@ -230,7 +239,7 @@ public class PerceptronClassifier
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(dataset.sparkSession().sparkContext());
 
     try (TrainingInput input = TrainingInput.prepare(dataset, getLabelCol(), getFeaturesCol(),
-        getWeightCol(), validationCol)) {
+        getWeightCol(), validationCol, getNumWorkers(), jsc.sc().defaultParallelism())) {
       LearnerConfig learner = new LearnerConfig(input.numFeatures, input.numClasses,
           getFitIntercept(), getStepSize(), rule, getAggressiveness(), averagingMode,
           classWeights(input));
@@ -242,7 +251,7 @@ public class PerceptronClassifier
       String exchange = jsc.getLocalProperty(MixingSettings.EXCHANGE_KEY);
       settings.denseAbove = exchangeDensity(exchange != null ? exchange
           : jsc.getConf().get(MixingSettings.EXCHANGE_KEY, "auto"));
-      LOG.info("Training {}: {} on {} rows x {} features, {} classes, {} partitions",
+      LOG.info("Training {}: {} on {} rows x {} features, {} classes, {} workers",
           uid(), describeParams(), input.numRows, input.numFeatures, input.numClasses,
           input.numPartitions);
 
@@ -251,7 +260,7 @@ public class PerceptronClassifier
         LOG.warn("The training data hold a single class ({}); the model predicts it for every"
             + " input (zero coefficients, infinite intercept), as Spark's LogisticRegression does",
             onlyClass);
-        return constantModel(learner, onlyClass, input.numPartitions);
+        return constantModel(learner, onlyClass, input);
       }
       if (onlyClass >= 0) {
         LOG.warn("The training data hold a single class ({}); training anyway because"
@@ -272,7 +281,7 @@ public class PerceptronClassifier
       if (checkpoints != null) {
         checkpoints.clear();
       }
-      return model.setSummary(summarize(progress, rule, input.numPartitions));
+      return model.setSummary(summarize(progress, rule, input));
     }
   }
 
@@ -338,8 +347,10 @@ public class PerceptronClassifier
   }
 
   /**
-   * Identifies a training: the params that shape it and the facts of its data and partitioning.
-   * A checkpoint resumes only the training with the same fingerprint.
+   * Identifies a training: the params that shape it and the facts of its data and workers (the
+   * resolved number, so that an automatic numWorkers on a cluster of another size never resumes
+   * a checkpoint of a different training). A checkpoint resumes only the training with the same
+   * fingerprint.
    */
   private String fingerprint(TrainingInput input) {
     StringBuilder sb = new StringBuilder("spark-perceptron checkpoint 1\n");
@@ -355,6 +366,7 @@ public class PerceptronClassifier
         .append(" features=").append(input.numFeatures).append(" classes=")
         .append(input.numClasses).append(" stored=").append(input.storedValues)
         .append(" weight=").append(Double.doubleToLongBits(input.totalWeight))
+        .append(" workers=").append(input.numPartitions)
         .append(" partitionRows=").append(Arrays.toString(input.partitionRows))
         .append(" classCounts=").append(Arrays.toString(input.classCounts)).append('\n');
     if (initialModel != null) {
@@ -419,7 +431,7 @@ public class PerceptronClassifier
   }
 
   private PerceptronClassificationModel constantModel(LearnerConfig learner, int onlyClass,
-      int numPartitions) {
+      TrainingInput input) {
     int rows = learner.weightRows();
     double[] intercepts = new double[rows];
     if (learner.isBinary()) {
@@ -433,11 +445,12 @@ public class PerceptronClassifier
         new double[rows * learner.numFeatures()], intercepts, null);
     return model.setSummary(new PerceptronTrainingSummary(new long[0], new long[0], new long[0],
         new double[0], new double[0], new double[0], new double[0], new double[0], new long[0][],
-        new double[0], 0, PerceptronTrainingSummary.StopReason.NOTHING_TO_TRAIN, numPartitions));
+        new double[0], 0, PerceptronTrainingSummary.StopReason.NOTHING_TO_TRAIN,
+        input.layout.inputPartitions, input.numPartitions));
   }
 
   private static PerceptronTrainingSummary summarize(TrainingProgress progress, UpdateRule rule,
-      int numPartitions) {
+      TrainingInput input) {
     List<EpochStats> epochs = progress.epochs;
     int n = epochs.size();
     long[] updates = new long[n];
@@ -466,7 +479,7 @@ public class PerceptronClassifier
         .toArray();
     return new PerceptronTrainingSummary(updates, mistakes, examples, objective, loss, hinge,
         change, seconds, progress.partitionUpdates.toArray(new long[0][]), validation,
-        progress.modelEpoch, reason, numPartitions);
+        progress.modelEpoch, reason, input.layout.inputPartitions, input.numPartitions);
   }
 
   private String describeParams() {

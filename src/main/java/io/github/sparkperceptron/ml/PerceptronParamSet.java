@@ -51,6 +51,7 @@ public final class PerceptronParamSet implements Serializable {
   final Param<String> classWeight;
   final Param<String> checkpointDir;
   final IntParam checkpointInterval;
+  final IntParam numWorkers;
 
   PerceptronParamSet(Params owner) {
     maxIter = new IntParam(owner, "maxIter",
@@ -81,12 +82,12 @@ public final class PerceptronParamSet implements Serializable {
     mixingRounds = new IntParam(owner, "mixingRounds",
         "mixing rounds per epoch: every partition's epoch is cut into this many consecutive"
             + " parts and the partitions are mixed after each (one Spark job per round); 0 ="
-            + " automatic: min(16, workers) with mixing=momentum, 1 otherwise (>= 0)",
+            + " automatic: min(workers, 64) with mixing=momentum, 1 otherwise (>= 0)",
         ParamChecks.intAtLeast("mixingRounds", 0));
     shuffle = new BooleanParam(owner, "shuffle",
         "whether each partition visits its rows in a new seeded order every epoch");
     seed = new LongParam(owner, "seed",
-        "random seed of the shuffles; the same data, partitioning and seed give the same model");
+        "random seed of the shuffles; the same input, numWorkers and seed give the same model");
     threshold = new DoubleParam(owner, "threshold",
         "binary models predict 1 when the margin w.x + b (a voted model: its vote) exceeds it;"
             + " any number, +Infinity (always 0) or -Infinity (always 1)",
@@ -117,6 +118,13 @@ public final class PerceptronParamSet implements Serializable {
     checkpointInterval = new IntParam(owner, "checkpointInterval",
         "with checkpointDir, write a checkpoint every this many epochs (>= 1), or -1 for none",
         ParamChecks.intAtLeastOrDisabled("checkpointInterval", 1));
+    numWorkers = new IntParam(owner, "numWorkers",
+        "perceptrons trained in parallel and mixed after every epoch: the input's partitions are"
+            + " coalesced (or split) into this many training partitions, one worker each. The"
+            + " model depends on it: the same input (rows and partitions), numWorkers and seed give"
+            + " the same model on any cluster (>= 0; 0 = auto: the cluster's task slots as"
+            + " SparkContext.defaultParallelism counts them when fit starts)",
+        ParamChecks.intAtLeast("numWorkers", 0, "0 = auto: the cluster's task slots"));
 
     owner.setDefault(maxIter, DEFAULT_MAX_ITER);
     owner.setDefault(tol, DEFAULT_TOL);
@@ -134,5 +142,6 @@ public final class PerceptronParamSet implements Serializable {
     owner.setDefault(validationPatience, DEFAULT_VALIDATION_PATIENCE);
     owner.setDefault(classWeight, ClassWeight.NONE.paramValue());
     owner.setDefault(checkpointInterval, 10);
+    owner.setDefault(numWorkers, 0);
   }
 }

@@ -93,6 +93,10 @@ public interface PerceptronParams extends Params {
     return perceptronParamSet().checkpointInterval;
   }
 
+  default IntParam numWorkers() {
+    return perceptronParamSet().numWorkers;
+  }
+
   default int getMaxIter() {
     return (Integer) getOrDefault(maxIter());
   }
@@ -174,6 +178,11 @@ public interface PerceptronParams extends Params {
 
   default int getCheckpointInterval() {
     return (Integer) getOrDefault(checkpointInterval());
+  }
+
+  /** The number of workers asked for; 0 means automatic (the cluster's task slots). */
+  default int getNumWorkers() {
+    return (Integer) getOrDefault(numWorkers());
   }
 
   /** {@link #getUpdateRule()} as the kernel's enum. */

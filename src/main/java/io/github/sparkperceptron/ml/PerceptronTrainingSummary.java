@@ -39,11 +39,12 @@ public final class PerceptronTrainingSummary implements Serializable {
   private final int modelEpoch;
   private final StopReason stopReason;
   private final int numPartitions;
+  private final int numWorkers;
 
   PerceptronTrainingSummary(long[] updates, long[] mistakes, long[] examples,
       double[] objective, double[] perceptronLoss, double[] hingeLoss, double[] weightChange, double[] epochSeconds,
       long[][] partitionUpdates, double[] validationAccuracy, int modelEpoch,
-      StopReason stopReason, int numPartitions) {
+      StopReason stopReason, int numPartitions, int numWorkers) {
     this.updates = updates;
     this.mistakes = mistakes;
     this.examples = examples;
@@ -57,6 +58,7 @@ public final class PerceptronTrainingSummary implements Serializable {
     this.modelEpoch = modelEpoch;
     this.stopReason = stopReason;
     this.numPartitions = numPartitions;
+    this.numWorkers = numWorkers;
   }
 
   /** Epochs run. */
@@ -126,10 +128,10 @@ public final class PerceptronTrainingSummary implements Serializable {
   }
 
   /**
-   * Per epoch, the updates of each partition (k_i,n in McDonald et al. 2010, who count mistakes
-   * of the perceptron rule): shows how evenly the partitions learn and gives the mistake-weighted
-   * mixing weights μ_i,n = k_i,n / Σ_j k_j,n. Each row sums to that epoch's
-   * {@link #updatesHistory()}.
+   * Per epoch, the updates of each worker's partition (k_i,n in McDonald et al. 2010, who count
+   * mistakes of the perceptron rule): shows how evenly the workers learn and gives the
+   * mistake-weighted mixing weights μ_i,n = k_i,n / Σ_j k_j,n. Each row has
+   * {@link #numWorkers()} entries and sums to that epoch's {@link #updatesHistory()}.
    */
   public long[][] partitionUpdatesHistory() {
     long[][] out = new long[partitionUpdates.length][];
@@ -164,15 +166,27 @@ public final class PerceptronTrainingSummary implements Serializable {
     return stopReason;
   }
 
-  /** Partitions the training data had. */
+  /**
+   * Partitions of the input dataset given to {@code fit}, before they were coalesced or split
+   * into {@link #numWorkers()} training partitions.
+   */
   public int numPartitions() {
     return numPartitions;
+  }
+
+  /**
+   * Perceptrons trained in parallel and mixed after every epoch: the {@code numWorkers} param,
+   * or with {@code numWorkers = 0} the cluster's task slots when {@code fit} started. Every
+   * per-partition history ({@link #partitionUpdatesHistory()}) has one entry per worker.
+   */
+  public int numWorkers() {
+    return numWorkers;
   }
 
   @Override
   public String toString() {
     return "PerceptronTrainingSummary{epochs=" + totalIterations() + ", stop=" + stopReason
-        + ", updates=" + Arrays.toString(updates)
+        + ", workers=" + numWorkers + ", updates=" + Arrays.toString(updates)
         + ", mistakes=" + Arrays.toString(mistakes) + "}";
   }
 }

@@ -5,16 +5,18 @@ import io.github.sparkperceptron.kernel.TrainingBlockBuilder;
 import java.io.Serializable;
 import java.util.Arrays;
 import java.util.Iterator;
+import java.util.List;
 import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.ml.linalg.SparseVector;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.sql.Row;
 
 /**
- * One partition's training rows converted once into a {@link TrainingBlock}, with the facts the
- * driver needs to validate the whole dataset (sizes, labels, weights) and the first bad row, if
- * any. Bad rows are reported as data rather than thrown, so that Spark neither retries a
- * deterministic failure nor wraps it in its own stack trace; the driver raises the first problem.
+ * One training partition's rows (one worker's, see {@link WorkerLayout}) converted once into a
+ * {@link TrainingBlock}, with the facts the driver needs to validate the whole dataset (sizes,
+ * labels, weights) and the first bad row, if any. Bad rows are reported as data rather than
+ * thrown, so that Spark neither retries a deterministic failure nor wraps it in its own stack
+ * trace; the driver raises the first problem.
  */
 final class PreparedPartition implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -23,12 +25,15 @@ final class PreparedPartition implements Serializable {
   final TrainingBlock block;
   /** The validation rows ({@code validationIndicatorCol} true), or {@code null}. */
   final TrainingBlock validation;
+  /** The training partition (worker) index. */
   final int partition;
   /** Training rows. */
   final int rows;
   final int validationRows;
   /** Vector size seen in this partition, −1 if it has no rows. */
   final int numFeatures;
+  /** The row id ({@link #describeRow}) of the partition's first row, −1 if it has none. */
+  final long firstRowId;
   final long storedValues;
   /** Σ of the training rows' sample weights. */
   final double totalWeight;
@@ -44,15 +49,16 @@ final class PreparedPartition implements Serializable {
   final String problem;
 
   private PreparedPartition(TrainingBlock block, TrainingBlock validation, int partition,
-      int rows, int validationRows, int numFeatures, long storedValues, double totalWeight,
-      long[] classCounts, double[] classWeightSums, double[] maxWeightByClass,
-      double maxSquaredNorm, String problem) {
+      int rows, int validationRows, int numFeatures, long firstRowId, long storedValues,
+      double totalWeight, long[] classCounts, double[] classWeightSums,
+      double[] maxWeightByClass, double maxSquaredNorm, String problem) {
     this.block = block;
     this.validation = validation;
     this.partition = partition;
     this.rows = rows;
     this.validationRows = validationRows;
     this.numFeatures = numFeatures;
+    this.firstRowId = firstRowId;
     this.storedValues = storedValues;
     this.totalWeight = totalWeight;
     this.classCounts = classCounts;
@@ -93,6 +99,8 @@ final class PreparedPartition implements Serializable {
     final int maxLabel;
     /** Whether {@link #maxLabel} comes from the label column's metadata. */
     final boolean labelsFromMetadata;
+    /** The column of the row ids ({@link #describeRow}): the last one. */
+    final int rowIdIndex;
 
     Spec(String labelCol, String featuresCol, String weightCol, String validationCol,
         int expectedFeatures, int maxLabel, boolean labelsFromMetadata) {
@@ -103,109 +111,191 @@ final class PreparedPartition implements Serializable {
       this.expectedFeatures = expectedFeatures;
       this.maxLabel = maxLabel;
       this.labelsFromMetadata = labelsFromMetadata;
+      this.rowIdIndex = 2 + (weightCol.isEmpty() ? 0 : 1) + (validationCol.isEmpty() ? 0 : 1);
     }
   }
 
   /**
-   * Converts the rows (label: double, features: Vector[, weight: double][, validation: boolean])
-   * of one partition. Stops at the first bad row.
+   * Converts the rows (label: double, features: Vector[, weight: double][, validation: boolean],
+   * row id: long) of one training partition. Stops at the first bad row.
    */
   static PreparedPartition prepare(int partition, Iterator<Row> rows, Spec spec) {
-    TrainingBlockBuilder train = null;
-    TrainingBlockBuilder held = null;
-    int numFeatures = spec.expectedFeatures;
-    long[] classCounts = new long[0];
-    double[] classWeightSums = new double[0];
-    double[] maxWeightByClass = new double[0];
-    double maxSquaredNorm = 0.0;
-    double totalWeight = 0.0;
-    int count = 0;
-    int validationCount = 0;
-    boolean weighted = !spec.weightCol.isEmpty();
-    int validationIndex = spec.validationCol.isEmpty() ? -1 : (weighted ? 3 : 2);
+    Converter converter = new Converter(partition, spec.expectedFeatures);
     while (rows.hasNext()) {
       Row row = rows.next();
-      String where = "row " + (count + validationCount) + " of input partition " + partition;
+      String problem = converter.add(row, row.getLong(spec.rowIdIndex), spec);
+      if (problem != null) {
+        return failed(partition, problem);
+      }
+    }
+    return converter.finish();
+  }
 
+  /**
+   * Converts the rows of one input partition into one piece for each of {@code numWorkers}
+   * workers: row r goes to worker {@code (firstWorker + r) mod numWorkers}, so each piece keeps
+   * its rows in input order. Returns the pieces by worker, empty ones included (every worker
+   * must receive a piece from every input partition); on a bad row every piece carries the
+   * problem. {@link #merge} joins a worker's pieces.
+   */
+  static PreparedPartition[] deal(Iterator<Row> rows, Spec spec, int firstWorker,
+      int numWorkers) {
+    Converter[] pieces = new Converter[numWorkers];
+    for (int j = 0; j < numWorkers; j++) {
+      pieces[j] = new Converter(j, spec.expectedFeatures);
+    }
+    String problem = null;
+    int next = firstWorker % numWorkers;
+    while (problem == null && rows.hasNext()) {
+      Row row = rows.next();
+      problem = pieces[next].add(row, row.getLong(spec.rowIdIndex), spec);
+      next = next + 1 == numWorkers ? 0 : next + 1;
+    }
+    PreparedPartition[] out = new PreparedPartition[numWorkers];
+    for (int j = 0; j < numWorkers; j++) {
+      out[j] = problem == null ? pieces[j].finish() : failed(j, problem);
+    }
+    return out;
+  }
+
+  /**
+   * One worker's training partition from its pieces, given in input-partition order: their rows
+   * one after the other, counted and summed row by row exactly as {@link #prepare} would, so the
+   * result equals converting the concatenated rows directly, bit for bit.
+   */
+  static PreparedPartition merge(int worker, List<PreparedPartition> pieces) {
+    int numFeatures = -1;
+    long featuresFrom = -1;
+    for (PreparedPartition piece : pieces) {
+      if (piece.problem != null) {
+        return failed(worker, piece.problem);
+      }
+      if (piece.rows + piece.validationRows > 0) {
+        if (numFeatures >= 0 && piece.numFeatures != numFeatures) {
+          return failed(worker, sizeMismatch(featuresFrom, numFeatures, piece.firstRowId,
+              piece.numFeatures));
+        }
+        if (numFeatures < 0) {
+          featuresFrom = piece.firstRowId;
+        }
+        numFeatures = piece.numFeatures;
+      }
+    }
+    Converter merged = new Converter(worker, numFeatures);
+    int[] indices = new int[Math.max(0, numFeatures)];
+    double[] values = new double[indices.length];
+    for (PreparedPartition piece : pieces) {
+      merged.appendAll(piece.block, false, piece.firstRowId, indices, values);
+      merged.appendAll(piece.validation, true, piece.firstRowId, indices, values);
+      // Taken from the pieces, which computed it from the input vectors: a row read back from
+      // a block may have lost its explicit zeros, and ‖x‖² summed in another order could differ
+      // in the last bit from the one a direct conversion records.
+      merged.maxSquaredNorm = Math.max(merged.maxSquaredNorm, piece.maxSquaredNorm);
+    }
+    return merged.finish();
+  }
+
+  /** The message for vectors of two sizes, each named by the first row that has it. */
+  static String sizeMismatch(long rowA, int sizeA, long rowB, int sizeB) {
+    return "Feature vectors differ in size: " + describeRow(rowA) + " has a vector of size "
+        + sizeA + ", " + describeRow(rowB) + " of size " + sizeB
+        + "; all feature vectors must have the same size";
+  }
+
+  /**
+   * "row r of input partition p" for a row id from {@code monotonically_increasing_id()}, whose
+   * upper 31 bits are the input partition and lower 33 bits the row's index in it.
+   */
+  static String describeRow(long rowId) {
+    return "row " + (rowId & ROW_INDEX_MASK) + " of input partition " + (rowId >>> 33);
+  }
+
+  private static final long ROW_INDEX_MASK = (1L << 33) - 1;
+
+  /** One training partition's blocks and facts, built row by row. */
+  private static final class Converter {
+    private final int partition;
+    private TrainingBlockBuilder train;
+    private TrainingBlockBuilder held;
+    private int numFeatures;
+    private long[] classCounts = new long[0];
+    private double[] classWeightSums = new double[0];
+    private double[] maxWeightByClass = new double[0];
+    private double maxSquaredNorm;
+    private double totalWeight;
+    private int count;
+    private int validationCount;
+    private long firstRowId = -1;
+
+    /** {@code numFeatures}: the vector size every row must have, or −1 for the first row's. */
+    Converter(int partition, int numFeatures) {
+      this.partition = partition;
+      this.numFeatures = numFeatures;
+    }
+
+    /** Checks and adds one input row; returns the problem with it, or {@code null}. */
+    String add(Row row, long rowId, Spec spec) {
       if (row.isNullAt(0)) {
-        return failed(partition, "Column '" + spec.labelCol + "' (labelCol) is null in " + where
+        return "Column '" + spec.labelCol + "' (labelCol) is null in " + describeRow(rowId)
             + "; drop or fill unlabelled rows first, e.g. dataset.na().drop(new String[] {\""
-            + spec.labelCol + "\"})");
+            + spec.labelCol + "\"})";
       }
       double label = row.getDouble(0);
       String labelProblem = checkLabel(label, spec);
       if (labelProblem != null) {
-        return failed(partition, "Column '" + spec.labelCol + "' (labelCol) has " + label + " in "
-            + where + ": " + labelProblem);
+        return "Column '" + spec.labelCol + "' (labelCol) has " + label + " in "
+            + describeRow(rowId) + ": " + labelProblem;
       }
 
+      boolean weighted = !spec.weightCol.isEmpty();
       double weight = 1.0;
       if (weighted) {
         if (row.isNullAt(2)) {
-          return failed(partition, "Column '" + spec.weightCol + "' (weightCol) is null in "
-              + where + "; every row needs a finite weight >= 0 (fill nulls, e.g. with 1.0)");
+          return "Column '" + spec.weightCol + "' (weightCol) is null in " + describeRow(rowId)
+              + "; every row needs a finite weight >= 0 (fill nulls, e.g. with 1.0)";
         }
         weight = row.getDouble(2);
         if (!(weight >= 0) || Double.isInfinite(weight)) {
-          return failed(partition, "Column '" + spec.weightCol + "' (weightCol) has " + weight
-              + " in " + where + "; sample weights must be finite and >= 0");
+          return "Column '" + spec.weightCol + "' (weightCol) has " + weight + " in "
+              + describeRow(rowId) + "; sample weights must be finite and >= 0";
         }
       }
 
       boolean isValidation = false;
-      if (validationIndex >= 0) {
+      if (!spec.validationCol.isEmpty()) {
+        int validationIndex = weighted ? 3 : 2;
         if (row.isNullAt(validationIndex)) {
-          return failed(partition, "Column '" + spec.validationCol + "' (validationIndicatorCol)"
-              + " is null in " + where + "; mark every row true (validation) or false (training)");
+          return "Column '" + spec.validationCol + "' (validationIndicatorCol) is null in "
+              + describeRow(rowId) + "; mark every row true (validation) or false (training)";
         }
         isValidation = row.getBoolean(validationIndex);
       }
 
       if (row.isNullAt(1)) {
-        return failed(partition, "Column '" + spec.featuresCol + "' (featuresCol) is null in "
-            + where + "; every row needs a feature vector (drop such rows or impute them)");
+        return "Column '" + spec.featuresCol + "' (featuresCol) is null in " + describeRow(rowId)
+            + "; every row needs a feature vector (drop such rows or impute them)";
       }
       Vector features = (Vector) row.get(1);
       if (numFeatures < 0) {
         numFeatures = features.size();
       }
       if (features.size() != numFeatures) {
-        return failed(partition, "Column '" + spec.featuresCol + "' (featuresCol) holds a vector"
-            + " of size " + features.size() + " in " + where + ", but "
+        return "Column '" + spec.featuresCol + "' (featuresCol) holds a vector of size "
+            + features.size() + " in " + describeRow(rowId) + ", but "
             + (spec.expectedFeatures >= 0 ? "its metadata declares " : "earlier rows have ")
-            + numFeatures + " features; all feature vectors must have the same size");
+            + numFeatures + " features; all feature vectors must have the same size";
       }
       String valueProblem = checkValues(features);
       if (valueProblem != null) {
-        return failed(partition, "Column '" + spec.featuresCol + "' (featuresCol) has "
-            + valueProblem + " in " + where + "; replace missing or infinite values first"
-            + " (e.g. with org.apache.spark.ml.feature.Imputer) or drop those rows");
+        return "Column '" + spec.featuresCol + "' (featuresCol) has " + valueProblem + " in "
+            + describeRow(rowId) + "; replace missing or infinite values first (e.g. with"
+            + " org.apache.spark.ml.feature.Imputer) or drop those rows";
       }
 
       int classIndex = (int) label;
-      TrainingBlockBuilder target;
-      if (isValidation) {
-        if (held == null) {
-          held = new TrainingBlockBuilder(numFeatures);
-        }
-        target = held;
-        validationCount++;
-      } else {
-        if (train == null) {
-          train = new TrainingBlockBuilder(numFeatures);
-        }
-        target = train;
-        if (classIndex >= classCounts.length) {
-          classCounts = Arrays.copyOf(classCounts, classIndex + 1);
-          classWeightSums = Arrays.copyOf(classWeightSums, classIndex + 1);
-          maxWeightByClass = Arrays.copyOf(maxWeightByClass, classIndex + 1);
-        }
-        classCounts[classIndex]++;
-        classWeightSums[classIndex] += weight;
-        maxWeightByClass[classIndex] = Math.max(maxWeightByClass[classIndex], weight);
+      TrainingBlockBuilder target = target(classIndex, weight, isValidation, rowId);
+      if (!isValidation) {
         maxSquaredNorm = Math.max(maxSquaredNorm, squaredNorm(features));
-        totalWeight += weight;
-        count++;
       }
       if (features instanceof SparseVector) {
         SparseVector sv = (SparseVector) features;
@@ -213,13 +303,73 @@ final class PreparedPartition implements Serializable {
       } else {
         target.addDense(classIndex, weight, ((DenseVector) features).values());
       }
+      return null;
     }
-    TrainingBlock block = train == null ? null : train.build();
-    TrainingBlock validation = held == null ? null : held.build();
-    return new PreparedPartition(block, validation, partition, count, validationCount,
-        count + validationCount == 0 ? -1 : numFeatures,
-        block == null ? 0 : block.features().storedValues(), totalWeight, classCounts,
-        classWeightSums, maxWeightByClass, maxSquaredNorm, null);
+
+    /** Appends every row of {@code block} (may be null), read back from its stored entries. */
+    void appendAll(TrainingBlock block, boolean isValidation, long blockFirstRowId,
+        int[] indices, double[] values) {
+      if (block == null) {
+        return;
+      }
+      for (int r = 0; r < block.numRows(); r++) {
+        int classIndex = block.label(r);
+        double weight = block.weight(r);
+        int length = block.features().copyRow(r, indices, values);
+        target(classIndex, weight, isValidation, blockFirstRowId)
+            .addSparse(classIndex, weight, indices, values, length);
+      }
+    }
+
+    /** Counts the row and returns the builder it goes to. */
+    private TrainingBlockBuilder target(int classIndex, double weight, boolean isValidation,
+        long rowId) {
+      if (firstRowId < 0) {
+        firstRowId = rowId;
+      }
+      if (isValidation) {
+        if (held == null) {
+          held = new TrainingBlockBuilder(numFeatures);
+        }
+        validationCount++;
+        return held;
+      }
+      if (train == null) {
+        train = new TrainingBlockBuilder(numFeatures);
+      }
+      if (classIndex >= classCounts.length) {
+        classCounts = Arrays.copyOf(classCounts, classIndex + 1);
+        classWeightSums = Arrays.copyOf(classWeightSums, classIndex + 1);
+        maxWeightByClass = Arrays.copyOf(maxWeightByClass, classIndex + 1);
+      }
+      classCounts[classIndex]++;
+      classWeightSums[classIndex] += weight;
+      maxWeightByClass[classIndex] = Math.max(maxWeightByClass[classIndex], weight);
+      totalWeight += weight;
+      count++;
+      return train;
+    }
+
+    PreparedPartition finish() {
+      TrainingBlock block = train == null ? null : train.build();
+      TrainingBlock validation = held == null ? null : held.build();
+      return new PreparedPartition(block, validation, partition, count, validationCount,
+          count + validationCount == 0 ? -1 : numFeatures, firstRowId,
+          block == null ? 0 : block.features().storedValues(), totalWeight, classCounts,
+          classWeightSums, maxWeightByClass, maxSquaredNorm, null);
+    }
+  }
+
+  /** The facts alone, for shipping to the driver. */
+  PreparedPartition withoutBlock() {
+    return new PreparedPartition(null, null, partition, rows, validationRows, numFeatures,
+        firstRowId, storedValues, totalWeight, classCounts, classWeightSums, maxWeightByClass,
+        maxSquaredNorm, problem);
+  }
+
+  private static PreparedPartition failed(int partition, String problem) {
+    return new PreparedPartition(null, null, partition, 0, 0, -1, -1, 0, 0.0, new long[0],
+        new double[0], new double[0], 0.0, problem);
   }
 
   private static double squaredNorm(Vector features) {
@@ -230,18 +380,6 @@ final class PreparedPartition implements Serializable {
       sum += x * x;
     }
     return sum;
-  }
-
-  /** The facts alone, for shipping to the driver. */
-  PreparedPartition withoutBlock() {
-    return new PreparedPartition(null, null, partition, rows, validationRows, numFeatures,
-        storedValues, totalWeight, classCounts, classWeightSums, maxWeightByClass,
-        maxSquaredNorm, problem);
-  }
-
-  private static PreparedPartition failed(int partition, String problem) {
-    return new PreparedPartition(null, null, partition, 0, 0, -1, 0, 0.0, new long[0],
-        new double[0], new double[0], 0.0, problem);
   }
 
   private static String checkLabel(double label, Spec spec) {

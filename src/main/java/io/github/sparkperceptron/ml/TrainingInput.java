@@ -1,10 +1,13 @@
 package io.github.sparkperceptron.ml;
 
 import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.monotonically_increasing_id;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
+import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.ml.attribute.Attribute;
 import org.apache.spark.ml.attribute.AttributeGroup;
@@ -17,20 +20,30 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import scala.Option;
+import scala.Tuple2;
 
 /**
- * The training data of one {@code fit}: every partition converted once into a cached
+ * The training data of one {@code fit}: the input's partitions laid out over the workers
+ * ({@link WorkerLayout}), every training partition converted once into a cached
  * {@link io.github.sparkperceptron.kernel.TrainingBlock} (MEMORY_AND_DISK), validated as a whole,
  * and released by {@link #close()}.
  */
 final class TrainingInput implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TrainingInput.class);
 
+  /** The name of the cached training blocks (in Spark's UI, under Storage). */
+  static final String BLOCKS_NAME = "spark-perceptron training blocks";
+
   /** Without label metadata, at most this many classes are inferred from the largest label. */
   static final int MAX_INFERRED_CLASSES = 10_000;
 
+  /** One element per training partition (worker), in worker order. */
   final JavaRDD<PreparedPartition> partitions;
+  /** Training partitions: the number of workers. */
   final int numPartitions;
+  /** How the input's partitions became the training partitions. */
+  final WorkerLayout layout;
   final int numFeatures;
   final int numClasses;
   /** Training rows (validation rows excluded). */
@@ -46,14 +59,15 @@ final class TrainingInput implements AutoCloseable {
   final double[] maxWeightByClass;
   /** The largest ‖x‖² of a training row. */
   final double maxSquaredNorm;
-  /** Rows per partition, in partition order. */
+  /** Training rows per training partition, in partition order. */
   final long[] partitionRows;
   /** Each partition's facts (without its blocks), in partition order. */
   private final List<PreparedPartition> facts;
 
-  private TrainingInput(JavaRDD<PreparedPartition> partitions, List<PreparedPartition> facts,
-      int numFeatures, int numClasses) {
+  private TrainingInput(JavaRDD<PreparedPartition> partitions, WorkerLayout layout,
+      List<PreparedPartition> facts, int numFeatures, int numClasses) {
     this.partitions = partitions;
+    this.layout = layout;
     this.numPartitions = facts.size();
     this.numFeatures = numFeatures;
     this.numClasses = numClasses;
@@ -94,11 +108,15 @@ final class TrainingInput implements AutoCloseable {
   }
 
   /**
-   * Converts and validates {@code dataset}; throws {@link IllegalArgumentException} naming the
-   * first problem (schema, then rows in partition order, then dataset-wide facts).
+   * Lays {@code dataset} out over the workers, converts and validates it; throws
+   * {@link IllegalArgumentException} naming the first problem (schema, then rows in input order,
+   * then dataset-wide facts).
+   *
+   * @param numWorkers the {@code numWorkers} param (0: automatic)
+   * @param slots the cluster's task slots ({@code SparkContext.defaultParallelism})
    */
   static TrainingInput prepare(Dataset<?> dataset, String labelCol, String featuresCol,
-      String weightCol, String validationCol) {
+      String weightCol, String validationCol, int numWorkers, int slots) {
     InputChecks.requireNumericColumn(dataset.schema(), labelCol, "labelCol");
     InputChecks.requireVectorColumn(dataset.schema(), featuresCol, "featuresCol");
     if (!weightCol.isEmpty()) {
@@ -123,24 +141,64 @@ final class TrainingInput implements AutoCloseable {
     if (!validationCol.isEmpty()) {
       columns.add(col(validationCol));
     }
-    Dataset<Row> rows = dataset.select(columns.toArray(new Column[0]));
-    JavaRDD<PreparedPartition> prepared = rows.toJavaRDD()
-        .mapPartitionsWithIndex((p, it) -> Collections.singletonList(
-            PreparedPartition.prepare(p, it, spec)).iterator(), true)
-        .persist(StorageLevel.MEMORY_AND_DISK());
+    // (input partition, row index), a function of the input alone: names bad rows wherever
+    // they end up, whatever worker reads them.
+    columns.add(monotonically_increasing_id());
+    JavaRDD<Row> rows = dataset.select(columns.toArray(new Column[0])).toJavaRDD();
+    WorkerLayout layout = WorkerLayout.of(numWorkers, slots, rows.getNumPartitions());
+    layout.log();
+    JavaRDD<PreparedPartition> prepared = convert(rows, layout, spec)
+        .setName(BLOCKS_NAME).persist(StorageLevel.MEMORY_AND_DISK());
     try {
       List<PreparedPartition> facts = prepared.map(PreparedPartition::withoutBlock).collect();
-      return validate(prepared, facts, declaredClasses, validationCol);
+      return validate(prepared, layout, facts, declaredClasses, validationCol);
     } catch (RuntimeException e) {
       prepared.unpersist(false);
       throw e;
     }
   }
 
-  private static TrainingInput validate(JavaRDD<PreparedPartition> prepared,
+  /** One {@link PreparedPartition} per worker, in worker order. */
+  private static JavaRDD<PreparedPartition> convert(JavaRDD<Row> rows, WorkerLayout layout,
+      PreparedPartition.Spec spec) {
+    switch (layout.mode) {
+      case COALESCE:
+        return rows.rdd().coalesce(layout.numWorkers, false, Option.apply(layout.coalescer()),
+            null).toJavaRDD().mapPartitionsWithIndex((j, it) -> Collections.singletonList(
+                PreparedPartition.prepare(j, it, spec)).iterator(), true);
+      case SPLIT:
+        int numWorkers = layout.numWorkers;
+        return JavaPairRDD.fromJavaRDD(rows.mapPartitionsWithIndex((p, it) -> {
+          PreparedPartition[] pieces = PreparedPartition.deal(it, spec, layout.firstWorkerOf(p),
+              numWorkers);
+          List<Tuple2<Integer, Tuple2<Integer, PreparedPartition>>> byWorker =
+              new ArrayList<>(numWorkers);
+          for (int j = 0; j < numWorkers; j++) {
+            byWorker.add(new Tuple2<>(j, new Tuple2<>(p, pieces[j])));
+          }
+          return byWorker.iterator();
+        }, false)).partitionBy(layout.partitioner()).values().mapPartitionsWithIndex((j, it) -> {
+          // The shuffle delivers the pieces in the order its fetches complete; input order is
+          // restored before they are joined.
+          List<Tuple2<Integer, PreparedPartition>> pieces = new ArrayList<>();
+          it.forEachRemaining(pieces::add);
+          pieces.sort(Comparator.comparing(Tuple2::_1));
+          List<PreparedPartition> ordered = new ArrayList<>(pieces.size());
+          for (Tuple2<Integer, PreparedPartition> piece : pieces) {
+            ordered.add(piece._2());
+          }
+          return Collections.singletonList(PreparedPartition.merge(j, ordered)).iterator();
+        }, true);
+      default:
+        return rows.mapPartitionsWithIndex((p, it) -> Collections.singletonList(
+            PreparedPartition.prepare(p, it, spec)).iterator(), true);
+    }
+  }
+
+  private static TrainingInput validate(JavaRDD<PreparedPartition> prepared, WorkerLayout layout,
       List<PreparedPartition> facts, int declaredClasses, String validationCol) {
     int numFeatures = -1;
-    int featuresFrom = -1;
+    long featuresFrom = -1;
     int maxLabel = -1;
     long rows = 0;
     long heldOut = 0;
@@ -152,13 +210,11 @@ final class TrainingInput implements AutoCloseable {
       heldOut += f.validationRows;
       if (f.rows + f.validationRows > 0) {
         if (numFeatures >= 0 && f.numFeatures != numFeatures) {
-          throw new IllegalArgumentException("Feature vectors differ in size: input partition "
-              + featuresFrom + " has vectors of size " + numFeatures + ", input partition "
-              + f.partition + " of size " + f.numFeatures
-              + "; all feature vectors must have the same size");
+          throw new IllegalArgumentException(PreparedPartition.sizeMismatch(featuresFrom,
+              numFeatures, f.firstRowId, f.numFeatures));
         }
         numFeatures = f.numFeatures;
-        featuresFrom = f.partition;
+        featuresFrom = f.firstRowId;
         maxLabel = Math.max(maxLabel, f.classCounts.length - 1);
       }
       rows += f.rows;
@@ -181,10 +237,12 @@ final class TrainingInput implements AutoCloseable {
           + " check the weight column");
     }
     int numClasses = declaredClasses > 0 ? declaredClasses : Math.max(2, maxLabel + 1);
-    TrainingInput input = new TrainingInput(prepared, facts, numFeatures, Math.max(2, numClasses));
+    TrainingInput input = new TrainingInput(prepared, layout, facts, numFeatures,
+        Math.max(2, numClasses));
     LOG.info("Training data: {} rows (+ {} validation rows), {} features, {} classes, {} stored"
-        + " values in {} partitions", input.numRows, input.validationRows, input.numFeatures,
-        input.numClasses, input.storedValues, input.numPartitions);
+        + " values in {} training partitions (from {} input partitions)", input.numRows,
+        input.validationRows, input.numFeatures, input.numClasses, input.storedValues,
+        input.numPartitions, layout.inputPartitions);
     return input;
   }
 

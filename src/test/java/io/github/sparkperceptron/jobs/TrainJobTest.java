@@ -71,6 +71,42 @@ class TrainJobTest {
     }
   }
 
+  /**
+   * --workers sets numWorkers: the model, the report and the metrics say how many perceptrons
+   * trained; without it there is one per task slot (the shared session is local[2]).
+   */
+  @Test
+  void workersFlagSetsTheNumberOfPerceptrons() throws IOException {
+    Path model = tmp.resolve("three");
+    Path metrics = tmp.resolve("three.json");
+    JobRun run = JobRun.of(new TrainJob(), "--train", TRAIN, "--model", model.toString(),
+        "--metrics", metrics.toString(), "--max-iter", "2", "--workers", "3");
+    assertEquals(0, run.exitCode, run.toString());
+    assertTrue(run.out.contains(" with 3 workers (input in 1 partitions) "), run.out);
+    JsonNode json = Json.MAPPER.readTree(metrics.toFile());
+    assertEquals(3, json.get("data").get("workers").asInt());
+    assertEquals(1, json.get("data").get("partitions").asInt());
+    assertEquals("3", json.get("params").get("numWorkers").asText());
+    for (JsonNode epoch : json.get("epochs")) {
+      assertEquals(455, epoch.get("examples").asLong(), "every row trains once per epoch");
+    }
+    assertEquals(3, PerceptronClassificationModel.load(model.toString()).getNumWorkers());
+
+    Path autoMetrics = tmp.resolve("auto.json");
+    JobRun auto = JobRun.of(new TrainJob(), "--train", TRAIN, "--model",
+        tmp.resolve("auto").toString(), "--metrics", autoMetrics.toString(), "--max-iter", "1");
+    assertEquals(0, auto.exitCode, auto.toString());
+    JsonNode autoJson = Json.MAPPER.readTree(autoMetrics.toFile());
+    assertEquals(2, autoJson.get("data").get("workers").asInt());
+    assertEquals("0", autoJson.get("params").get("numWorkers").asText());
+
+    JobRun bad = JobRun.of(new TrainJob(), "--train", TRAIN, "--model",
+        tmp.resolve("bad").toString(), "--workers", "-1");
+    assertEquals(2, bad.exitCode, bad.toString());
+    assertTrue(bad.err.startsWith("train: error: numWorkers must be >= 0 (0 = auto: the"
+        + " cluster's task slots), got -1"), bad.err);
+  }
+
   @Test
   void existingOutputNeedsOverwrite() throws IOException {
     Path model = tmp.resolve("exists");
@@ -135,7 +171,8 @@ class TrainJobTest {
     JobRun help = JobRun.of(new TrainJob(), "--help");
     assertEquals(0, help.exitCode);
     for (String flag : new String[] {"--train", "--test", "--model", "--format", "--metrics",
-        "--overwrite", "--partitions", "--max-iter", "--tol", "--step-size", "--[no-]fit-intercept",
+        "--overwrite", "--workers",
+        "--partitions", "--max-iter", "--tol", "--step-size", "--[no-]fit-intercept",
         "--update-rule", "--aggressiveness", "--averaging", "--mixing", "--[no-]shuffle", "--seed",
         "--threshold", "--aggregation-depth", "--num-features"}) {
       assertTrue(help.out.contains(flag), "help lacks " + flag + ":\n" + help.out);

@@ -31,7 +31,8 @@ class BlockMomentumTrainingTest {
 
   private static double accuracy(String mixing, int workers) {
     PerceptronClassificationModel model = new PerceptronClassifier().setMixing(mixing)
-        .setMaxIter(5).setSeed(3).fit(DATA.frame(SPARK, 0, 8000, workers));
+        .setMaxIter(5).setSeed(3).setNumWorkers(workers)
+        .fit(DATA.frame(SPARK, 0, 8000, workers));
     return new MulticlassClassificationEvaluator().setMetricName("accuracy")
         .evaluate(model.transform(TEST));
   }
@@ -54,7 +55,8 @@ class BlockMomentumTrainingTest {
   @Test
   void theVoteTrainsAsTheAverageDoes() {
     Dataset<Row> frame = DATA.frame(SPARK, 0, 2000, 4).cache();
-    PerceptronClassifier clf = new PerceptronClassifier().setMixing("momentum").setMaxIter(3);
+    PerceptronClassifier clf = new PerceptronClassifier().setNumWorkers(4).setMixing("momentum")
+        .setMaxIter(3);
     PerceptronClassificationModel voted = clf.copy(new org.apache.spark.ml.param.ParamMap())
         .setAveraging("vote").fit(frame);
     PerceptronClassificationModel averaged = clf.setAveraging("average").fit(frame);
@@ -72,13 +74,13 @@ class BlockMomentumTrainingTest {
   void earlyStoppingReturnsTheModelOfTheBestEpoch() {
     Dataset<Row> frame = DATA.frame(SPARK, 0, 3000, 4)
         .withColumn("isValidation", org.apache.spark.sql.functions.rand(7).lt(0.3)).cache();
-    PerceptronClassificationModel stopped = new PerceptronClassifier().setMixing("momentum")
-        .setMaxIter(12).setValidationIndicatorCol("isValidation").setValidationPatience(2)
-        .fit(frame);
+    PerceptronClassificationModel stopped = new PerceptronClassifier().setNumWorkers(4)
+        .setMixing("momentum").setMaxIter(12).setValidationIndicatorCol("isValidation")
+        .setValidationPatience(2).fit(frame);
     int best = stopped.summary().modelEpoch();
-    PerceptronClassificationModel plain = new PerceptronClassifier().setMixing("momentum")
-        .setMaxIter(best).setTol(0.0).setValidationIndicatorCol("isValidation")
-        .setValidationPatience(12).fit(frame);
+    PerceptronClassificationModel plain = new PerceptronClassifier().setNumWorkers(4)
+        .setMixing("momentum").setMaxIter(best).setTol(0.0)
+        .setValidationIndicatorCol("isValidation").setValidationPatience(12).fit(frame);
     assertArrayEquals(plain.coefficientMatrix().toArray(),
         stopped.coefficientMatrix().toArray(), 0.0, "best epoch " + best);
     frame.unpersist();
@@ -91,14 +93,15 @@ class BlockMomentumTrainingTest {
   @Test
   void aWarmStartBeginsFromTheInitialModelWithoutMomentum() {
     Dataset<Row> frame = DATA.frame(SPARK, 0, 2000, 4).cache();
-    PerceptronClassificationModel initial = new PerceptronClassifier().setMaxIter(2).fit(frame);
-    PerceptronClassifier oneRound = new PerceptronClassifier().setMaxIter(1).setMixingRounds(1)
-        .setInitialModel(initial);
+    PerceptronClassificationModel initial = new PerceptronClassifier().setNumWorkers(4)
+        .setMaxIter(2).fit(frame);
+    PerceptronClassifier oneRound = new PerceptronClassifier().setNumWorkers(4).setMaxIter(1)
+        .setMixingRounds(1).setInitialModel(initial);
     double[] momentum = oneRound.copy(new org.apache.spark.ml.param.ParamMap())
         .setMixing("momentum").fit(frame).coefficientMatrix().toArray();
     double[] mistakes = oneRound.setMixing("mistakes").fit(frame).coefficientMatrix().toArray();
     assertArrayEquals(mistakes, momentum, 0.0);
-    double[] cold = new PerceptronClassifier().setMaxIter(1).setMixingRounds(1)
+    double[] cold = new PerceptronClassifier().setNumWorkers(4).setMaxIter(1).setMixingRounds(1)
         .setMixing("momentum").fit(frame).coefficientMatrix().toArray();
     assertFalse(java.util.Arrays.equals(cold, momentum), "the initial model must matter");
     frame.unpersist();
@@ -107,7 +110,8 @@ class BlockMomentumTrainingTest {
   @Test
   void momentumRunsAreBitIdentical() {
     Dataset<Row> frame = DATA.frame(SPARK, 0, 2000, 4).cache();
-    PerceptronClassifier clf = new PerceptronClassifier().setMixing("momentum").setMaxIter(3);
+    PerceptronClassifier clf = new PerceptronClassifier().setNumWorkers(4).setMixing("momentum")
+        .setMaxIter(3);
     double[] first = clf.fit(frame).coefficientMatrix().toArray();
     double[] second = clf.fit(frame).coefficientMatrix().toArray();
     assertArrayEquals(first, second, 0.0);

@@ -55,7 +55,8 @@ class ClassWeightAndLossTest {
     assertEquals(15, minority);
     Dataset<Row> frame = TestData.frameInOrder(SPARK, train, 1);
 
-    PerceptronClassifier base = new PerceptronClassifier().setAveraging("none").setMaxIter(10);
+    PerceptronClassifier base = new PerceptronClassifier().setAveraging("none").setMaxIter(10)
+        .setNumWorkers(1);
     PerceptronClassificationModel plain = base.copy(new org.apache.spark.ml.param.ParamMap())
         .fit(frame);
     PerceptronClassificationModel balanced = base.copy(new org.apache.spark.ml.param.ParamMap())
@@ -86,7 +87,7 @@ class ClassWeightAndLossTest {
           .train(Examples.dense(train), Examples.labels(train), 5,
               NaivePerceptron.inOrder(train.size()));
       PerceptronTrainingSummary s = new PerceptronClassifier().setUpdateRule(rule)
-          .setAveraging("none").setShuffle(false).setMaxIter(5).setTol(0)
+          .setAveraging("none").setShuffle(false).setMaxIter(5).setTol(0).setNumWorkers(1)
           .fit(TestData.frameInOrder(SPARK, train, 1)).summary();
       double[] loss = naive.perceptronLosses.stream().mapToDouble(Double::doubleValue).toArray();
       double[] hinge = naive.hingeLosses.stream().mapToDouble(Double::doubleValue).toArray();

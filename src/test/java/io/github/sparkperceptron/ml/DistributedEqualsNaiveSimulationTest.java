@@ -33,7 +33,7 @@ class DistributedEqualsNaiveSimulationTest {
     PerceptronClassificationModel model = new PerceptronClassifier()
         .setMixing(mixing).setMixingRounds(rounds).setAveraging(averaged ? "average" : "none")
         .setFitIntercept(fitIntercept).setMaxIter(epochs).setTol(0.0).setSeed(seed)
-        .fit(frame);
+        .setNumWorkers(frame.rdd().getNumPartitions()).fit(frame);
     double[] w = model.coefficients().toArray();
     double[] out = Arrays.copyOf(w, w.length + 1);
     out[w.length] = model.intercept();
@@ -90,12 +90,12 @@ class DistributedEqualsNaiveSimulationTest {
         Dataset<Row> frame = TestData.frameInOrder(SPARK, data.examples, workers);
         PerceptronClassificationModel model = new PerceptronClassifier()
             .setMixing("momentum").setAveraging("none").setFitIntercept(false).setMaxIter(200)
-            .setTol(0.0).setSeed(seed).fit(frame);
+            .setTol(0.0).setSeed(seed).setNumWorkers(workers).fit(frame);
         assertTrue(model.summary().converged(), "separable data must converge");
         assertEquals(0, IterativeParameterMixingTest.trainingErrors(model, data.examples));
         NaiveMixingSimulation naive = new NaiveMixingSimulation(
             Examples.dense(data.examples), Examples.labels(data.examples), 6, workers,
-            Math.min(16, workers), "momentum", false, false, seed).run(200);
+            Math.min(64, workers), "momentum", false, false, seed).run(200);
         assertEquals(naive.epochsRun, model.summary().totalIterations());
         double[] w = Arrays.copyOf(model.coefficients().toArray(), 7);
         w[6] = model.intercept();

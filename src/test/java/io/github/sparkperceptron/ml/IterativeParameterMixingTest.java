@@ -32,7 +32,7 @@ class IterativeParameterMixingTest {
       TestData.Separable data = TestData.separable(seed, 600, 6, 0.08, 2);
       PerceptronClassificationModel model = new PerceptronClassifier()
           .setMixing("mistakes").setAveraging("none").setFitIntercept(false).setMaxIter(500)
-          .setTol(0.0).setSeed(seed)
+          .setTol(0.0).setSeed(seed).setNumWorkers(4)
           .fit(TestData.frame(SPARK, data.examples, 4));
       PerceptronTrainingSummary summary = model.summary();
       assertTrue(summary.converged(), "separable data must converge: " + summary);
@@ -54,7 +54,7 @@ class IterativeParameterMixingTest {
   void multiclassIpmReachesZeroTrainingMistakesOnSeparableData() {
     TestData.Separable data = TestData.separable(4, 500, 5, 0.15, 4);
     PerceptronClassificationModel model = new PerceptronClassifier()
-        .setAveraging("none").setFitIntercept(false).setMaxIter(500).setTol(0.0)
+        .setAveraging("none").setFitIntercept(false).setMaxIter(500).setTol(0.0).setNumWorkers(3)
         .fit(TestData.frame(SPARK, data.examples, 3));
     assertTrue(model.summary().converged());
     assertEquals(0, trainingErrors(model, data.examples));
@@ -76,7 +76,7 @@ class IterativeParameterMixingTest {
       double[] expected = simulateUniformIpm(examples, partitions, epochs, averaged);
       PerceptronClassificationModel model = new PerceptronClassifier()
           .setMixing("uniform").setAveraging(averaged ? "average" : "none").setShuffle(false)
-          .setMaxIter(epochs).setTol(0.0)
+          .setMaxIter(epochs).setTol(0.0).setNumWorkers(partitions)
           .fit(TestData.frameInOrder(SPARK, examples, partitions));
       double[] actual = Arrays.copyOf(model.coefficients().toArray(), 31);
       actual[30] = model.intercept();
@@ -152,7 +152,8 @@ class IterativeParameterMixingTest {
       }
       PerceptronClassificationModel model = new PerceptronClassifier()
           .setMixing("oneshot").setAveraging(averaged ? "average" : "none").setShuffle(false)
-          .setMaxIter(5).fit(TestData.frameInOrder(SPARK, examples, partitions));
+          .setMaxIter(5).setNumWorkers(partitions)
+          .fit(TestData.frameInOrder(SPARK, examples, partitions));
       Matrix coef = model.coefficientMatrix();
       for (int k = 0; k < 3; k++) {
         for (int j = 0; j < 4; j++) {
@@ -171,7 +172,7 @@ class IterativeParameterMixingTest {
     Dataset<Row> frame = TestData.frame(SPARK, examples, 4).cache();
     for (String mixing : new String[] {"uniform", "mistakes", "oneshot"}) {
       PerceptronClassifier clf = new PerceptronClassifier().setMixing(mixing).setSeed(7)
-          .setAggregationDepth(3);
+          .setAggregationDepth(3).setNumWorkers(4);
       double[] first = clf.fit(frame).coefficients().toArray();
       double[] second = clf.fit(frame).coefficients().toArray();
       assertArrayEquals(first, second, 0.0, mixing);

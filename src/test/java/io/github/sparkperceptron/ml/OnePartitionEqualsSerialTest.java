@@ -61,7 +61,7 @@ class OnePartitionEqualsSerialTest {
     PerceptronClassificationModel model = new PerceptronClassifier()
         .setMaxIter(epochs).setTol(0.0).setAveraging(averaging).setUpdateRule(rule)
         .setStepSize(eta).setFitIntercept(fitIntercept).setShuffle(shuffle).setSeed(seed)
-        .setAggressiveness(0.5).setMixing(mixing)
+        .setAggressiveness(0.5).setMixing(mixing).setNumWorkers(1)
         .fit(frame);
 
     assertEquals(naive.epochsRun, model.summary().totalIterations());

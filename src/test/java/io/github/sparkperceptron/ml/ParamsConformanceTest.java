@@ -57,6 +57,7 @@ class ParamsConformanceTest {
       Map.entry("maxIter", 7),
       Map.entry("mixing", "oneshot"),
       Map.entry("mixingRounds", 4),
+      Map.entry("numWorkers", 3),
       Map.entry("predictionCol", "p"),
       Map.entry("rawPredictionCol", "r"),
       Map.entry("seed", 7L),

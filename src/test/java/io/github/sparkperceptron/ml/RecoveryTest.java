@@ -50,7 +50,7 @@ class RecoveryTest {
   }
 
   private static PerceptronClassifier classifier() {
-    return new PerceptronClassifier().setMaxIter(8).setTol(0.0).setSeed(3);
+    return new PerceptronClassifier().setMaxIter(8).setTol(0.0).setSeed(3).setNumWorkers(3);
   }
 
   private static double[] weights(PerceptronClassificationModel m) {

@@ -81,6 +81,8 @@ class SavedModelCompatibilityTest {
         PerceptronClassificationModel.load(dir.resolve("binary").toString());
     assertEquals(2, binary.numClasses());
     assertEquals(30, binary.numFeatures());
+    // Saved before numWorkers existed (its metadata does not name it): the default, 0 = auto.
+    assertEquals(0, binary.getNumWorkers());
     PerceptronClassificationModel multiclass =
         PerceptronClassificationModel.load(dir.resolve("multiclass").toString());
     assertEquals(3, multiclass.numClasses());

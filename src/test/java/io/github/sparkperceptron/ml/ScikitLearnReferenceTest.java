@@ -118,7 +118,8 @@ class ScikitLearnReferenceTest {
     Dataset<Row> frame = TestData.frameInOrder(SPARK, breastCancer("train.libsvm"), 1);
     PerceptronClassifier clf = new PerceptronClassifier()
         .setShuffle(false).setTol(0.0).setAveraging("none").setMaxIter(ref.nIter())
-        .setMixing("uniform").setUpdateRule(ref.rule()).setFitIntercept(ref.fitIntercept());
+        .setMixing("uniform").setUpdateRule(ref.rule()).setFitIntercept(ref.fitIntercept())
+        .setNumWorkers(1);
     if (ref.rule().equals("perceptron")) {
       clf.setStepSize(ref.param());
     } else {

@@ -24,7 +24,8 @@ class SparseExchangeTest {
     SPARK.sparkContext().setLocalProperty(MixingSettings.EXCHANGE_KEY, exchange);
     try {
       PerceptronClassificationModel model = new PerceptronClassifier().setUpdateRule(rule)
-          .setAveraging(averaging).setMixing(mixing).setMaxIter(4).setSeed(5).fit(frame);
+          .setAveraging(averaging).setMixing(mixing).setMaxIter(4).setSeed(5)
+          .setNumWorkers(frame.rdd().getNumPartitions()).fit(frame);
       double[] w = model.coefficientMatrix().toArray();
       double[] b = model.interceptVector().toArray();
       double[] out = java.util.Arrays.copyOf(w, w.length + b.length);

@@ -105,8 +105,8 @@ class TrainingBehaviourTest {
       }
     }
     Dataset<Row> sparse = TestData.frameInOrder(SPARK, few, 8);
-    PerceptronClassificationModel model = new PerceptronClassifier().fit(sparse);
-    assertEquals(8, model.summary().numPartitions());
+    PerceptronClassificationModel model = new PerceptronClassifier().setNumWorkers(8).fit(sparse);
+    assertEquals(8, model.summary().numWorkers());
     assertTrue(model.summary().totalIterations() >= 1);
   }
 

@@ -131,7 +131,7 @@ class VotedPerceptronTest {
     List<TestData.Example> test = TestData.readLibSvm(TestData.sharedData(name, "test.libsvm"), d);
     NaiveVoted naive = new NaiveVoted(d, k, train, epochs);
     PerceptronClassificationModel model = new PerceptronClassifier().setAveraging("vote")
-        .setShuffle(false).setTol(0.0).setMaxIter(epochs)
+        .setShuffle(false).setTol(0.0).setMaxIter(epochs).setNumWorkers(1)
         .fit(TestData.frameInOrder(SPARK, train, 1));
     assertTrue(model.isVoted());
     // Stopping early on a mistake-free epoch would only add vote counts to the last vector; the

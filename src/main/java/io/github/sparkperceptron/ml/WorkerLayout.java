@@ -1,0 +1,227 @@
+package io.github.sparkperceptron.ml;
+
+import java.io.Serializable;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.spark.Partition;
+import org.apache.spark.Partitioner;
+import org.apache.spark.rdd.PartitionCoalescer;
+import org.apache.spark.rdd.PartitionGroup;
+import org.apache.spark.rdd.RDD;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import scala.Option;
+
+/**
+ * Which input partitions feed which worker: how the {@code numWorkers} param turns the P
+ * partitions of the input into the W training partitions, one perceptron each (McDonald, Hall
+ * &amp; Mann 2010 call them shards). Every worker's rows, and their order, are a pure function of
+ * the input's partitions; nothing depends on scheduling, hosts or the order in which a shuffle's
+ * fetches complete, so reruns give bit-identical models.
+ *
+ * <pre>
+ * W = P   the input's partitions as they are (no coalesce, no shuffle)
+ * W &lt; P   worker j reads input partitions ⌊j·P/W⌋ .. ⌊(j+1)·P/W⌋ − 1 one after the other: a
+ *         coalesce without a shuffle, grouped by this class rather than by Spark's default
+ *         coalescer, which groups partitions by preferred host (so by cluster)
+ * W &gt; P   input partition p is converted once, its rows dealt round-robin over all W
+ *         workers (row r to worker (⌈p·W/P⌉ + r) mod W); one shuffle moves the converted pieces
+ *         (primitive arrays), and worker j joins its pieces in input-partition order. Every
+ *         worker gets ⌊n/W⌋ rows give or take P, however uneven the input partitions are
+ * </pre>
+ *
+ * <p>Automatic ({@code numWorkers = 0}): W = {@code SparkContext.defaultParallelism} when
+ * {@code fit} starts, which is the number of task slots: N for {@code local[N]} and
+ * {@code local[N,F]}, the cores of the executors registered so far (at least 2) on a cluster
+ * manager, or {@code spark.default.parallelism} when that is set.
+ */
+final class WorkerLayout implements Serializable {
+  private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(WorkerLayout.class);
+
+  /** How the input's partitions reach the workers. */
+  enum Mode {
+    /** One worker per input partition. */
+    AS_IS,
+    /** Contiguous groups of input partitions, no shuffle. */
+    COALESCE,
+    /** Each input partition dealt to several workers, through a shuffle of converted blocks. */
+    SPLIT
+  }
+
+  /** The {@code numWorkers} param: 0 for automatic. */
+  final int requested;
+  /** Task slots of the cluster ({@code defaultParallelism}) when {@code fit} started. */
+  final int slots;
+  final int inputPartitions;
+  final int numWorkers;
+  final Mode mode;
+
+  private WorkerLayout(int requested, int slots, int inputPartitions) {
+    this.requested = requested;
+    this.slots = slots;
+    this.inputPartitions = inputPartitions;
+    this.numWorkers = requested > 0 ? requested : Math.max(1, slots);
+    // An input without partitions has no rows to distribute; fit reports it as empty.
+    this.mode = inputPartitions == 0 || numWorkers == inputPartitions ? Mode.AS_IS
+        : numWorkers < inputPartitions ? Mode.COALESCE : Mode.SPLIT;
+  }
+
+  /**
+   * @param requested the {@code numWorkers} param (0: automatic)
+   * @param slots the cluster's task slots ({@code SparkContext.defaultParallelism})
+   * @param inputPartitions partitions of the input
+   */
+  static WorkerLayout of(int requested, int slots, int inputPartitions) {
+    if (requested < 0) {
+      throw new IllegalArgumentException("numWorkers must be >= 0, got " + requested);
+    }
+    return new WorkerLayout(requested, slots, inputPartitions);
+  }
+
+  /**
+   * Split mode: the worker that gets the first row of input partition {@code p}, ⌈p·W/P⌉, so
+   * that the partitions' leftover rows spread over the workers instead of piling up on the
+   * first ones.
+   */
+  int firstWorkerOf(int p) {
+    return (int) (((long) p * numWorkers + inputPartitions - 1) / inputPartitions);
+  }
+
+  /** Coalesce mode: the first input partition that worker {@code j} reads, ⌊j·P/W⌋. */
+  int firstInputOf(int j) {
+    return groupStart(j, inputPartitions, numWorkers);
+  }
+
+  /** ⌊j·parts/groups⌋: where group j of {@code parts} partitions in {@code groups} starts. */
+  private static int groupStart(int j, int parts, int groups) {
+    return (int) ((long) j * parts / groups);
+  }
+
+  /** The choice in plain words, as logged once per fit. */
+  String describe() {
+    String workers = numWorkers == 1 ? "1 worker" : numWorkers + " workers";
+    String head = requested == 0
+        ? String.format(Locale.ROOT, "numWorkers=0 (auto): %s = the cluster's %d task slots"
+            + " (SparkContext.defaultParallelism)", workers, slots)
+        : String.format(Locale.ROOT, "numWorkers=%d: %s", requested, workers);
+    String input = inputPartitions == 1 ? "the input's 1 partition"
+        : "the input's " + inputPartitions + " partitions";
+    switch (mode) {
+      case COALESCE:
+        return String.format(Locale.ROOT, "%s; %s are coalesced into %d (contiguous groups of"
+            + " about %d, no shuffle)", head, input, numWorkers, inputPartitions / numWorkers);
+      case SPLIT:
+        return String.format(Locale.ROOT, "%s; %s %s split into %d (each input partition's"
+            + " rows dealt round-robin over the %d workers, then one shuffle of the converted"
+            + " rows)", head, input, inputPartitions == 1 ? "is" : "are", numWorkers,
+            numWorkers);
+      default:
+        return String.format(Locale.ROOT, "%s; %s %s used as they are", head, input,
+            inputPartitions == 1 ? "is" : "are");
+    }
+  }
+
+  /**
+   * A warning when more workers were asked for than there are task slots to run them at once,
+   * or {@code null}.
+   */
+  String oversubscription() {
+    if (requested == 0 || numWorkers <= slots) {
+      return null;
+    }
+    int waves = (numWorkers + slots - 1) / slots;
+    return String.format(Locale.ROOT, "numWorkers=%d is more than the cluster's %d task slots"
+        + " (SparkContext.defaultParallelism): the workers of every epoch run in %d waves, so an"
+        + " epoch takes about %d times as long as with %d workers. The model is the %d-worker"
+        + " model either way (accuracy also depends on numWorkers); set numWorkers=0 to match the"
+        + " task slots", numWorkers, slots, waves, waves, slots, numWorkers);
+  }
+
+  /** Logs the choice (INFO) and any oversubscription (WARN). */
+  void log() {
+    LOG.info(describe());
+    String warning = oversubscription();
+    if (warning != null) {
+      LOG.warn(warning);
+    }
+  }
+
+  /** Coalesce mode: the groups of {@link #firstInputOf}, for {@code RDD.coalesce}. */
+  PartitionCoalescer coalescer() {
+    return new ContiguousGroups();
+  }
+
+  /** Split mode: sends the block keyed {@code j} to training partition {@code j}. */
+  Partitioner partitioner() {
+    return new ByWorker(numWorkers);
+  }
+
+  /**
+   * Worker j gets input partitions ⌊j·P/W⌋ .. ⌊(j+1)·P/W⌋ − 1, in order. The preferred host of a
+   * group (a scheduling hint only, it never changes which rows a worker gets) is the one that
+   * holds most of its partitions.
+   */
+  private static final class ContiguousGroups implements PartitionCoalescer, Serializable {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public PartitionGroup[] coalesce(int maxPartitions, RDD<?> parent) {
+      Partition[] parts = parent.partitions();
+      PartitionGroup[] groups = new PartitionGroup[maxPartitions];
+      for (int j = 0; j < maxPartitions; j++) {
+        int from = groupStart(j, parts.length, maxPartitions);
+        int to = groupStart(j + 1, parts.length, maxPartitions);
+        Map<String, Integer> hosts = new LinkedHashMap<>();
+        for (int i = from; i < to; i++) {
+          scala.collection.Iterator<String> it = parent.preferredLocations(parts[i]).iterator();
+          while (it.hasNext()) {
+            hosts.merge(it.next(), 1, Integer::sum);
+          }
+        }
+        String best = null;
+        for (Map.Entry<String, Integer> e : hosts.entrySet()) {
+          if (best == null || e.getValue() > hosts.get(best)) {
+            best = e.getKey();
+          }
+        }
+        groups[j] = new PartitionGroup(Option.apply(best));
+        for (int i = from; i < to; i++) {
+          groups[j].partitions().addOne(parts[i]);
+        }
+      }
+      return groups;
+    }
+  }
+
+  /** Keys are worker indices 0 .. W−1. */
+  private static final class ByWorker extends Partitioner {
+    private static final long serialVersionUID = 1L;
+    private final int numWorkers;
+
+    ByWorker(int numWorkers) {
+      this.numWorkers = numWorkers;
+    }
+
+    @Override
+    public int numPartitions() {
+      return numWorkers;
+    }
+
+    @Override
+    public int getPartition(Object key) {
+      return (Integer) key;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof ByWorker && ((ByWorker) other).numWorkers == numWorkers;
+    }
+
+    @Override
+    public int hashCode() {
+      return numWorkers;
+    }
+  }
+}
