@@ -78,7 +78,8 @@ public class SerializationBenchmark {
         new KryoSerializer(new SparkConf()).newInstance().serialize(value,
             ClassTag$.MODULE$.apply(Object.class));
         System.out.printf("%n%s fits Kryo's default buffer.max%n", payload);
-      } catch (RuntimeException e) {
+      } catch (Exception e) {
+        // KryoSerializer throws SparkException (checked in Java's terms) on a buffer overflow.
         System.out.printf("%n%s with Kryo's default buffer.max: %s%n", payload,
             e.getClass().getSimpleName() + ": " + e.getMessage());
       }
@@ -119,7 +120,7 @@ public class SerializationBenchmark {
     return payload.equals("state") ? readState(in) : readDelta(in);
   }
 
-  /** Uniform values (all 64 bits varied, as in trained weights; cheaper to draw than normals). */
+  /** Values in [-0.5, 0.5): every mantissa bit varies, as in trained weights. */
   private static double[] uniforms(Random rnd, int n) {
     double[] a = new double[n];
     for (int i = 0; i < n; i++) {
