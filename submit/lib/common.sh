@@ -2,7 +2,9 @@
 # Sourced, not run.
 
 SP_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-SP_JAR="$SP_ROOT/target/spark-perceptron.jar"
+# The job jar: the library plus the jobs' own libraries (picocli, JFreeChart), one jar for
+# spark-submit. target/spark-perceptron.jar beside it is the library alone.
+SP_JAR="$SP_ROOT/target/spark-perceptron-jobs.jar"
 SP_CLASSPATH_FILE="$SP_ROOT/target/classpath.txt"
 SP_CONF_DIR=${SPARK_PERCEPTRON_CONF_DIR:-$SP_ROOT/conf}
 
@@ -11,7 +13,7 @@ sp_java_options() {
   grep -v '^[[:space:]]*\(#\|$\)' "$SP_ROOT/submit/lib/java-options"
 }
 
-# Builds target/spark-perceptron.jar and target/classpath.txt when missing or older than the
+# Builds target/spark-perceptron-jobs.jar and target/classpath.txt when missing or older than the
 # sources. The first build downloads Spark and its dependencies (about 400 MB) into ~/.m2.
 sp_ensure_built() {
   if [[ ! -f "$SP_JAR" || ! -f "$SP_CLASSPATH_FILE" ]] ||
@@ -39,16 +41,36 @@ sp_ensure_classes() {
 }
 
 sp_build() {
+  sp_maven "spark-perceptron" -DskipTests package
+}
+
+# sp_maven WHAT MAVEN_ARGS... : runs Maven in the project root, saying what it builds and showing
+# its progress (downloads, compiling, packaging) rather than either Maven's thousands of lines or
+# two silent minutes on the first run; the full output goes to target/build.log, whose last lines
+# are shown if the build fails. Every script that builds goes through here.
+sp_maven() {
+  local what=$1
+  shift
   if ! command -v mvn >/dev/null 2>&1; then
-    echo "spark-perceptron: Maven (mvn) is needed to build the job jar; install it or run 'mvn package' elsewhere" >&2
+    echo "spark-perceptron: Maven (mvn) is needed to build $what; install it or run 'mvn package' elsewhere" >&2
     exit 1
   fi
-  echo "Building spark-perceptron (mvn package; the first build downloads Spark, ~400 MB)..." >&2
-  if ! (cd "$SP_ROOT" && set -o pipefail && mvn -q -B -DskipTests package 2>&1 \
-      | sp_without_colour >&2); then
-    echo "spark-perceptron: the build failed; see the Maven output above" >&2
+  local log="$SP_ROOT/target/build.log"
+  mkdir -p "$SP_ROOT/target"
+  echo "Building $what with Maven (mvn -B $*)..." >&2
+  if [[ ! -d "${HOME}/.m2/repository/org/apache/spark" ]]; then
+    echo "  the first build downloads Spark and its dependencies (about 400 MB) into ~/.m2: a few minutes; later builds take seconds" >&2
+  fi
+  local start=$SECONDS
+  if ! (cd "$SP_ROOT" && set -o pipefail && mvn -B "$@" 2>&1 | sp_without_colour \
+      | "$SP_ROOT/submit/lib/maven-progress" "$log.tmp"); then
+    mv -f "$log.tmp" "$log"
+    echo "spark-perceptron: the build failed; its last lines (all of them are in $log):" >&2
+    grep -v '^\[INFO\] *$' "$log" | tail -n 25 >&2
     exit 1
   fi
+  mv -f "$log.tmp" "$log"
+  echo "Built $what in $((SECONDS - start)) s" >&2
 }
 
 # Maven 3.8 prints colour resets even in batch mode; keep them off the user's console.

@@ -10,7 +10,7 @@ Generated with scikit-learn 1.2.1, numpy 1.24.2, scipy 1.10.1 (Debian 12 python3
 Python 3.11.2). Use /usr/bin/python3: a pyenv `python3` on PATH may lack scikit-learn.
 
 It trains scikit-learn's Perceptron and PassiveAggressiveClassifier on
-../shared/data/breast_cancer/train.libsvm (relative to the repository root), in file order, and
+data-samples/breast_cancer/train.libsvm (relative to the repository root), in file order, and
 writes sklearn_breast_cancer.csv next to this script, one line per model:
 
     name,fit_intercept,eta_or_C,n_iter,intercept,w1,...,w30
@@ -71,10 +71,8 @@ from sklearn.linear_model import PassiveAggressiveClassifier, Perceptron
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[3]
-# Like TestData.sharedData: ../shared/data, else the identical copy in data-samples/.
-TRAIN = (REPO / ".." / "shared" / "data" / "breast_cancer" / "train.libsvm").resolve()
-if not TRAIN.exists():
-    TRAIN = REPO / "data-samples" / "breast_cancer" / "train.libsvm"
+# The file TestData.sharedData gives the test.
+TRAIN = REPO / "data-samples" / "breast_cancer" / "train.libsvm"
 OUT = HERE / "sklearn_breast_cancer.csv"
 D = 30
 EPOCHS = 5

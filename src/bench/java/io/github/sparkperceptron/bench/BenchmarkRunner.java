@@ -85,8 +85,9 @@ public final class BenchmarkRunner implements Callable<Integer> {
       description = "repetitions of each timing; 0 = 1 with --quick, else 3")
   int repeats;
 
-  @Option(names = "--data-dir", defaultValue = "../shared/data",
-      description = "the shared real datasets (default: ${DEFAULT-VALUE})")
+  @Option(names = "--data-dir", defaultValue = "data-samples",
+      description = "the real datasets, NAME/train.libsvm[.gz] and NAME/test.libsvm[.gz]"
+          + " (default: ${DEFAULT-VALUE})")
   Path dataDir;
 
   @Option(names = "--out", defaultValue = "target/bench", description = "default: ${DEFAULT-VALUE}")
@@ -250,7 +251,7 @@ public final class BenchmarkRunner implements Callable<Integer> {
   private void loadDatasets() {
     for (String name : List.of("breast_cancer", "spark_sample_libsvm", "skin_nonskin", "iris",
         "pendigits")) {
-      Path train = dataDir.resolve(name).resolve("train.libsvm");
+      Path train = dataFile(name, "train.libsvm");
       if (!wanted(name)) {
         continue;
       }
@@ -259,8 +260,8 @@ public final class BenchmarkRunner implements Callable<Integer> {
         continue;
       }
       LabeledData tr = LibSvmSource.read(spark, train.toString(), -1, "train");
-      LabeledData te = LibSvmSource.read(spark, dataDir.resolve(name).resolve("test.libsvm")
-          .toString(), tr.numFeatures(), "test");
+      LabeledData te = LibSvmSource.read(spark, dataFile(name, "test.libsvm").toString(),
+          tr.numFeatures(), "test");
       Bench b = cache(name, tr.frame(), te.frame(), tr.numFeatures(), null, false);
       b.source = dataDir.resolve(name).toString();
       loaded.add(b);
@@ -300,6 +301,13 @@ public final class BenchmarkRunner implements Callable<Integer> {
     }
     report.markdown("## Datasets\n\n").markdown(t.toString());
     report.flush();
+  }
+
+  /** DIR/NAME/FILE, or its gzipped copy FILE.gz (how data-samples/ ships the larger sets). */
+  private Path dataFile(String name, String file) {
+    Path plain = dataDir.resolve(name).resolve(file);
+    Path gzipped = plain.resolveSibling(file + ".gz");
+    return !Files.exists(plain) && Files.exists(gzipped) ? gzipped : plain;
   }
 
   private void generated(String name, SyntheticData data, long rows) {

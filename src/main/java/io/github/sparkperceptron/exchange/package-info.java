@@ -22,10 +22,18 @@
  * of the coordinates it touched, mixed along {@code treeAggregate}'s tree
  * ({@link io.github.sparkperceptron.mixing.ParameterMix}).
  *
- * <p>Memory, in copies of the K'·(d+1) weights (8 bytes per value): the driver holds w, u (with
- * averaging), the snapshot it broadcast (and, in local mode, Spark's serialised pieces of it) and,
- * with block momentum, Δ; each executor holds its current copy plus, per task slot that ran a
- * round, a working copy and an accumulator (with averaging). The sparse changes add O(changed
- * coordinates) per round on both sides.
+ * <p>Memory, in copies of the K'·(d+1) weights w (8 bytes per value; S = w, plus the averaging
+ * accumulator u with averaging), at the peak of a round. The driver holds S, the snapshot's copy
+ * and Spark's serialised pieces of it (2w, in every deploy mode: executors fetch the pieces from
+ * the driver; nothing while the snapshot is the all-zero start, which is shipped empty), the change
+ * chain (at most a quarter of the coordinates, as index and value, twice), the support set's
+ * coordinates with the epoch's start values, the partitions' changes being mixed and, with block
+ * momentum, Δ (w); with {@code averaging=vote} one start vector (w) per round. Each executor holds
+ * its current copy (w), the snapshot broadcast it read and its pieces (2w; none in local mode,
+ * where tasks read the driver's object) and, per task slot that ran a round, a working copy and an
+ * accumulator (S) and the round's change, twice while it is serialised. The sparse changes cost
+ * O(changed coordinates) per round on both sides, at most S when a partition touched more than
+ * half the coordinates. {@code io.github.sparkperceptron.ml.MemoryPlan} counts exactly these
+ * before the first epoch and refuses a training that cannot fit.
  */
 package io.github.sparkperceptron.exchange;

@@ -20,11 +20,14 @@ final class CsvLayout implements Serializable {
   final int labelIndex;
   /** The features' fields, in vector order. */
   final int[] featureIndices;
+  /** The sample weight's field, or −1 (no weight column). */
+  final int weightIndex;
 
-  private CsvLayout(String[] names, int labelIndex, int[] featureIndices) {
+  private CsvLayout(String[] names, int labelIndex, int[] featureIndices, int weightIndex) {
     this.names = names;
     this.labelIndex = labelIndex;
     this.featureIndices = featureIndices;
+    this.weightIndex = weightIndex;
   }
 
   /**
@@ -60,16 +63,33 @@ final class CsvLayout implements Serializable {
       throw new IllegalArgumentException("the header row has no label column '"
           + spec.labelCol() + "' (--label-col); its columns are " + shownList(columns));
     }
+    int weight = -1;
+    if (!spec.weightCol().isEmpty()) {
+      weight = columns.indexOf(spec.weightCol());
+      if (weight < 0) {
+        throw new IllegalArgumentException("the header row has no weight column '"
+            + spec.weightCol() + "' (--weight-col); its columns are " + shownList(columns));
+      }
+      if (weight == label) {
+        throw new IllegalArgumentException("column '" + spec.weightCol() + "' is the label"
+            + " (--label-col) and may not also be the weight (--weight-col)");
+      }
+      if (spec.featureCols().contains(spec.weightCol())) {
+        throw new IllegalArgumentException("column '" + spec.weightCol() + "' is the weight"
+            + " (--weight-col) and may not also be a feature (--feature-cols)");
+      }
+    }
     List<Integer> features = new ArrayList<>();
     if (spec.featureCols().isEmpty()) {
       for (int i = 0; i < names.length; i++) {
-        if (i != label) {
+        if (i != label && i != weight) {
           features.add(i);
         }
       }
       if (features.isEmpty()) {
         throw new IllegalArgumentException("the header row has no column besides the label '"
-            + spec.labelCol() + "', so there are no features");
+            + spec.labelCol() + "'" + (weight < 0 ? "" : " and the weight '" + spec.weightCol()
+            + "'") + ", so there are no features");
       }
     } else {
       for (String f : spec.featureCols()) {
@@ -98,7 +118,7 @@ final class CsvLayout implements Serializable {
     for (int k = 0; k < featureIndices.length; k++) {
       featureIndices[k] = features.get(k);
     }
-    return new CsvLayout(names, label, featureIndices);
+    return new CsvLayout(names, label, featureIndices, weight);
   }
 
   private static String shownList(List<String> columns) {
@@ -107,6 +127,15 @@ final class CsvLayout implements Serializable {
       shown.add(NumberText.shown(c));
     }
     return shown + (columns.size() > 20 ? " (first 20 of " + columns.size() + ")" : "");
+  }
+
+  /** The names of the feature columns, in vector order. */
+  List<String> featureNames() {
+    List<String> out = new ArrayList<>();
+    for (int f : featureIndices) {
+      out.add(names[f]);
+    }
+    return out;
   }
 
   /** Whether field {@code i} is a feature. */

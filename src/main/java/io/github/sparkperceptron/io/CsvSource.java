@@ -29,7 +29,8 @@ import scala.Tuple2;
  * of every file (only its first line is read), a check of every line, and the rows.
  *
  * <p>The label column is {@link ReadSpec#labelCol()}; the features are the columns
- * {@link ReadSpec#featureCols()} in that order, or every other column in file order. Every file
+ * {@link ReadSpec#featureCols()} in that order, or every other column (but the weight column
+ * {@link ReadSpec#weightCol()}, kept as a third column when named) in file order. Every file
  * of a directory or glob must have the same header. Labels follow {@link LabelCheck}. Read for
  * predictions, the frame keeps every input column, features as doubles and the rest as text.
  */
@@ -61,8 +62,11 @@ public final class CsvSource {
 
     if (spec.labelsChecked()) {
       JavaRDD<Row> rows = lines.mapPartitions(it -> toRows(it, layout, map));
-      return new LabeledData(spark.createDataFrame(rows, ReaderSupport.LABELLED_SCHEMA), d,
-          verdict.labelNote());
+      LabeledData data = new LabeledData(spark.createDataFrame(rows,
+          layout.weightIndex < 0 ? ReaderSupport.LABELLED_SCHEMA
+              : ReaderSupport.LABELLED_SCHEMA.add(spec.weightCol(), DataTypes.DoubleType, false)),
+          d, verdict.labelNote()).withFeatureNames(layout.featureNames());
+      return layout.weightIndex < 0 ? data : data.withWeightCol(spec.weightCol());
     }
     String vectorColumn = ReaderSupport.freeName(layout.names, spec.featuresCol());
     JavaRDD<Row> rows = lines.mapPartitions(it -> toInputRows(it, layout));
@@ -79,11 +83,21 @@ public final class CsvSource {
   /** The (file, first line) of a split that starts a file: its header row. */
   static List<Tuple2<String, String>> header(InputSplit split,
       Iterator<Tuple2<LongWritable, Text>> it) {
-    if (split instanceof FileSplit && ((FileSplit) split).getStart() == 0 && it.hasNext()) {
-      Tuple2<LongWritable, Text> first = it.next();
-      if (first._1().get() == 0) {
-        return List.of(new Tuple2<>(ReaderSupport.fileOf(split), first._2().toString()));
+    try {
+      if (split instanceof FileSplit && ((FileSplit) split).getStart() == 0 && it.hasNext()) {
+        Tuple2<LongWritable, Text> first = it.next();
+        if (first._1().get() == 0) {
+          return List.of(new Tuple2<>(ReaderSupport.fileOf(split), first._2().toString()));
+        }
       }
+    } catch (Exception e) { // Spark's iterator throws Hadoop's IOException undeclared
+      if (!(e instanceof java.io.IOException)) {
+        throw e;
+      }
+      // The header line itself cannot be read: said from the task, as there is no line to name.
+      String file = ReaderSupport.fileOf(split);
+      throw new BadInputException(Problem.displayName(file) + ": "
+          + ReaderSupport.unreadable(file, (java.io.IOException) e), e);
     }
     return List.of();
   }
@@ -131,31 +145,41 @@ public final class CsvSource {
     SplitReport report = new SplitReport();
     CsvParser parser = new CsvParser();
     boolean checkLabel = spec.labelsChecked();
-    while (it.hasNext()) {
-      Tuple2<LongWritable, Text> line = it.next();
-      long offset = line._1().get();
-      if (offset == 0) {
-        continue;
+    long next = 0;
+    try {
+      while (it.hasNext()) {
+        Tuple2<LongWritable, Text> line = it.next();
+        long offset = line._1().get();
+        next = offset + line._2().getLength() + 1;
+        if (offset == 0) {
+          continue;
+        }
+        String error = parser.split(line._2().toString());
+        if (error == null && !parser.isBlank()) {
+          error = fieldProblem(parser, layout, checkLabel);
+        }
+        if (error != null) {
+          report.firstBadLine = Problem.atLine(file, offset, error);
+          return report;
+        }
+        if (parser.isBlank()) {
+          continue;
+        }
+        if (checkLabel) {
+          String cell = parser.field(layout.labelIndex);
+          double label = Double.parseDouble(cell) + 0.0;
+          report.labels.observe(label, spec.numClasses(), why -> Problem.atLine(file, offset,
+              "column '" + NumberText.shown(layout.names[layout.labelIndex]) + "' has "
+                  + NumberText.shown(cell) + ", which " + why));
+        }
+        report.rows++;
       }
-      String error = parser.split(line._2().toString());
-      if (error == null && !parser.isBlank()) {
-        error = fieldProblem(parser, layout, checkLabel);
+    } catch (Exception e) { // Spark's iterator throws Hadoop's IOException undeclared
+      if (!(e instanceof java.io.IOException)) {
+        throw e;
       }
-      if (error != null) {
-        report.firstBadLine = Problem.atLine(file, offset, error);
-        return report;
-      }
-      if (parser.isBlank()) {
-        continue;
-      }
-      if (checkLabel) {
-        String cell = parser.field(layout.labelIndex);
-        double label = Double.parseDouble(cell) + 0.0;
-        report.labels.observe(label, spec.numClasses(), why -> Problem.atLine(file, offset,
-            "column '" + NumberText.shown(layout.names[layout.labelIndex]) + "' has "
-                + NumberText.shown(cell) + ", which " + why));
-      }
-      report.rows++;
+      report.firstBadLine = Problem.atLine(file, next,
+          ReaderSupport.unreadable(file, (java.io.IOException) e));
     }
     return report;
   }
@@ -179,6 +203,11 @@ public final class CsvSource {
         return problem;
       }
     }
+    if (layout.weightIndex >= 0) {
+      // Negative weights are the estimator's to report (it names the row); here only numbers.
+      return CsvParser.numberProblem(layout.names[layout.weightIndex],
+          parser.field(layout.weightIndex));
+    }
     return null;
   }
 
@@ -191,6 +220,10 @@ public final class CsvSource {
       Row row() {
         double label = LabelCheck.mapped(
             Double.parseDouble(parser.field(layout.labelIndex)) + 0.0, mapPlusMinusOne);
+        if (layout.weightIndex >= 0) {
+          return RowFactory.create(label, Vectors.dense(features(parser, layout)),
+              Double.parseDouble(parser.field(layout.weightIndex)));
+        }
         return RowFactory.create(label, Vectors.dense(features(parser, layout)));
       }
     };

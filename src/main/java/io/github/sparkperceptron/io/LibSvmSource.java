@@ -77,30 +77,40 @@ public final class LibSvmSource {
     SplitReport report = new SplitReport();
     LibSvmParser parser = new LibSvmParser();
     int numFeatures = spec.numFeatures();
-    while (it.hasNext()) {
-      Tuple2<LongWritable, Text> line = it.next();
-      long offset = line._1().get();
-      String error = parser.parse(line._2().toString());
-      if (error != null) {
-        report.firstBadLine = Problem.atLine(file, offset, error);
-        return report;
+    long next = 0;
+    try {
+      while (it.hasNext()) {
+        Tuple2<LongWritable, Text> line = it.next();
+        long offset = line._1().get();
+        next = offset + line._2().getLength() + 1;
+        String error = parser.parse(line._2().toString());
+        if (error != null) {
+          report.firstBadLine = Problem.atLine(file, offset, error);
+          return report;
+        }
+        if (parser.isBlank()) {
+          continue;
+        }
+        if (numFeatures >= 0 && parser.maxIndex() >= numFeatures) {
+          report.firstBadLine = Problem.atLine(file, offset, "feature index "
+              + (parser.maxIndex() + 1) + " exceeds the " + numFeatures + " features of "
+              + spec.widthSource());
+          return report;
+        }
+        if (spec.labelsChecked()) {
+          double label = parser.label();
+          report.labels.observe(label, spec.numClasses(),
+              why -> Problem.atLine(file, offset, "label " + label + " " + why));
+        }
+        report.maxIndex = Math.max(report.maxIndex, parser.maxIndex());
+        report.rows++;
       }
-      if (parser.isBlank()) {
-        continue;
+    } catch (Exception e) { // Spark's iterator throws Hadoop's IOException undeclared
+      if (!(e instanceof java.io.IOException)) {
+        throw e;
       }
-      if (numFeatures >= 0 && parser.maxIndex() >= numFeatures) {
-        report.firstBadLine = Problem.atLine(file, offset, "feature index "
-            + (parser.maxIndex() + 1) + " exceeds the " + numFeatures + " features of "
-            + spec.widthSource());
-        return report;
-      }
-      if (spec.labelsChecked()) {
-        double label = parser.label();
-        report.labels.observe(label, spec.numClasses(),
-            why -> Problem.atLine(file, offset, "label " + label + " " + why));
-      }
-      report.maxIndex = Math.max(report.maxIndex, parser.maxIndex());
-      report.rows++;
+      report.firstBadLine = Problem.atLine(file, next,
+          ReaderSupport.unreadable(file, (java.io.IOException) e));
     }
     return report;
   }

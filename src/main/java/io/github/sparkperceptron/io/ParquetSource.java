@@ -32,7 +32,8 @@ import org.apache.spark.sql.types.StructType;
  * into a dense vector. One check pass finds nulls, non-finite values, vectors of the wrong size
  * and labels that are not class indices, each reported as {@code file, row N} (Parquet's own row
  * index); the rows themselves are then a plain projection. Labels follow {@link LabelCheck}.
- * Read for predictions, the frame keeps every input column, unchanged.
+ * A sample weight column ({@link ReadSpec#weightCol()}) is kept beside them, as a double. Read for
+ * predictions, the frame keeps every input column, unchanged.
  */
 public final class ParquetSource {
   private ParquetSource() {
@@ -81,6 +82,16 @@ public final class ParquetSource {
     boolean assembled = !spec.featureCols().isEmpty();
     if (spec.labelsChecked()) {
       requireNumeric(schema, spec.labelCol(), "label column", "--label-col", suffix);
+    }
+    boolean weighted = !spec.weightCol().isEmpty();
+    if (weighted) {
+      // Nulls, negative and non-finite weights are the estimator's to report (it names the row).
+      requireNumeric(schema, spec.weightCol(), "weight column", "--weight-col", suffix);
+      if (spec.weightCol().equals(spec.labelCol())
+          || spec.featureCols().contains(spec.weightCol())) {
+        throw new BadInputException("Column '" + spec.weightCol() + "' (--weight-col) may not"
+            + " also be the label or a feature" + suffix);
+      }
     }
     if (assembled) {
       List<String> seen = new ArrayList<>();
@@ -145,8 +156,13 @@ public final class ParquetSource {
       if (verdict.mapPlusMinusOne()) {
         label = when(column(spec.labelCol()).cast("double").gt(0), lit(1.0)).otherwise(lit(0.0));
       }
-      return new LabeledData(input.select(label.as("label"), features.as("features")),
-          numFeatures, verdict.labelNote());
+      List<Column> columns = new ArrayList<>(List.of(label.as("label"), features.as("features")));
+      if (weighted) {
+        columns.add(column(spec.weightCol()).cast("double").as(spec.weightCol()));
+      }
+      LabeledData data = new LabeledData(input.select(columns.toArray(new Column[0])),
+          numFeatures, verdict.labelNote()).withFeatureNames(spec.featureCols());
+      return weighted ? data.withWeightCol(spec.weightCol()) : data;
     }
     List<String> columns = Arrays.asList(input.columns());
     if (!assembled) {

@@ -20,9 +20,10 @@ public final class ReadSpec implements Serializable {
   private final int numClasses;
   private final boolean labelsChecked;
   private final String widthSource;
+  private final String weightCol;
 
   private ReadSpec(String labelCol, String[] featureCols, String featuresCol, int numFeatures,
-      int numClasses, boolean labelsChecked, String widthSource) {
+      int numClasses, boolean labelsChecked, String widthSource, String weightCol) {
     this.labelCol = labelCol;
     this.featureCols = featureCols;
     this.featuresCol = featuresCol;
@@ -30,6 +31,7 @@ public final class ReadSpec implements Serializable {
     this.numClasses = numClasses;
     this.labelsChecked = labelsChecked;
     this.widthSource = widthSource;
+    this.weightCol = weightCol;
   }
 
   /**
@@ -37,24 +39,24 @@ public final class ReadSpec implements Serializable {
    * column (CSV) or in the vector column {@code features} (Parquet), widths learnt from the data.
    */
   public static ReadSpec labelled() {
-    return new ReadSpec("label", new String[0], "features", -1, -1, true, "");
+    return new ReadSpec("label", new String[0], "features", -1, -1, true, "", "");
   }
 
   public ReadSpec withLabelCol(String column) {
     return new ReadSpec(column, featureCols, featuresCol, numFeatures, numClasses, labelsChecked,
-        widthSource);
+        widthSource, weightCol);
   }
 
   /** Numeric feature columns in vector order (CSV, Parquet); empty for the format's default. */
   public ReadSpec withFeatureCols(List<String> columns) {
     return new ReadSpec(labelCol, columns.toArray(new String[0]), featuresCol, numFeatures,
-        numClasses, labelsChecked, widthSource);
+        numClasses, labelsChecked, widthSource, weightCol);
   }
 
   /** The vector column of Parquet input, used when no feature columns are named. */
   public ReadSpec withFeaturesCol(String column) {
     return new ReadSpec(labelCol, featureCols, column, numFeatures, numClasses, labelsChecked,
-        widthSource);
+        widthSource, weightCol);
   }
 
   /**
@@ -64,13 +66,13 @@ public final class ReadSpec implements Serializable {
    */
   public ReadSpec withNumFeatures(int count, String source) {
     return new ReadSpec(labelCol, featureCols, featuresCol, count, numClasses, labelsChecked,
-        source);
+        source, weightCol);
   }
 
   /** The model's number of classes: labels must then be below it. */
   public ReadSpec withNumClasses(int count) {
     return new ReadSpec(labelCol, featureCols, featuresCol, numFeatures, count, labelsChecked,
-        widthSource);
+        widthSource, weightCol);
   }
 
   /**
@@ -79,7 +81,21 @@ public final class ReadSpec implements Serializable {
    */
   public ReadSpec withLabelsPassedThrough() {
     return new ReadSpec(labelCol, featureCols, featuresCol, numFeatures, numClasses, false,
-        widthSource);
+        widthSource, weightCol);
+  }
+
+  /**
+   * A numeric column of sample weights to keep beside the label and features (CSV and Parquet
+   * training data), or the empty string for none. It is neither the label nor a feature.
+   */
+  public ReadSpec withWeightCol(String column) {
+    return new ReadSpec(labelCol, featureCols, featuresCol, numFeatures, numClasses, labelsChecked,
+        widthSource, column == null ? "" : column);
+  }
+
+  /** The sample weight column, or the empty string for none. */
+  public String weightCol() {
+    return weightCol;
   }
 
   public String labelCol() {
@@ -118,6 +134,6 @@ public final class ReadSpec implements Serializable {
   public String toString() {
     return "ReadSpec[labelCol=" + labelCol + ", featureCols=" + Arrays.toString(featureCols)
         + ", featuresCol=" + featuresCol + ", numFeatures=" + numFeatures + ", numClasses="
-        + numClasses + ", labelsChecked=" + labelsChecked + "]";
+        + numClasses + ", labelsChecked=" + labelsChecked + ", weightCol=" + weightCol + "]";
   }
 }

@@ -62,4 +62,20 @@ public final class ReaderSupport {
     return new BadInputException("The " + role + " at '" + path + "' hold no examples (only"
         + " blank, comment or header lines)");
   }
+
+  /**
+   * Why a text input could not be read past a point, for a {@link Problem}: Hadoop's readers
+   * throw {@link java.io.IOException} (undeclared, through Spark's iterators) when a compressed
+   * file ends early or is corrupt, which would otherwise abort the job with a stack trace.
+   */
+  static String unreadable(String file, java.io.IOException e) {
+    boolean compressed = new org.apache.hadoop.io.compress.CompressionCodecFactory(
+        new org.apache.hadoop.conf.Configuration(false))
+        .getCodec(new org.apache.hadoop.fs.Path(file)) != null;
+    String cause = e.getClass().getSimpleName() + ": " + e.getMessage();
+    return compressed
+        ? "the compressed file ends early or is damaged (" + cause + "), so nothing from here on"
+            + " can be read; copy or compress it again"
+        : "the file cannot be read from here on (" + cause + ")";
+  }
 }

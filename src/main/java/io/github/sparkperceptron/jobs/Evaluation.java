@@ -46,14 +46,20 @@ final class Evaluation {
 
   /**
    * Evaluates {@code model} on {@code data} (columns {@code label} and {@code features}, as the
-   * readers make them), whatever columns and weight column the model was trained with.
+   * readers make them), whatever columns and weight column the model was trained with. A binary
+   * model's curve areas are computed here rather than when first printed, so that the train job's
+   * stage times count them as evaluation.
    */
   static Evaluation of(PerceptronClassificationModel model, Dataset<Row> data) {
     PerceptronClassificationModel asRead = model.copy(new ParamMap()
         .put(model.labelCol(), "label").put(model.featuresCol(), "features")
         .put(model.weightCol(), "").put(model.predictionCol(), "prediction")
         .put(model.rawPredictionCol(), "rawPrediction"));
-    return new Evaluation(asRead.evaluate(data));
+    PerceptronClassificationSummary summary = asRead.evaluate(data);
+    if (summary.numClasses() == 2 && summary.numInstances() > 0) {
+      summary.areaUnderROC(); // and areaUnderPR: the summary keeps both from one ranking
+    }
+    return new Evaluation(summary);
   }
 
   double accuracy() {

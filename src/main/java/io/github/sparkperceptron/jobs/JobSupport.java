@@ -15,6 +15,7 @@ import java.util.concurrent.Callable;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
 /** Runs a picocli job with the project's exit codes and one-line errors. */
@@ -42,13 +43,15 @@ final class JobSupport {
       cli.getErr().flush();
       return JobFailure.BAD_INPUT;
     }
-    if (defaults != null) {
-      cli.setDefaultValueProvider(new CommandLine.PropertiesDefaultProvider(defaults));
-    }
+    cli.setDefaultValueProvider(new JobDefaults(defaults, job));
     cli.setParameterExceptionHandler((e, a) -> {
       PrintWriter err = e.getCommandLine().getErr();
+      // A misspelt flag first: picocli reports a missing required flag before an unknown one,
+      // and "--train is missing" misleads when the user typed --trian.
+      String unknown = unknownFlag(e.getCommandLine().getCommandSpec(), a);
       // One line, as for every other error: the SPEC promises a one-line message on stderr.
-      err.println(name + ": error: " + e.getMessage() + fromJobConf(e, defaults, confFile, args)
+      err.println(name + ": error: "
+          + (unknown != null ? unknown : e.getMessage() + fromJobConf(e, defaults, confFile, a))
           + " (see '" + name + " --help' for the options and their defaults)");
       err.flush();
       return JobFailure.BAD_INPUT;
@@ -72,6 +75,91 @@ final class JobSupport {
       cli.getOut().flush();
       cli.getErr().flush();
     }
+  }
+
+  /**
+   * "Unknown option: '--trian'; did you mean '--train'?" for the first argument that looks like a
+   * flag the command does not have, or null when every flag is known. Values of flags that take
+   * one (e.g. the -1.5 of --threshold -1.5) are skipped, and negative numbers are never flags.
+   */
+  static String unknownFlag(CommandSpec spec, String[] args) {
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      if (arg.equals("--")) {
+        return null;
+      }
+      if (!arg.startsWith("-") || arg.length() < 2 || NUMBER.matcher(arg).matches()) {
+        continue;
+      }
+      int eq = arg.indexOf('=');
+      String flag = eq < 0 ? arg : arg.substring(0, eq);
+      OptionSpec option = spec.findOption(flag);
+      if (option == null && spec.negatedOptionsMap().containsKey(flag)) {
+        continue;
+      }
+      if (option == null) {
+        String closest = closestFlag(spec, flag);
+        return "Unknown option: '" + flag + "'"
+            + (closest == null ? "" : "; did you mean '" + closest + "'?");
+      }
+      boolean takesValue = option.arity().min() > 0
+          || (option.arity().max() > 0 && i + 1 < args.length && !args[i + 1].startsWith("-"));
+      if (eq < 0 && takesValue) {
+        i++;
+      }
+    }
+    return null;
+  }
+
+  private static final java.util.regex.Pattern NUMBER =
+      java.util.regex.Pattern.compile("-[0-9.].*");
+
+  /**
+   * The command's flag nearest to {@code typed} in edit distance (insertions, deletions,
+   * substitutions and swaps of two neighbours, each counting 1), if it is near enough to be a
+   * slip: at most 2 edits, and fewer than a third of the flag's letters.
+   */
+  static String closestFlag(CommandSpec spec, String typed) {
+    String best = null;
+    int bestDistance = Integer.MAX_VALUE;
+    java.util.List<String> names = new java.util.ArrayList<>();
+    for (OptionSpec option : spec.options()) {
+      if (!option.hidden()) {
+        names.addAll(java.util.Arrays.asList(option.names()));
+      }
+    }
+    names.addAll(spec.negatedOptionsMap().keySet());
+    for (String name : names) {
+      int d = editDistance(typed, name);
+      if (d < bestDistance) {
+        best = name;
+        bestDistance = d;
+      }
+    }
+    String word = typed.replaceFirst("^-+", "");
+    return bestDistance <= 2 && bestDistance * 3 < Math.max(word.length(), 3) ? best : null;
+  }
+
+  /** Optimal string alignment distance (Damerau-Levenshtein without repeated edits). */
+  static int editDistance(String a, String b) {
+    int[][] d = new int[a.length() + 1][b.length() + 1];
+    for (int i = 0; i <= a.length(); i++) {
+      d[i][0] = i;
+    }
+    for (int j = 0; j <= b.length(); j++) {
+      d[0][j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+        if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2)
+            && a.charAt(i - 2) == b.charAt(j - 1)) {
+          d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+      }
+    }
+    return d[a.length()][b.length()];
   }
 
   /** The value of the last {@code --job-conf FILE} or {@code --job-conf=FILE} in args, or null. */

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -99,12 +100,21 @@ final class ModelOutput {
     writeBytes(target, text.getBytes(StandardCharsets.UTF_8));
   }
 
-  /** Writes a small file atomically (temporary sibling, then rename). */
+  /**
+   * Writes a small file atomically (temporary sibling, then rename). A local file is written
+   * through the raw local file system: Hadoop's default one adds a hidden checksum file
+   * ({@code .NAME.crc}) beside every file it writes, which nothing here reads and users do not
+   * expect beside their metrics and plots. (The rename removes a stale one left by older runs.)
+   */
   void writeBytes(String target, byte[] bytes) {
     String tmp = temporarySibling(target);
     try {
       Path p = new Path(tmp);
-      try (OutputStream out = p.getFileSystem(conf).create(p, true)) {
+      FileSystem fs = p.getFileSystem(conf);
+      if (fs instanceof LocalFileSystem local) {
+        fs = local.getRawFileSystem();
+      }
+      try (OutputStream out = fs.create(p, true)) {
         out.write(bytes);
       }
       commit(tmp, target);

@@ -2,19 +2,21 @@ package io.github.sparkperceptron.jobs;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.sparkperceptron.io.BadInputException;
 import io.github.sparkperceptron.io.LabeledData;
 import io.github.sparkperceptron.io.ReadSpec;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
-import io.github.sparkperceptron.ml.PerceptronParamSet;
 import io.github.sparkperceptron.ml.PerceptronTrainingSummary;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.spark.ml.evaluation.MulticlassClassificationEvaluator;
 import org.apache.spark.ml.param.ParamPair;
+import org.apache.spark.ml.param.Params;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -37,7 +39,7 @@ import picocli.CommandLine.Spec;
     footer = {"", "Spark options (--master, --conf, --properties-file, --driver-memory, ...) go to"
         + " spark-submit; the default master is local[*].",
         "Exit codes: 0 success, 2 bad usage or bad input, 1 any other failure."})
-public final class TrainJob implements Callable<Integer> {
+public final class TrainJob implements Callable<Integer>, JobDefaults.ParamFlags {
 
   @Option(names = "--train", required = true, paramLabel = "PATH",
       description = "training data: a file, directory or glob; local, file:// or hdfs://")
@@ -78,7 +80,7 @@ public final class TrainJob implements Callable<Integer> {
   @Option(names = "--overwrite", description = "replace an existing model or metrics file")
   boolean overwrite;
 
-  @Option(names = "--workers", paramLabel = "W", defaultValue = "0",
+  @Option(names = "--workers", paramLabel = "W",
       description = "perceptrons trained in parallel and mixed after every epoch (numWorkers);"
           + " the input's partitions are coalesced or split into W. 0 = one per task slot of"
           + " the cluster (Spark's default parallelism). The model depends on W: pin it to get"
@@ -93,60 +95,71 @@ public final class TrainJob implements Callable<Integer> {
           + " (default: ${DEFAULT-VALUE})")
   int partitions;
 
+  // The hyper-parameter flags below set the estimator's params of the same names (PARAM_OF_FLAG)
+  // and only when the user gives them (JobDefaults.given); their defaults, shown by --help, are
+  // the estimator's own (JobDefaults), so none is written down twice.
+
   @Option(names = "--max-iter", paramLabel = "N",
-      defaultValue = "" + PerceptronParamSet.DEFAULT_MAX_ITER,
       description = "maximum epochs (default: ${DEFAULT-VALUE})")
   int maxIter;
 
-  @Option(names = "--tol", paramLabel = "T", defaultValue = "" + PerceptronParamSet.DEFAULT_TOL,
+  @Option(names = "--tol", paramLabel = "T",
       description = "stop when an epoch changes the weights by less than T relative to their norm;"
           + " 0 disables (default: ${DEFAULT-VALUE})")
   double tol;
 
-  @Option(names = "--step-size", paramLabel = "ETA", defaultValue = "1.0",
+  @Option(names = "--step-size", paramLabel = "ETA",
       description = "learning rate of the perceptron rule (default: ${DEFAULT-VALUE})")
   double stepSize;
 
-  @Option(names = "--fit-intercept", negatable = true, defaultValue = "true", fallbackValue = "true",
+  @Option(names = "--fit-intercept", negatable = true, fallbackValue = "true",
       description = "learn a bias; --no-fit-intercept turns it off (default: ${DEFAULT-VALUE})")
   boolean fitIntercept;
 
-  @Option(names = "--update-rule", paramLabel = "RULE", defaultValue = "perceptron",
+  @Option(names = "--update-rule", paramLabel = "RULE",
       description = "perceptron, pa, pa1 or pa2 (passive-aggressive) (default: ${DEFAULT-VALUE})")
   String updateRule;
 
-  @Option(names = "--aggressiveness", paramLabel = "C", defaultValue = "1.0",
+  @Option(names = "--aggressiveness", paramLabel = "C",
       description = "C of pa1 and pa2 (default: ${DEFAULT-VALUE})")
   double aggressiveness;
 
-  @Option(names = "--averaging", paramLabel = "MODE", defaultValue = "average",
+  @Option(names = "--averaging", paramLabel = "MODE",
       description = "none, average or vote (default: ${DEFAULT-VALUE})")
   String averaging;
 
-  @Option(names = "--mixing", paramLabel = "MODE", defaultValue = "mistakes",
-      description = "uniform, mistakes or oneshot (default: ${DEFAULT-VALUE})")
+  @Option(names = "--mixing", paramLabel = "MODE",
+      description = "uniform, mistakes, momentum or oneshot (default: ${DEFAULT-VALUE})")
   String mixing;
 
-  @Option(names = "--shuffle", negatable = true, defaultValue = "true", fallbackValue = "true",
+  @Option(names = "--mixing-rounds", paramLabel = "R",
+      description = "mixing rounds per epoch; 0 = min(workers, 64) with --mixing momentum, else 1"
+          + " (default: ${DEFAULT-VALUE})")
+  int mixingRounds;
+
+  @Option(names = "--shuffle", negatable = true, fallbackValue = "true",
       description = "reshuffle every partition each epoch; --no-shuffle keeps the input order"
           + " (default: ${DEFAULT-VALUE})")
   boolean shuffle;
 
-  @Option(names = "--seed", paramLabel = "S", defaultValue = "" + PerceptronParamSet.DEFAULT_SEED,
-      description = "random seed (default: ${DEFAULT-VALUE})")
+  @Option(names = "--seed", paramLabel = "S", description = "random seed (default: ${DEFAULT-VALUE})")
   long seed;
 
-  @Option(names = "--threshold", paramLabel = "M", defaultValue = "0.0",
+  @Option(names = "--threshold", paramLabel = "M",
       description = "binary models predict 1 when the margin exceeds M (default: ${DEFAULT-VALUE})")
   double threshold;
 
+  @Option(names = "--weight-col", paramLabel = "NAME",
+      description = "CSV and Parquet: a column of non-negative sample weights; an example's"
+          + " weight scales its update (default: none, every row weighs 1)")
+  String weightCol;
+
   @Option(names = "--validation-patience", paramLabel = "N",
-      defaultValue = "" + PerceptronParamSet.DEFAULT_VALIDATION_PATIENCE,
       description = "with --validation, epochs without improvement before stopping"
           + " (default: ${DEFAULT-VALUE})")
   int validationPatience;
 
-  @Option(names = "--class-weight", paramLabel = "MODE", defaultValue = "none",
+  @Option(names = "--class-weight", paramLabel = "MODE",
       description = "none, or balanced: weight each class inversely to its size"
           + " (default: ${DEFAULT-VALUE})")
   String classWeight;
@@ -156,7 +169,7 @@ public final class TrainJob implements Callable<Integer> {
           + " restarted training continues from the last one")
   String checkpointDir;
 
-  @Option(names = "--checkpoint-interval", paramLabel = "K", defaultValue = "1",
+  @Option(names = "--checkpoint-interval", paramLabel = "K",
       description = "with --checkpoint-dir, checkpoint every K epochs (default: ${DEFAULT-VALUE})")
   int checkpointInterval;
 
@@ -165,7 +178,7 @@ public final class TrainJob implements Callable<Integer> {
           + " arguments); without it, an existing checkpoint there is an error")
   boolean resume;
 
-  @Option(names = "--aggregation-depth", paramLabel = "K", defaultValue = "2",
+  @Option(names = "--aggregation-depth", paramLabel = "K",
       description = "depth of the tree aggregation (default: ${DEFAULT-VALUE})")
   int aggregationDepth;
 
@@ -179,32 +192,99 @@ public final class TrainJob implements Callable<Integer> {
 
   private static final String VALIDATION_COLUMN = "isValidation";
 
+  /** When main started (ms since the epoch), or 0 when the job runs without it (in tests). */
+  private static long mainStartMillis;
+  /** The JVM's CPU time when main started. */
+  private static long mainStartCpuNanos;
+
   public static void main(String[] args) {
+    mainStartMillis = System.currentTimeMillis();
+    mainStartCpuNanos = StageTimes.processCpuNanos();
     System.exit(JobSupport.run(new TrainJob(), args));
   }
 
-  /** Builds the estimator from the flags; its param validators check the values. */
+  /** The estimator param each hyper-parameter flag sets. */
+  static final Map<String, String> PARAM_OF_FLAG = Map.ofEntries(
+      Map.entry("--max-iter", "maxIter"), Map.entry("--tol", "tol"),
+      Map.entry("--step-size", "stepSize"), Map.entry("--fit-intercept", "fitIntercept"),
+      Map.entry("--update-rule", "updateRule"), Map.entry("--aggressiveness", "aggressiveness"),
+      Map.entry("--averaging", "averaging"), Map.entry("--mixing", "mixing"),
+      Map.entry("--mixing-rounds", "mixingRounds"),
+      Map.entry("--shuffle", "shuffle"), Map.entry("--seed", "seed"),
+      Map.entry("--threshold", "threshold"), Map.entry("--weight-col", "weightCol"),
+      Map.entry("--validation-patience", "validationPatience"),
+      Map.entry("--class-weight", "classWeight"), Map.entry("--checkpoint-dir", "checkpointDir"),
+      Map.entry("--checkpoint-interval", "checkpointInterval"),
+      Map.entry("--aggregation-depth", "aggregationDepth"), Map.entry("--workers", "numWorkers"));
+
+  @Override
+  public Params defaultsOf() {
+    return new PerceptronClassifier();
+  }
+
+  @Override
+  public Map<String, String> paramOfFlag() {
+    return PARAM_OF_FLAG;
+  }
+
+  /**
+   * The estimator with the params the user gave (flags or --job-conf) and its own defaults for
+   * the rest; its param validators check the values.
+   */
   PerceptronClassifier estimator() {
-    return new PerceptronClassifier()
-        .setMaxIter(maxIter).setTol(tol).setStepSize(stepSize).setFitIntercept(fitIntercept)
-        .setUpdateRule(updateRule).setAggressiveness(aggressiveness).setAveraging(averaging)
-        .setMixing(mixing).setShuffle(shuffle).setSeed(seed).setThreshold(threshold)
-        .setAggregationDepth(aggregationDepth).setValidationPatience(validationPatience)
-        .setClassWeight(classWeight).setNumWorkers(workers);
+    PerceptronClassifier e = new PerceptronClassifier();
+    setIfGiven("--max-iter", () -> e.setMaxIter(maxIter));
+    setIfGiven("--tol", () -> e.setTol(tol));
+    setIfGiven("--step-size", () -> e.setStepSize(stepSize));
+    setIfGiven("--fit-intercept", () -> e.setFitIntercept(fitIntercept));
+    setIfGiven("--update-rule", () -> e.setUpdateRule(updateRule));
+    setIfGiven("--aggressiveness", () -> e.setAggressiveness(aggressiveness));
+    setIfGiven("--averaging", () -> e.setAveraging(averaging));
+    setIfGiven("--mixing", () -> e.setMixing(mixing));
+    setIfGiven("--mixing-rounds", () -> e.setMixingRounds(mixingRounds));
+    setIfGiven("--shuffle", () -> e.setShuffle(shuffle));
+    setIfGiven("--seed", () -> e.setSeed(seed));
+    setIfGiven("--threshold", () -> e.setThreshold(threshold));
+    setIfGiven("--weight-col", () -> e.setWeightCol(weightCol));
+    setIfGiven("--validation-patience", () -> e.setValidationPatience(validationPatience));
+    setIfGiven("--class-weight", () -> e.setClassWeight(classWeight));
+    setIfGiven("--checkpoint-dir", () -> e.setCheckpointDir(checkpointDir));
+    setIfGiven("--checkpoint-interval", () -> e.setCheckpointInterval(checkpointInterval));
+    setIfGiven("--aggregation-depth", () -> e.setAggregationDepth(aggregationDepth));
+    setIfGiven("--workers", () -> e.setNumWorkers(workers));
+    return e;
+  }
+
+  private void setIfGiven(String flag, Runnable setter) {
+    if (JobDefaults.given(spec, flag)) {
+      setter.run();
+    }
   }
 
   @Override
   public Integer call() {
     out = spec.commandLine().getOut();
+    StageTimes times = new StageTimes(mainStartMillis, mainStartCpuNanos);
     PerceptronClassifier estimator = estimator();
     if (partitions < 0) {
       throw new IllegalArgumentException("--partitions must be >= 0, got " + partitions);
     }
-
+    DataFormat format = input.format;
+    ReadSpec columns = input.spec();
+    if (weightCol != null && !weightCol.isEmpty()) {
+      if (format == DataFormat.libsvm) {
+        throw new BadInputException("--weight-col names a CSV or Parquet column; LIBSVM input"
+            + " (--format libsvm) has none");
+      }
+      if (weightCol.equals("label") || weightCol.equals("features")) {
+        throw new BadInputException("--weight-col may not be '" + weightCol + "': the job"
+            + " gives that name to the " + weightCol + " it reads");
+      }
+    }
     SparkSession spark = JobSupport.session("spark-perceptron train");
+    times.end("spark");
     ModelOutput output = new ModelOutput(spark.sparkContext().hadoopConfiguration());
     if (checkpointDir != null) {
-      estimator.setCheckpointDir(checkpointDir).setCheckpointInterval(checkpointInterval);
       String existing = output.firstCheckpoint(checkpointDir);
       if (existing != null && !resume) {
         throw new IllegalArgumentException("--checkpoint-dir '" + checkpointDir + "' holds a"
@@ -222,14 +302,14 @@ public final class TrainJob implements Callable<Integer> {
       output.checkWritable(plotPath, overwrite, "--plot");
     }
 
-    DataFormat format = input.format;
-    ReadSpec columns = input.spec();
+    // The test data are only scored: they need no weight column.
+    ReadSpec weighted = columns.withWeightCol(weightCol);
     LabeledData train = format.read(spark, trainPath,
-        numFeatures >= 0 ? columns.withNumFeatures(numFeatures, "--num-features") : columns,
+        numFeatures >= 0 ? weighted.withNumFeatures(numFeatures, "--num-features") : weighted,
         "training data (--train)");
-    ReadSpec sameWidth = columns.withNumFeatures(train.numFeatures(), "the training data");
-    LabeledData test = testPath == null ? null
-        : format.read(spark, testPath, sameWidth, "test data (--test)");
+    ReadSpec sameWidth = weighted.withNumFeatures(train.numFeatures(), "the training data");
+    LabeledData test = testPath == null ? null : format.read(spark, testPath,
+        sameWidth.withWeightCol(""), "test data (--test)");
     Dataset<Row> trainFrame = train.frame();
     if (validationPath != null) {
       LabeledData validation = format.read(spark, validationPath, sameWidth,
@@ -253,10 +333,12 @@ public final class TrainJob implements Callable<Integer> {
       estimator.setEpochListener((epoch, snapshot) ->
           testAccuracy.add(accuracy.evaluate(snapshot.transform(scored))));
     }
+    times.end("read");
 
     long start = System.nanoTime();
     PerceptronClassificationModel model = estimator.fit(trainFrame);
     double fitSeconds = (System.nanoTime() - start) / 1e9;
+    times.end("train");
 
     String temporary = output.temporarySibling(modelPath);
     try {
@@ -269,18 +351,17 @@ public final class TrainJob implements Callable<Integer> {
       output.discard(temporary);
       throw e;
     }
+    times.end("save");
 
     Dataset<Row> trainingRows = validationPath == null ? trainFrame
         : trainFrame.filter(functions.col(VALIDATION_COLUMN).equalTo(false));
     Evaluation trainEval = Evaluation.of(model, trainingRows);
     Evaluation testEval = testFrame == null ? null : Evaluation.of(model, testFrame);
+    Coefficients coefficients = Coefficients.of(model, train.featureNames(),
+        format == DataFormat.libsvm ? 1 : 0);
+    times.end("evaluate");
 
-    printReport(model, fitSeconds, trainEval, testEval);
-    if (metricsPath != null) {
-      output.writeText(metricsPath, Json.write(metrics(model, estimator, fitSeconds,
-          trainFrame.rdd().getNumPartitions(), trainEval, testEval, testAccuracy)));
-      out.println("Metrics written to " + metricsPath);
-    }
+    printReport(model, fitSeconds, trainEval, testEval, coefficients);
     if (plotPath != null) {
       try {
         output.writeBytes(plotPath, TrainingPlot.png("Training curves: " + trainPath,
@@ -290,7 +371,16 @@ public final class TrainJob implements Callable<Integer> {
       }
       out.println("Plot written to " + plotPath);
     }
+    times.end("write");
+    if (metricsPath != null) {
+      // Last, so that the times in it cover everything else (writing it takes milliseconds).
+      output.writeText(metricsPath, Json.write(metrics(model, estimator, fitSeconds,
+          trainFrame.rdd().getNumPartitions(), trainEval, testEval, testAccuracy, coefficients,
+          times)));
+      out.println("Metrics written to " + metricsPath);
+    }
     out.println("Model saved to " + modelPath);
+    out.println(times.describe());
     out.flush();
     return JobFailure.OK;
   }
@@ -313,7 +403,7 @@ public final class TrainJob implements Callable<Integer> {
   }
 
   private void printReport(PerceptronClassificationModel model, double fitSeconds,
-      Evaluation trainEval, Evaluation testEval) {
+      Evaluation trainEval, Evaluation testEval, Coefficients coefficients) {
     PerceptronTrainingSummary s = model.summary();
     out.printf(Locale.ROOT, "Trained a perceptron (%s, averaging=%s, mixing=%s) on %,d rows x %,d"
         + " features, %d classes, with %d workers (input in %d partitions) in %.2f s%n",
@@ -325,11 +415,15 @@ public final class TrainJob implements Callable<Integer> {
         s.validationHistory().length == 0 ? "" : String.format(Locale.ROOT,
             "; kept epoch %d (validation accuracy %.4f)", s.modelEpoch(),
             s.validationHistory()[s.modelEpoch() - 1]));
+    out.print(coefficients.describeLargest(LARGEST_WEIGHTS_SHOWN));
     out.print(trainEval.describe("Training data"));
     if (testEval != null) {
       out.print(testEval.describe("Test data"));
     }
   }
+
+  /** How many weights the report lists (per class); the metrics JSON has them all. */
+  static final int LARGEST_WEIGHTS_SHOWN = 8;
 
   static String epochTable(PerceptronTrainingSummary s) {
     StringBuilder sb = new StringBuilder();
@@ -356,7 +450,7 @@ public final class TrainJob implements Callable<Integer> {
 
   private ObjectNode metrics(PerceptronClassificationModel model, PerceptronClassifier estimator,
       double fitSeconds, int numPartitions, Evaluation trainEval, Evaluation testEval,
-      List<Double> testAccuracy) {
+      List<Double> testAccuracy, Coefficients coefficients, StageTimes times) {
     ObjectNode root = Json.object();
     root.put("model", modelPath);
     ObjectNode params = root.putObject("params");
@@ -388,6 +482,8 @@ public final class TrainJob implements Callable<Integer> {
     if (testEval != null) {
       testEval.writeTo(root.putObject("test"));
     }
+    coefficients.writeTo(root.putObject("coefficients"));
+    times.writeTo(root.putObject("seconds"), root.putObject("cpuSeconds"));
     ArrayNode epochs = root.putArray("epochs");
     for (int e = 0; e < s.totalIterations(); e++) {
       ObjectNode ep = epochs.addObject();

@@ -121,6 +121,15 @@ public final class CsrFeatureBlock extends FeatureBlock {
   }
 
   @Override
+  public int maxStoredPerRow() {
+    int most = 0;
+    for (int r = 0; r + 1 < rowStart.length; r++) {
+      most = Math.max(most, rowStart[r + 1] - rowStart[r]);
+    }
+    return most;
+  }
+
+  @Override
   public long sizeInBytes() {
     return 4L * rowStart.length + 4L * indices.length + 8L * values.length;
   }

@@ -114,6 +114,11 @@ public final class DenseFeatureBlock extends FeatureBlock {
   }
 
   @Override
+  public int maxStoredPerRow() {
+    return numRows() == 0 ? 0 : numFeatures;
+  }
+
+  @Override
   public long sizeInBytes() {
     return 8L * values.length;
   }

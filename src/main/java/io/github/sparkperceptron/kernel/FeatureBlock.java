@@ -58,10 +58,16 @@ public abstract class FeatureBlock implements Serializable {
   }
 
   /**
-   * Copies the stored entries of a row into the buffers (each at least {@link #numFeatures()}
-   * long), in increasing index order; returns how many.
+   * Copies the stored entries of a row into the buffers (each at least
+   * {@link #maxStoredPerRow()} long), in increasing index order; returns how many.
    */
   public abstract int copyRow(int row, int[] indices, double[] values);
+
+  /**
+   * The most entries {@link #copyRow} writes for any row: what its buffers need, which for wide
+   * sparse data is far below {@link #numFeatures()}.
+   */
+  public abstract int maxStoredPerRow();
 
   /** Bytes held by the arrays of this block (what a cache of it costs). */
   public abstract long sizeInBytes();

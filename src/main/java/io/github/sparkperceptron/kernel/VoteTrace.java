@@ -43,6 +43,44 @@ public final class VoteTrace implements UpdateRecorder, Serializable {
     this.endClock = startClock;
   }
 
+  /**
+   * A finished trace from its stored arrays (a checkpoint's): {@code count} updates, update j's
+   * row being entries {@code rowStart[j] .. rowStart[j+1]} of {@code indices}/{@code values}.
+   * The arrays are taken, not copied.
+   *
+   * @throws IllegalArgumentException if the arrays do not describe a trace: lengths that
+   *     disagree, row starts that decrease or leave the entries, a negative start vector
+   */
+  public static VoteTrace restore(int startVector, double startClock, double endClock,
+      double mixWeight, int[] rowStart, int[] indices, double[] values, int[] raised,
+      int[] lowered, double[] delta, double[] clockBefore) {
+    int count = raised.length;
+    if (startVector < 0 || rowStart.length != count + 1 || lowered.length != count
+        || delta.length != count || clockBefore.length != count
+        || values.length != indices.length || rowStart[0] != 0
+        || rowStart[count] != indices.length) {
+      throw new IllegalArgumentException("inconsistent vote trace arrays");
+    }
+    for (int j = 0; j < count; j++) {
+      if (rowStart[j + 1] < rowStart[j]) {
+        throw new IllegalArgumentException("vote trace row starts decrease at update " + j);
+      }
+    }
+    VoteTrace t = new VoteTrace(null, startVector, startClock);
+    t.endClock = endClock;
+    t.mixWeight = mixWeight;
+    t.count = count;
+    t.rowStart = rowStart;
+    t.indices = indices;
+    t.values = values;
+    t.stored = indices.length;
+    t.raised = raised;
+    t.lowered = lowered;
+    t.delta = delta;
+    t.clockBefore = clockBefore;
+    return t;
+  }
+
   @Override
   public void onUpdate(int row, int raisedRow, int loweredRow, double step, double clock) {
     if (count == raised.length) {
@@ -84,6 +122,22 @@ public final class VoteTrace implements UpdateRecorder, Serializable {
     return startVector;
   }
 
+  /** The clock at the start of recording (persistence). */
+  public double startClock() {
+    return startClock;
+  }
+
+  /** The clock at {@link #finish} (persistence). */
+  public double endClock() {
+    return endClock;
+  }
+
+  /** The clock before update j (persistence). */
+  public double clockBefore(int j) {
+    return clockBefore[j];
+  }
+
+  /** The partition's unnormalised mixing weight, set by {@link #finish}. */
   public double mixWeight() {
     return mixWeight;
   }
@@ -98,36 +152,45 @@ public final class VoteTrace implements UpdateRecorder, Serializable {
     return (j + 1 < count ? clockBefore[j + 1] : endClock) - clockBefore[j];
   }
 
-  int updates() {
+  // Read access to the recorded updates, for the vote and for checkpoints.
+
+  /** Updates recorded. */
+  public int updates() {
     return count;
   }
 
-  int rowStart(int j) {
+  /** Where update j's row starts among the stored entries (j = updates() gives the end). */
+  public int rowStart(int j) {
     return rowStart[j];
   }
 
-  int index(int k) {
+  /** Feature index of stored entry k. */
+  public int index(int k) {
     return indices[k];
   }
 
-  double value(int k) {
+  /** Feature value of stored entry k. */
+  public double value(int k) {
     return values[k];
   }
 
-  int raised(int j) {
+  /** The weight row update j raised. */
+  public int raised(int j) {
     return raised[j];
   }
 
-  int lowered(int j) {
+  /** The weight row update j lowered (−1 for binary models). */
+  public int lowered(int j) {
     return lowered[j];
   }
 
-  double delta(int j) {
+  /** Update j's step δ. */
+  public double delta(int j) {
     return delta[j];
   }
 
   /** Stored non-zeros of all update rows. */
-  long storedValues() {
+  public long storedValues() {
     return stored;
   }
 }

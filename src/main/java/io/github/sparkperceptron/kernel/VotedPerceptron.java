@@ -73,6 +73,46 @@ public final class VotedPerceptron implements Serializable {
         || segmentStartWeight.length != segmentStart.length) {
       throw new IllegalArgumentException("inconsistent vote arrays");
     }
+    requireInRange(numClasses, numFeatures);
+  }
+
+  /**
+   * Checks what prediction indexes with, so that arrays read from files fail here, with a
+   * message, rather than deep inside a Spark task: start vectors of the model's length, segments
+   * and rows that stay inside their arrays, feature indices below d, weight rows below K'.
+   */
+  private void requireInRange(int numClasses, int numFeatures) {
+    int rows = numClasses == 2 ? 1 : numClasses;
+    long stateLength = (long) rows * (numFeatures + 1L);
+    for (double[] start : startVectors) {
+      if (start == null || start.length != stateLength) {
+        throw new IllegalArgumentException("vote start vector of length "
+            + (start == null ? 0 : start.length) + ", the model's weights have " + stateLength);
+      }
+    }
+    if (segmentFirstUpdate.length > 0 && segmentFirstUpdate[0] != 0 || rowStart[0] != 0
+        || rowStart[rowStart.length - 1] != indices.length || values.length != indices.length) {
+      throw new IllegalArgumentException("inconsistent vote arrays");
+    }
+    for (int s = 0; s < segmentStart.length; s++) {
+      if (segmentStart[s] < 0 || segmentStart[s] >= startVectors.length
+          || segmentFirstUpdate[s + 1] < segmentFirstUpdate[s]) {
+        throw new IllegalArgumentException("vote segment " + s + " is inconsistent");
+      }
+    }
+    for (int u = 0; u < raised.length; u++) {
+      boolean rowsOk = rows == 1 ? raised[u] == 0
+          : raised[u] >= 0 && raised[u] < rows && lowered[u] >= 0 && lowered[u] < rows;
+      if (!rowsOk || rowStart[u + 1] < rowStart[u]) {
+        throw new IllegalArgumentException("vote update " + u + " is inconsistent");
+      }
+    }
+    for (int index : indices) {
+      if (index < 0 || index >= numFeatures) {
+        throw new IllegalArgumentException("vote holds feature index " + index
+            + " of a model with " + numFeatures + " features");
+      }
+    }
   }
 
   /**
@@ -252,6 +292,94 @@ public final class VotedPerceptron implements Serializable {
         mu.add(total > 0 ? t.mixWeight() / total : 1.0 / epochTraces.size());
         epochs.add(epoch);
       }
+    }
+
+    /**
+     * A builder holding what a checkpoint stored: the start vectors, and per trace its epoch and
+     * its normalised mixing share μ. The arrays and traces are taken, not copied.
+     *
+     * @throws IllegalArgumentException if they do not fit together or the model's shape: a start
+     *     vector of another length, a trace naming a start vector that does not exist, a feature
+     *     index or weight row out of range
+     */
+    public static Builder restore(int numClasses, int numFeatures, boolean fitIntercept,
+        List<double[]> startVectors, List<VoteTrace> traces, double[] shares, int[] epochs) {
+      int rows = numClasses == 2 ? 1 : numClasses;
+      long stateLength = (long) rows * (numFeatures + 1L);
+      if (shares.length != traces.size() || epochs.length != traces.size()) {
+        throw new IllegalArgumentException("vote: " + traces.size() + " traces, "
+            + shares.length + " shares, " + epochs.length + " epochs");
+      }
+      Builder b = new Builder(numClasses, numFeatures, fitIntercept);
+      for (double[] start : startVectors) {
+        if (start.length != stateLength) {
+          throw new IllegalArgumentException("vote: a start vector of length " + start.length
+              + ", the model's state has " + stateLength);
+        }
+        b.starts.add(start);
+      }
+      for (int s = 0; s < traces.size(); s++) {
+        VoteTrace t = traces.get(s);
+        if (t.startVector() >= startVectors.size()) {
+          throw new IllegalArgumentException("vote: trace " + s + " starts from vector "
+              + t.startVector() + " of " + startVectors.size());
+        }
+        for (int j = 0; j < t.updates(); j++) {
+          boolean binary = rows == 1;
+          if (binary ? t.raised(j) != 0 || t.lowered(j) != -1
+              : t.raised(j) < 0 || t.raised(j) >= rows || t.lowered(j) < 0
+                  || t.lowered(j) >= rows) {
+            throw new IllegalArgumentException("vote: trace " + s + ", update " + j
+                + " moves weight rows " + t.raised(j) + " and " + t.lowered(j));
+          }
+        }
+        for (long k = 0; k < t.storedValues(); k++) {
+          int index = t.index((int) k);
+          if (index < 0 || index >= numFeatures) {
+            throw new IllegalArgumentException("vote: trace " + s + " holds feature index "
+                + index + " of a model with " + numFeatures + " features");
+          }
+        }
+        if (!(shares[s] >= 0)) {
+          throw new IllegalArgumentException("vote: trace " + s + " has share " + shares[s]);
+        }
+        b.traces.add(t);
+        b.mu.add(shares[s]);
+        b.epochs.add(epochs[s]);
+      }
+      return b;
+    }
+
+    public int numClasses() {
+      return numClasses;
+    }
+
+    public int numFeatures() {
+      return numFeatures;
+    }
+
+    public boolean fitIntercept() {
+      return fitIntercept;
+    }
+
+    /** The start vectors so far, in order (read-only view; persistence). */
+    public List<double[]> startVectors() {
+      return java.util.Collections.unmodifiableList(starts);
+    }
+
+    /** The traces so far, in order (read-only view; persistence). */
+    public List<VoteTrace> traces() {
+      return java.util.Collections.unmodifiableList(traces);
+    }
+
+    /** Trace s's normalised mixing share μ. */
+    public double share(int s) {
+      return mu.get(s);
+    }
+
+    /** The epoch trace s belongs to. */
+    public int epochOf(int s) {
+      return epochs.get(s);
     }
 
     /** The vote over the segments of epochs ≤ {@code lastEpoch}. */

@@ -180,6 +180,16 @@ public final class BlockMomentum implements Serializable {
     return velocity;
   }
 
+  /** ρ, the norm growth bound per unit of update mass (≤ 0: never checked; for checkpoints). */
+  public double normBound() {
+    return rho;
+  }
+
+  /** ‖w_0‖² of the starting weights (for checkpoints). */
+  public double initialSquaredNorm() {
+    return initialSquaredNorm;
+  }
+
   /** The decayed mass of Δ (for checkpoints). */
   public double velocityMass() {
     return velocityMass;

@@ -2,8 +2,6 @@ package io.github.sparkperceptron.ml;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -11,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -25,24 +24,31 @@ import org.slf4j.LoggerFactory;
  * checkpoint intact. Older checkpoints are deleted once a newer one is in place, and all of them
  * when training completes.
  *
- * <p>Each file starts with a fingerprint of the training (params, data shape, partitioning,
- * initial model): a checkpoint is resumed only by the training it belongs to, and any other is
- * refused with a message rather than silently mixed in.
+ * <p>The files are plain data in {@link CheckpointFormat} (never Java serialization: reading one
+ * creates no object of a class the file names). Each starts with a fingerprint of the training
+ * (params, data shape, partitioning, initial model) and ends with a checksum: a checkpoint is
+ * resumed only by the training it belongs to, and any other, damaged or foreign file is refused
+ * with a one-line message that names it and the fix, rather than silently mixed in.
  */
 final class Checkpoints {
   private static final Logger LOG = LoggerFactory.getLogger(Checkpoints.class);
   private static final String PREFIX = "epoch-";
   private static final String SUFFIX = ".ckpt";
-  private static final int FORMAT = 1;
 
   private final Configuration conf;
   private final Path dir;
   private final String fingerprint;
+  private final CheckpointFormat.Shape shape;
 
-  Checkpoints(Configuration conf, String dir, String fingerprint) {
+  /**
+   * @param shape what this training's state looks like; a checkpoint is checked against it
+   *     before it is used
+   */
+  Checkpoints(Configuration conf, String dir, String fingerprint, CheckpointFormat.Shape shape) {
     this.conf = conf;
     this.dir = new Path(dir);
     this.fingerprint = fingerprint;
+    this.shape = shape;
   }
 
   private FileSystem fs() throws IOException {
@@ -68,35 +74,53 @@ final class Checkpoints {
   /**
    * The latest checkpoint of this training, or {@code null} when the directory holds none.
    *
-   * @throws IllegalArgumentException if it holds a checkpoint of another training or an
-   *     unreadable one
+   * @throws IllegalArgumentException if the latest checkpoint belongs to another training, or is
+   *     not a sound checkpoint in this version's format (truncated, damaged, another program's);
+   *     the one-line message names the file and the fix
    */
   TrainingProgress latest() {
+    List<Path> files;
     try {
-      List<Path> files = complete();
-      if (files.isEmpty()) {
-        return null;
-      }
-      Path last = files.get(files.size() - 1);
-      try (InputStream raw = fs().open(last); ObjectInputStream in = new ObjectInputStream(raw)) {
-        int format = in.readInt();
-        String stored = in.readUTF();
-        if (format != FORMAT || !stored.equals(fingerprint)) {
-          throw new IllegalArgumentException("checkpointDir '" + dir + "' holds a checkpoint ("
-              + last.getName() + ") of a different training: its params, data or partitioning"
-              + " differ from this one's. Use an empty directory, or delete that one");
-        }
-        TrainingProgress progress = (TrainingProgress) in.readObject();
-        LOG.info("Resuming from checkpoint {} (epoch {})", last, progress.epochsDone);
-        return progress;
-      } catch (ClassNotFoundException | java.io.ObjectStreamException e) {
-        throw new IllegalArgumentException("checkpointDir '" + dir + "' holds an unreadable"
-            + " checkpoint (" + last.getName() + "): " + e.getMessage() + ". Delete it to start"
-            + " over", e);
-      }
+      files = complete();
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read checkpoints in '" + dir + "'", e);
+      throw new UncheckedIOException("cannot list the checkpoints in '" + dir + "'", e);
     }
+    if (files.isEmpty()) {
+      return null;
+    }
+    Path last = files.get(files.size() - 1);
+    try {
+      FileSystem fs = fs();
+      long length = fs.getFileStatus(last).getLen();
+      TrainingProgress progress;
+      try (InputStream raw = fs.open(last)) {
+        progress = CheckpointFormat.read(raw, length, fingerprint, shape);
+      }
+      LOG.info("Resuming from checkpoint {} (epoch {})", last, progress.epochsDone);
+      return progress;
+    } catch (CheckpointFormat.Unreadable | ChecksumException e) {
+      if (e instanceof CheckpointFormat.Unreadable
+          && ((CheckpointFormat.Unreadable) e).otherTraining) {
+        throw new IllegalArgumentException("checkpointDir '" + dir + "' holds a checkpoint ("
+            + last.getName() + ") of a different training: its params, data or partitioning"
+            + " differ from this one's. Use an empty directory, or delete that one");
+      }
+      // Hadoop's own checksums (HDFS blocks, the local file system's .crc files) catch damage
+      // before the format's checksum does.
+      String why = e instanceof ChecksumException ? "it is damaged: the file system's checksum"
+          + " does not match its content (" + firstLine(e.getMessage()) + ")" : e.getMessage();
+      throw new IllegalArgumentException("Cannot resume from the checkpoint '" + last + "': "
+          + why + ". Delete it to start the training over (or restore it from a copy), or use"
+          + " another checkpointDir");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the checkpoint '" + last + "'", e);
+    }
+  }
+
+  private static String firstLine(String message) {
+    String m = String.valueOf(message);
+    int nl = m.indexOf('\n');
+    return nl < 0 ? m : m.substring(0, nl);
   }
 
   /** Writes a checkpoint of {@code progress} atomically and drops the older ones. */
@@ -107,11 +131,8 @@ final class Checkpoints {
     try {
       FileSystem fs = fs();
       fs.mkdirs(dir);
-      try (OutputStream raw = fs.create(temporary, true);
-          ObjectOutputStream out = new ObjectOutputStream(raw)) {
-        out.writeInt(FORMAT);
-        out.writeUTF(fingerprint);
-        out.writeObject(progress);
+      try (OutputStream raw = fs.create(temporary, true)) {
+        CheckpointFormat.write(progress, fingerprint, raw);
       }
       if (fs.exists(target)) {
         fs.delete(target, false);

@@ -7,12 +7,18 @@ import org.apache.spark.TaskContext;
  * executor plugins' exceptions are swallowed), so partition-epoch tasks read one job-local
  * property, {@link #PROPERTY}, and fail on purpose when a test set it:
  * <ul>
- *   <li>{@code first-attempt}: the first attempt of every partition epoch fails (Spark's retries
- *       must then produce the same model);</li>
+ *   <li>{@code first-attempt}: the first attempt of every partition epoch fails before it starts
+ *       (Spark's retries must then produce the same model);</li>
+ *   <li>{@code first-attempt-mid-epoch}: the first attempt of every partition epoch learns the
+ *       first half of its rows, in the epoch's order, into its copy of the state, then fails:
+ *       the retry must start again from the broadcast state, not from the half-trained copy
+ *       (in local mode every task of the JVM shares the broadcast object, so a task that
+ *       trained it in place would be caught);</li>
  *   <li>{@code from-epoch:N}: every attempt of epoch N and later fails, which aborts the training
  *       as a dying driver would (a resumed training must then end with the same model).</li>
  * </ul>
- * Without the property (always, outside tests) it costs one property lookup per task.
+ * Without the property (always, outside tests) it costs one property lookup per task epoch;
+ * the kernel knows nothing of it (the failing attempt runs the kernel on a prefix of the order).
  */
 final class FaultInjection {
   /** Set with {@code sparkContext.setLocalProperty(PROPERTY, value)} on the fitting thread. */
@@ -30,8 +36,31 @@ final class FaultInjection {
     boolean fail = mode.equals("first-attempt") ? task.attemptNumber() == 0
         : mode.startsWith("from-epoch:") && epoch >= Integer.parseInt(mode.substring(11));
     if (fail) {
-      throw new IllegalStateException("injected failure: epoch " + epoch + ", partition "
-          + partition + ", attempt " + task.attemptNumber() + " (" + PROPERTY + "=" + mode + ")");
+      throw failure(epoch, partition, task, mode, "");
     }
+  }
+
+  /**
+   * How many rows (a prefix of the epoch's order of {@code rows}) this attempt learns before it
+   * must fail, or −1 when it runs normally.
+   */
+  static int rowsBeforeFailure(int epoch, int partition, int rows) {
+    TaskContext task = TaskContext.get();
+    String mode = task == null ? null : task.getLocalProperty(PROPERTY);
+    return "first-attempt-mid-epoch".equals(mode) && task.attemptNumber() == 0 ? rows / 2 : -1;
+  }
+
+  /** Fails the attempt after it learned {@code rowsLearned} rows of its epoch. */
+  static void failMidEpoch(int epoch, int partition, int rowsLearned) {
+    TaskContext task = TaskContext.get();
+    throw failure(epoch, partition, task, task.getLocalProperty(PROPERTY),
+        " after learning " + rowsLearned + " rows");
+  }
+
+  private static IllegalStateException failure(int epoch, int partition, TaskContext task,
+      String mode, String when) {
+    return new IllegalStateException("injected failure: epoch " + epoch + ", partition "
+        + partition + ", attempt " + task.attemptNumber() + when + " (" + PROPERTY + "=" + mode
+        + ")");
   }
 }

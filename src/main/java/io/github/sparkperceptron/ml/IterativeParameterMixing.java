@@ -99,8 +99,11 @@ final class IterativeParameterMixing {
     int length = learner.stateLength();
     TouchedSet support = new TouchedSet(length);
     double[] startWeights = progress.state.weights();
+    // A resumed momentum can hold Δ ≠ 0 where w is 0 again: the look-ahead must visit those too,
+    // as the uninterrupted training (whose support holds every coordinate ever changed) does.
+    double[] velocity = progress.momentum == null ? null : progress.momentum.velocity();
     for (int j = 0; j < length; j++) {
-      if (startWeights[j] != 0.0) {
+      if (startWeights[j] != 0.0 || (velocity != null && velocity[j] != 0.0)) {
         support.mark(j);
       }
     }
@@ -368,6 +371,13 @@ final class IterativeParameterMixing {
             rounds);
         int from = (int) ((long) n * round / rounds);
         int to = (int) ((long) n * (round + 1) / rounds);
+        int failAfter = FaultInjection.rowsBeforeFailure(epoch, partition, to - from);
+        if (failAfter >= 0) {
+          // The working copy is never released: the retry checks out a clean one.
+          OnlineLearner.runEpoch(learner, block, order, from, from + failAfter, state,
+              clockScale, stats, trace, touched);
+          FaultInjection.failMidEpoch(epoch, partition, failAfter);
+        }
         OnlineLearner.runEpoch(learner, block, order, from, to, state, clockScale, stats, trace,
             touched);
       }
@@ -413,6 +423,12 @@ final class IterativeParameterMixing {
         if (block != null) {
           int[] order = SeededShuffle.order(settings.shuffle, settings.seed, 1 + e, partition,
               block.numRows());
+          int failAfter = FaultInjection.rowsBeforeFailure(1 + e, partition, order.length);
+          if (failAfter >= 0) {
+            OnlineLearner.runEpoch(learner, block, order, 0, failAfter, state, clockScale,
+                stats, trace, touched);
+            FaultInjection.failMidEpoch(1 + e, partition, failAfter);
+          }
           OnlineLearner.runEpoch(learner, block, order, 0, order.length, state, clockScale,
               stats, trace, touched);
         }

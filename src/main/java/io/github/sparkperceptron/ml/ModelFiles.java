@@ -128,6 +128,24 @@ final class ModelFiles {
     }
   }
 
+  /**
+   * Checks a saved model's declared shape before anything of its size is allocated: the sizes
+   * must agree with each other (a file that says otherwise was not written by this library, and
+   * a sparse matrix can declare any size in a few bytes), and the coefficients must fit the heap.
+   */
+  static void requireShape(String path, int numClasses, int numFeatures, int matrixRows,
+      int matrixCols, int intercepts) {
+    int rows = numClasses == 2 ? 1 : numClasses;
+    if (numClasses < 2 || numFeatures < 0 || matrixRows != rows || matrixCols != numFeatures
+        || intercepts != rows || (long) rows * numFeatures > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException("'" + new Path(path, "data") + "' is not readable model"
+          + " data (it declares " + numClasses + " classes and " + numFeatures + " features, but"
+          + " a " + matrixRows + " x " + matrixCols + " coefficient matrix and " + intercepts
+          + " intercepts); the model directory is damaged or was written by another program");
+    }
+    MemoryPlan.requireModelLoadFits(path, numClasses, numFeatures);
+  }
+
   static boolean exists(SparkSession spark, Path path) {
     try {
       Configuration conf = spark.sparkContext().hadoopConfiguration();

@@ -411,6 +411,8 @@ public class PerceptronClassificationModel
       int numClasses = row.getInt(0);
       int numFeatures = row.getInt(1);
       Matrix matrix = (Matrix) row.get(2);
+      ModelFiles.requireShape(path, numClasses, numFeatures, matrix.numRows(), matrix.numCols(),
+          ((Vector) row.get(3)).size());
       double[] coef = new double[matrix.numRows() * matrix.numCols()];
       for (int k = 0; k < matrix.numRows(); k++) {
         for (int j = 0; j < matrix.numCols(); j++) {

@@ -9,12 +9,15 @@ import static org.apache.spark.sql.functions.sum;
 
 import java.io.Serializable;
 import java.util.List;
-import org.apache.spark.ml.evaluation.BinaryClassificationEvaluator;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.ml.linalg.DenseMatrix;
 import org.apache.spark.ml.linalg.Matrix;
+import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.mllib.evaluation.BinaryClassificationMetrics;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import scala.Tuple3;
 
 /**
  * How well a model classifies labelled data: what {@link PerceptronClassificationModel#evaluate}
@@ -38,8 +41,9 @@ import org.apache.spark.sql.Row;
  * metrics, so those agree with Spark's.
  *
  * <p>The areas under the ROC and precision-recall curves (binary models only) rank the rows by
- * the raw prediction (the margin, or a voted model's vote) and cost one more Spark job each, run
- * on the first call.
+ * the raw prediction (the margin, or a voted model's vote): both come from one ranking, computed
+ * on the first call of either (one pass over the predictions, where a
+ * {@code BinaryClassificationEvaluator} per area makes two).
  */
 public final class PerceptronClassificationSummary implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -267,7 +271,7 @@ public final class PerceptronClassificationSummary implements Serializable {
    */
   public double areaUnderROC() {
     if (areaUnderRoc == null) {
-      areaUnderRoc = curveArea("areaUnderROC");
+      curveAreas("areaUnderROC");
     }
     return areaUnderRoc;
   }
@@ -280,12 +284,17 @@ public final class PerceptronClassificationSummary implements Serializable {
    */
   public double areaUnderPR() {
     if (areaUnderPr == null) {
-      areaUnderPr = curveArea("areaUnderPR");
+      curveAreas("areaUnderPR");
     }
     return areaUnderPr;
   }
 
-  private double curveArea(String metric) {
+  /**
+   * Both areas from one {@link BinaryClassificationMetrics} over (score, label, weight), as
+   * {@code BinaryClassificationEvaluator} computes either (score = element 1 of a vector raw
+   * prediction, 1000 bins), but from one ranking of the rows instead of one per area.
+   */
+  private void curveAreas(String metric) {
     if (confusion.length != 2) {
       throw new IllegalStateException(metric + " is defined for binary models only; this model"
           + " has " + confusion.length + " classes");
@@ -294,13 +303,23 @@ public final class PerceptronClassificationSummary implements Serializable {
       throw new IllegalStateException(metric + " needs the predictions, which a deserialized"
           + " summary no longer has");
     }
-    BinaryClassificationEvaluator evaluator = new BinaryClassificationEvaluator()
-        .setRawPredictionCol(scoreCol).setLabelCol(labelCol).setMetricName(metric);
-    if (!weightCol.isEmpty()) {
-      evaluator.setWeightCol(weightCol);
+    Column weight = weightCol.isEmpty() ? lit(1.0) : col(weightCol).cast("double");
+    JavaRDD<Tuple3<Object, Object, Object>> scored = predictions
+        .select(col(scoreCol), col(labelCol).cast("double"), weight).javaRDD()
+        .map(r -> new Tuple3<>(r.get(0) instanceof Vector v ? v.apply(1) : r.getDouble(0),
+            r.getDouble(1), r.getDouble(2)));
+    BinaryClassificationMetrics metrics = new BinaryClassificationMetrics(scored.rdd(),
+        CURVE_BINS);
+    try {
+      areaUnderRoc = metrics.areaUnderROC();
+      areaUnderPr = metrics.areaUnderPR();
+    } finally {
+      metrics.unpersist();
     }
-    return evaluator.evaluate(predictions);
   }
+
+  /** BinaryClassificationEvaluator's default: the curves are down-sampled to about 1000 bins. */
+  private static final int CURVE_BINS = 1000;
 
   private double labelWeight(int k) {
     double total = 0;

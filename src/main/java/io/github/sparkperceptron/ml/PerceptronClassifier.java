@@ -243,14 +243,19 @@ public class PerceptronClassifier
       LearnerConfig learner = new LearnerConfig(input.numFeatures, input.numClasses,
           getFitIntercept(), getStepSize(), rule, getAggressiveness(), averagingMode,
           classWeights(input));
-      if (averagingMode == Averaging.VOTE) {
-        requireVoteFits(input, learner);
-      }
-      LinearState start = initialState(learner);
       MixingSettings settings = mixingSettings(input, learner, mixingMode, validationCol);
       String exchange = jsc.getLocalProperty(MixingSettings.EXCHANGE_KEY);
       settings.denseAbove = exchangeDensity(exchange != null ? exchange
           : jsc.getConf().get(MixingSettings.EXCHANGE_KEY, "auto"));
+      if (averagingMode == Averaging.VOTE) {
+        MemoryPlan.requireVoteFits(getMaxIter(), settings.rounds, input.numRows,
+            input.storedValues, learner.stateLength(), Runtime.getRuntime().maxMemory());
+      }
+      // Before anything of the model's size is allocated (the zero state, the initial model's
+      // weights): a model that cannot fit is refused with a message, not an OutOfMemoryError.
+      MemoryPlan.forTraining(learner, input, settings, initialModel != null, jsc.sc())
+          .enforce(jsc.sc());
+      LinearState start = initialState(learner);
       LOG.info("Training {}: {} on {} rows x {} features, {} classes, {} workers",
           uid(), describeParams(), input.numRows, input.numFeatures, input.numClasses,
           input.numPartitions);
@@ -267,7 +272,7 @@ public class PerceptronClassifier
             + " fitIntercept=false or an initial model is set", onlyClass);
       }
 
-      Checkpoints checkpoints = checkpoints(jsc, input, mixingMode);
+      Checkpoints checkpoints = checkpoints(jsc, input, learner, settings);
       EpochListener listener = epochListener == null ? null : (epoch, snapshot) -> {
         PerceptronClassificationModel m = copyValues(snapshot, extractParamMap());
         m.setParent(this);
@@ -335,15 +340,17 @@ public class PerceptronClassifier
    * The checkpoints of this training, or null when {@code checkpointDir} is unset, checkpoints
    * are off (interval −1) or there is nothing to checkpoint (one-shot mixing is one job).
    */
-  private Checkpoints checkpoints(JavaSparkContext jsc, TrainingInput input, MixingMode mixing) {
+  private Checkpoints checkpoints(JavaSparkContext jsc, TrainingInput input,
+      LearnerConfig learner, MixingSettings settings) {
     if (getCheckpointDir().isEmpty() || getCheckpointInterval() < 1) {
       return null;
     }
-    if (mixing == MixingMode.ONESHOT) {
+    if (settings.mixing == MixingMode.ONESHOT) {
       LOG.warn("checkpointDir is ignored with mixing=oneshot: its training is a single Spark job");
       return null;
     }
-    return new Checkpoints(jsc.hadoopConfiguration(), getCheckpointDir(), fingerprint(input));
+    return new Checkpoints(jsc.hadoopConfiguration(), getCheckpointDir(), fingerprint(input),
+        CheckpointFormat.Shape.of(learner, input.numPartitions, settings));
   }
 
   /**
@@ -392,25 +399,6 @@ public class PerceptronClassifier
       LOG.info("classWeight={}: class weights {}", getClassWeight(), Arrays.toString(weights));
     }
     return weights;
-  }
-
-  /**
-   * Refuses, before the first epoch, a vote that could outgrow the driver: in the worst case
-   * every example is a mistake in every epoch, and the vote keeps each one.
-   */
-  private void requireVoteFits(TrainingInput input, LearnerConfig learner) {
-    long worst = VotedPerceptron.worstCaseBytes(getMaxIter(), input.numRows, input.storedValues,
-        learner.stateLength());
-    long heap = Runtime.getRuntime().maxMemory();
-    if (worst > heap / 2) {
-      throw new IllegalArgumentException(String.format(Locale.ROOT,
-          "averaging=vote keeps every intermediate weight vector: with maxIter=%d over %,d rows"
-              + " (%,d non-zeros) it can reach %,d MB on the driver (every example a mistake in"
-              + " every epoch), more than half of the driver's %,d MB heap. Use averaging=average"
-              + " (the averaged perceptron approximates the vote in O(features) memory), lower"
-              + " maxIter, or give the driver more memory (spark.driver.memory)",
-          getMaxIter(), input.numRows, input.storedValues, worst >> 20, heap >> 20));
-    }
   }
 
   private LinearState initialState(LearnerConfig learner) {

@@ -182,8 +182,18 @@ final class PreparedPartition implements Serializable {
       }
     }
     Converter merged = new Converter(worker, numFeatures);
-    int[] indices = new int[Math.max(0, numFeatures)];
-    double[] values = new double[indices.length];
+    // Sized by the longest stored row, not by d: a LIBSVM file may name feature 300,000,000 in a
+    // row of one entry, and d-long buffers would exhaust memory before the memory check runs.
+    int longest = 0;
+    for (PreparedPartition piece : pieces) {
+      for (TrainingBlock block : new TrainingBlock[] {piece.block, piece.validation}) {
+        if (block != null) {
+          longest = Math.max(longest, block.features().maxStoredPerRow());
+        }
+      }
+    }
+    int[] indices = new int[longest];
+    double[] values = new double[longest];
     for (PreparedPartition piece : pieces) {
       merged.appendAll(piece.block, false, piece.firstRowId, indices, values);
       merged.appendAll(piece.validation, true, piece.firstRowId, indices, values);

@@ -4,18 +4,16 @@ import io.github.sparkperceptron.kernel.EpochStats;
 import io.github.sparkperceptron.kernel.LinearState;
 import io.github.sparkperceptron.kernel.VotedPerceptron;
 import io.github.sparkperceptron.mixing.BlockMomentum;
-import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Everything the mixing loop knows after some epochs: the mixed state, the best state so far on
- * validation data, the vote collected so far and the per-epoch history. A checkpoint is this
- * object, so a resumed training continues exactly where the interrupted one stood.
+ * validation data, the vote collected so far and the per-epoch history. A checkpoint holds all of
+ * it ({@link CheckpointFormat} writes it field by field), so a resumed training continues exactly
+ * where the interrupted one stood.
  */
-final class TrainingProgress implements Serializable {
-  private static final long serialVersionUID = 1L;
-
+final class TrainingProgress {
   /** Epochs completed. */
   int epochsDone;
   /** The mixed state after the last completed epoch. */
@@ -29,8 +27,8 @@ final class TrainingProgress implements Serializable {
   BlockMomentum momentum;
   /** The vote collected so far (averaging=vote), else null. */
   VotedPerceptron.Builder vote;
-  /** The vote assembled for the returned model, set when training ends. */
-  transient VotedPerceptron finalVote;
+  /** The vote assembled for the returned model, set when training ends (never checkpointed). */
+  VotedPerceptron finalVote;
 
   final List<EpochStats> epochs = new ArrayList<>();
   final List<Double> weightChanges = new ArrayList<>();

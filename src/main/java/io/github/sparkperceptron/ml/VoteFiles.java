@@ -83,6 +83,9 @@ final class VoteFiles {
         .orderBy("index").collectAsList();
     double[][] starts = new double[startRows.size()][];
     for (int i = 0; i < starts.length; i++) {
+      if (startRows.get(i).getInt(0) != i) {
+        throw damaged(modelPath, "starts", "start vector indices are not 0, 1, 2, ...");
+      }
       starts[i] = doubles(startRows.get(i).getList(1));
     }
     List<Row> segs = spark.read().parquet(new Path(modelPath, "vote/segments").toString())
@@ -117,6 +120,17 @@ final class VoteFiles {
       int[] down = ints(r.getList(7));
       double[] step = doubles(r.getList(8));
       double[] w = doubles(r.getList(9));
+      if (r.getInt(0) != s || local.length != up.length + 1 || local[0] != 0
+          || local[up.length] != idx.length || val.length != idx.length
+          || down.length != up.length || step.length != up.length || w.length != up.length) {
+        throw damaged(modelPath, "segments", "segment row " + s + " has arrays of inconsistent"
+            + " lengths");
+      }
+      for (int j = 0; j < up.length; j++) {
+        if (local[j + 1] < local[j]) {
+          throw damaged(modelPath, "segments", "segment row " + s + " has decreasing row starts");
+        }
+      }
       System.arraycopy(idx, 0, indices, nz, idx.length);
       System.arraycopy(val, 0, values, nz, val.length);
       for (int j = 0; j < up.length; j++) {
@@ -130,8 +144,22 @@ final class VoteFiles {
       nz += idx.length;
     }
     segFirst[segs.size()] = u;
-    return new VotedPerceptron(numClasses, numFeatures, fitIntercept, starts, segStart,
-        segWeight, segFirst, rowStart, indices, values, raised, lowered, delta, weight);
+    try {
+      return new VotedPerceptron(numClasses, numFeatures, fitIntercept, starts, segStart,
+          segWeight, segFirst, rowStart, indices, values, raised, lowered, delta, weight);
+    } catch (IllegalArgumentException e) {
+      throw damaged(modelPath, "", e.getMessage());
+    }
+  }
+
+  /**
+   * The error for vote files that do not describe a vote: written by another program, or
+   * damaged. Checked before use, so that prediction never indexes outside an array.
+   */
+  private static IllegalArgumentException damaged(String modelPath, String part, String why) {
+    return new IllegalArgumentException("'" + new Path(modelPath, "vote/" + part)
+        + "' does not hold a readable vote (" + why + "); the model directory is damaged or was"
+        + " written by another program");
   }
 
   private static Seq<Object> boxed(double[] values) {

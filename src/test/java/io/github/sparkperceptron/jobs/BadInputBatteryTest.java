@@ -14,6 +14,7 @@ import io.github.sparkperceptron.io.LibSvmSource;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
 import java.io.IOException;
+import java.io.ObjectOutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,6 +32,7 @@ import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -60,6 +62,14 @@ class BadInputBatteryTest {
       this.expected = expected;
       this.outputs = outputs;
       this.args = args;
+    }
+
+    final List<String> alsoExpected = new ArrayList<>();
+
+    /** More fragments the line must contain. */
+    Case alsoExpect(String... fragments) {
+      alsoExpected.addAll(Arrays.asList(fragments));
+      return this;
     }
 
     Callable<Integer> command() {
@@ -103,6 +113,65 @@ class BadInputBatteryTest {
       }
     });
     write(dir.resolve("model-file"), "a file, not a model directory");
+    checkpointFixtures();
+  }
+
+  /** The test property that makes partition epochs fail (ml.FaultInjection). */
+  private static final String INJECT = "spark.perceptron.test.injectFailure";
+
+  /**
+   * A real checkpoint, from a train job whose epoch 3 fails (exit 1, like a dying driver),
+   * copied into directories holding it truncated, bit-flipped, and beside a planted newer one.
+   * Hadoop's local file system checks its own .crc sidecar first; it is removed from the damaged
+   * copies, as on a file system without one, so that the format's own checks answer.
+   */
+  private static void checkpointFixtures() throws IOException {
+    SparkSession spark = SparkTestSupport.spark();
+    Path good = dir.resolve("ckpt-good");
+    spark.sparkContext().setLocalProperty(INJECT, "from-epoch:3");
+    JobRun aborted;
+    try {
+      aborted = JobRun.of(new TrainJob(), checkpointArgs(good, out("ckpt-model-0")));
+    } finally {
+      spark.sparkContext().setLocalProperty(INJECT, null);
+    }
+    assertEquals(1, aborted.exitCode, aborted.toString());
+    byte[] bytes = Files.readAllBytes(good.resolve("epoch-000002.ckpt"));
+
+    Path truncated = Files.createDirectories(dir.resolve("ckpt-truncated"));
+    Files.write(truncated.resolve("epoch-000002.ckpt"), Arrays.copyOf(bytes, bytes.length / 2));
+    Path flipped = Files.createDirectories(dir.resolve("ckpt-flipped"));
+    byte[] flip = bytes.clone();
+    flip[bytes.length / 2] ^= 0x08;
+    Files.write(flipped.resolve("epoch-000002.ckpt"), flip);
+    Path planted = Files.createDirectories(dir.resolve("ckpt-planted"));
+    Files.write(planted.resolve("epoch-000002.ckpt"), bytes);
+    try (ObjectOutputStream o = new ObjectOutputStream(
+        Files.newOutputStream(planted.resolve("epoch-000009.ckpt")))) {
+      o.writeInt(1);
+      o.writeUTF("the fingerprint an attacker copied from a real checkpoint");
+      o.writeObject(new Trap());
+    }
+  }
+
+  /** What a planted checkpoint smuggles in: a class whose deserialization leaves a trace. */
+  static final class Trap implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+    static volatile boolean deserialized;
+
+    private void readObject(java.io.ObjectInputStream in)
+        throws IOException, ClassNotFoundException {
+      in.defaultReadObject();
+      deserialized = true;
+    }
+  }
+
+  private static String[] checkpointArgs(Path checkpoints, String model, String... more) {
+    List<String> args = new ArrayList<>(List.of("--train", BREAST_TRAIN.toString(), "--model",
+        model, "--max-iter", "6", "--tol", "0", "--partitions", "2", "--checkpoint-dir",
+        checkpoints.toString(), "--checkpoint-interval", "1"));
+    args.addAll(List.of(more));
+    return args.toArray(new String[0]);
   }
 
   @AfterAll
@@ -162,6 +231,31 @@ class BadInputBatteryTest {
       Files.write(p, bytes);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+    return p.toString();
+  }
+
+  /**
+   * 4 lines of LIBSVM gzipped, cut in the middle of the compressed data: the first lines
+   * decompress, then the stream ends. (Fixed bytes, so the case's message is fixed too.)
+   */
+  private static String truncatedGzip() {
+    Path p = dir.resolve("data").resolve("truncated.libsvm.gz");
+    if (!Files.exists(p)) {
+      StringBuilder text = new StringBuilder();
+      java.util.Random rnd = new java.util.Random(3);
+      for (int i = 0; i < 400; i++) {
+        text.append(i % 2).append(" 1:").append(rnd.nextInt(1000)).append(" 2:")
+            .append(rnd.nextInt(1000)).append('\n');
+      }
+      java.io.ByteArrayOutputStream gz = new java.io.ByteArrayOutputStream();
+      try (java.util.zip.GZIPOutputStream o = new java.util.zip.GZIPOutputStream(gz)) {
+        o.write(text.toString().getBytes(StandardCharsets.US_ASCII));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      byte[] whole = gz.toByteArray();
+      fileBytes("truncated.libsvm.gz", Arrays.copyOf(whole, whole.length / 2));
     }
     return p.toString();
   }
@@ -378,7 +472,8 @@ class BadInputBatteryTest {
     // --- flags
     c.add(new Case("train", "unknown flag", "Unknown option: '--bogus'", paths(out("m15")),
         "--train", train, "--model", out("m15"), "--bogus"));
-    c.add(new Case("predict", "unknown flag", "Unknown options: '--threshold', '1'", paths(out("p7")),
+    // The flag alone, not picocli's "Unknown options: '--threshold', '1'": its value is no option.
+    c.add(new Case("predict", "unknown flag", "Unknown option: '--threshold' (see", paths(out("p7")),
         "--model", m, "--input", test, "--output", out("p7"), "--threshold", "1"));
     c.add(new Case("evaluate", "missing required flag",
         "Missing required option: '--input=PATH'", List.of(), "--model", m));
@@ -407,6 +502,31 @@ class BadInputBatteryTest {
         + " column 'vec' (--features-col); the columns are [label, features]", paths(out("p9")),
         "--model", m, "--input", parquet("plain", col("label"), col("features")), "--format", "parquet",
         "--features-col", "vec", "--output", out("p9")));
+    // --- checkpoints (train --resume reads the latest one)
+    for (String[] ck : new String[][] {
+        {"truncated checkpoint", "ckpt-truncated", "it is truncated"},
+        {"bit-flipped checkpoint", "ckpt-flipped", "it is damaged: its checksum does not match"
+            + " its content"},
+        {"planted Java-serialized checkpoint", "ckpt-planted", "epoch-000009.ckpt': it is a Java"
+            + " serialization stream, not a checkpoint"}}) {
+      String model = out("ck-" + ck[1]);
+      c.add(new Case("train", ck[0], "Cannot resume from the checkpoint '", paths(model),
+          checkpointArgs(dir.resolve(ck[1]), model, "--resume")).alsoExpect(ck[2],
+          "Delete it to start the training over"));
+    }
+
+    // --- sizes
+    String wideFile = file("wide-300m.libsvm", "1 300000000:1\n0 1:1\n");
+    c.add(new Case("train", "LIBSVM file 300,000,000 features wide", "Training needs about",
+        paths(out("m21")), "--train", wideFile, "--model", out("m21"))
+        .alsoExpect("MiB on the driver", "with d = 300,000,000 features and K = 2 classes",
+            "--driver-memory", "HashingTF"));
+    // The line number depends on how much of the cut stream the decompressor delivers.
+    c.add(new Case("train", "truncated gzip file", truncatedGzip() + ":", paths(out("m22")),
+        "--train", truncatedGzip(), "--model", out("m22")).alsoExpect(": the compressed file"
+        + " ends early or is damaged (EOFException: Unexpected end of input stream), so nothing"
+        + " from here on can be read; copy or compress it again"));
+
     String notParquet = test;
     c.add(new Case("evaluate", "text file read as Parquet", "Cannot read the evaluation data"
         + " (--input) '" + notParquet + "' as Parquet: ", paths(out("e9.json")), "--model", m,
@@ -425,6 +545,10 @@ class BadInputBatteryTest {
       assertEquals(1, line.lines().count(), "one line on stderr: " + run.err);
       assertTrue(line.startsWith(c.job + ": error: "), line);
       assertTrue(line.contains(c.expected), "expected '" + c.expected + "' in: " + line);
+      for (String fragment : c.alsoExpected) {
+        assertTrue(line.contains(fragment), "expected '" + fragment + "' in: " + line);
+      }
+      assertFalse(Trap.deserialized, "a planted checkpoint was deserialized");
       assertFalse(run.err.contains("\tat ") || run.err.contains("Caused by"),
           "no stack trace: " + run.err);
       for (Path output : c.outputs) {
@@ -436,6 +560,77 @@ class BadInputBatteryTest {
             "no temporary output may be left behind");
       }
     }));
+  }
+
+  /**
+   * One line of 100 MB without a newline (what a careless user passes: a minified blob, a binary
+   * file): Hadoop's reader holds the whole line, the check pass refuses its first token, and the
+   * message shows only the token's start. Made in the temporary directory and deleted at once.
+   */
+  @Test
+  void aFileThatIsOneLineOf100MegabytesIsOneLineOfError() throws IOException {
+    Path big = dir.resolve("one-line.libsvm");
+    try {
+      try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(big,
+          java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE)) {
+        java.nio.ByteBuffer mb = java.nio.ByteBuffer.allocate(1 << 20);
+        Arrays.fill(mb.array(), (byte) 'x');
+        for (int i = 0; i < 100; i++) {
+          mb.clear();
+          while (mb.hasRemaining()) {
+            ch.write(mb);
+          }
+        }
+      }
+      JobRun run = JobRun.of(new TrainJob(), "--train", big.toString(), "--model", out("m23"));
+      String line = run.err.strip();
+      TABLE.add("| train | one line of 100 MB, no newline | `" + line + "` |");
+      assertEquals(2, run.exitCode, run.toString());
+      assertEquals(1, line.lines().count(), run.err);
+      assertTrue(line.startsWith("train: error: " + big + ":1: label 'xxxxxxxx"), line);
+      assertTrue(line.length() < 400, "the token is shown cut short: " + line.length());
+      assertFalse(Files.exists(Path.of(out("m23"))));
+    } finally {
+      Files.deleteIfExists(big);
+    }
+  }
+
+  /**
+   * A directory of 1,000 one-row files: every file is an input split, read and checked like any
+   * other, and the job trains. (--partitions 2: left to the input's 1,000 partitions it would
+   * train 1,000 one-row perceptrons, one task each per epoch, which is correct but slow. 1,000
+   * rather than more because every pass over the input is one task per file.)
+   */
+  @Test
+  void aDirectoryOfAThousandSmallFilesTrains() throws IOException {
+    Path many = Files.createDirectories(dir.resolve("many-small"));
+    java.util.Random rnd = new java.util.Random(11);
+    int files = 1_000;
+    for (int f = 0; f < files; f++) {
+      // Separable with a margin: label 1 when x1 > x2 + 0.1, label 0 when x1 < x2 - 0.1.
+      double x1;
+      double x2;
+      do {
+        x1 = rnd.nextDouble();
+        x2 = rnd.nextDouble();
+      } while (Math.abs(x1 - x2) < 0.1);
+      Files.writeString(many.resolve(String.format(java.util.Locale.ROOT, "part-%05d.libsvm",
+          f)), (x1 > x2 ? 1 : 0) + " 1:" + x1 + " 2:" + x2 + "\n");
+    }
+    String metrics = out("many.json");
+    JobRun run = JobRun.of(new TrainJob(), "--train", many.toString(), "--model",
+        out("m24"), "--partitions", "2", "--max-iter", "5", "--metrics", metrics);
+    TABLE.add("| train | directory of 1,000 one-row files | trains (exit " + run.exitCode
+        + ") |");
+    assertEquals(0, run.exitCode, run.toString());
+    assertTrue(run.out.contains("on 1,000 rows x 2 features"), run.out);
+    com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind
+        .ObjectMapper().readTree(Path.of(metrics).toFile());
+    assertEquals(files, json.get("train").get("rows").asLong());
+    // Separable with margin 0.1/√2 (by x1 − x2) within radius √3 (with the bias), so the
+    // perceptron stops updating after at most R²/γ² = 600 mistakes; 0.9 only asks that it
+    // learned (chance is about 0.5), whatever the mixing of 2 partitions costs.
+    assertTrue(json.get("train").get("accuracy").asDouble() > 0.9, json.toString());
   }
 
   /** The files under every existing path named after an output flag, to check they are unchanged. */

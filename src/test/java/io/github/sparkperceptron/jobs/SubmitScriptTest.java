@@ -95,6 +95,14 @@ class SubmitScriptTest {
   }
 
   @Test
+  void aMisspeltFlagIsNamedWithTheFlagMeant() throws Exception {
+    Result r = submit(tmp.resolve("logs-typo"), "--trian", "data.libsvm", "--model", "m");
+    assertEquals(2, r.exitCode, r.toString());
+    assertEquals(List.of("train: error: Unknown option: '--trian'; did you mean '--train'? (see"
+        + " 'train --help' for the options and their defaults)"), r.err.strip().lines().toList());
+  }
+
+  @Test
   void confDirectoryTrainPropertiesAreUsedUnlessAJobConfIsGiven() throws Exception {
     Path auto = confDir.resolve("train.properties");
     Files.writeString(auto, "max-iter = ten\n");

@@ -174,11 +174,15 @@ class TrainJobTest {
         "--overwrite", "--workers",
         "--partitions", "--max-iter", "--tol", "--step-size", "--[no-]fit-intercept",
         "--update-rule", "--aggressiveness", "--averaging", "--mixing", "--[no-]shuffle", "--seed",
-        "--threshold", "--aggregation-depth", "--num-features"}) {
+        "--threshold", "--aggregation-depth", "--num-features", "--mixing-rounds",
+        "--weight-col"}) {
       assertTrue(help.out.contains(flag), "help lacks " + flag + ":\n" + help.out);
     }
-    assertTrue(help.out.contains("(default: 10)"), help.out);
-    assertTrue(help.out.contains("(default: mistakes)"), help.out);
+    // Whitespace-normalised: picocli wraps descriptions at 80 columns, wherever the words fall.
+    String text = help.out.replaceAll("\\s+", " ");
+    assertTrue(text.contains("maximum epochs (default: 10)"), help.out);
+    assertTrue(text.contains("uniform, mistakes, momentum or oneshot (default: mistakes)"),
+        help.out);
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.github.sparkperceptron.ml;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,8 +11,8 @@ import io.github.sparkperceptron.testing.TestData;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.spark.Success$;
@@ -32,6 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
 class RecoveryTest {
   private static SparkSession spark;
   private static Dataset<Row> data;
+  /** Every test row, to compare models by what they predict, votes included. */
+  private static List<TestData.Example> testRows;
 
   @TempDir
   Path tmp;
@@ -42,6 +45,7 @@ class RecoveryTest {
     data = TestData.frame(spark,
         TestData.readLibSvm(TestData.sharedData("breast_cancer", "train.libsvm"), 30), 3)
         .cache();
+    testRows = TestData.readLibSvm(TestData.sharedData("breast_cancer", "test.libsvm"), 30);
   }
 
   @AfterAll
@@ -59,6 +63,48 @@ class RecoveryTest {
     return w;
   }
 
+  /**
+   * Asserts two models are the same model: equal coefficients and intercept, and equal raw
+   * predictions on every test row, which for a voted model are its raw votes (a vote can differ
+   * where the averaged weights, which coefficients() returns, do not).
+   */
+  private static void assertSameModel(PerceptronClassificationModel expected,
+      PerceptronClassificationModel actual, String what) {
+    assertArrayEquals(weights(expected), weights(actual), 0.0, what);
+    assertEquals(expected.isVoted(), actual.isVoted(), what);
+    for (TestData.Example e : testRows) {
+      assertArrayEquals(expected.predictRaw(e.features).toArray(),
+          actual.predictRaw(e.features).toArray(), 0.0, what);
+    }
+  }
+
+  /** Runs {@code body} with injected failures; returns it and the failed tasks' reasons. */
+  private static <T> T countingFailures(String mode, List<String> reasons,
+      java.util.function.Supplier<T> body) {
+    SparkListener counter = new SparkListener() {
+      @Override
+      public void onTaskEnd(SparkListenerTaskEnd end) {
+        if (!(end.reason() instanceof Success$)) {
+          synchronized (reasons) {
+            reasons.add(end.reason().toString());
+          }
+        }
+      }
+    };
+    spark.sparkContext().addSparkListener(counter);
+    try {
+      T result = withInjection(mode, body);
+      try {
+        spark.sparkContext().listenerBus().waitUntilEmpty();
+      } catch (java.util.concurrent.TimeoutException e) {
+        throw new AssertionError("Spark's listener bus did not drain", e);
+      }
+      return result;
+    } finally {
+      spark.sparkContext().removeSparkListener(counter);
+    }
+  }
+
   private static <T> T withInjection(String mode, java.util.function.Supplier<T> body) {
     spark.sparkContext().setLocalProperty(FaultInjection.PROPERTY, mode);
     try {
@@ -74,29 +120,48 @@ class RecoveryTest {
       String averaging = config.split(":")[0];
       String mixing = config.split(":")[1];
       int rounds = mixing.equals("momentum") ? 3 : 1;
-      double[] undisturbed = weights(classifier().setAveraging(averaging).setMixing(mixing)
-          .fit(data));
-      AtomicInteger failed = new AtomicInteger();
-      SparkListener counter = new SparkListener() {
-        @Override
-        public void onTaskEnd(SparkListenerTaskEnd end) {
-          if (!(end.reason() instanceof Success$)) {
-            failed.incrementAndGet();
-          }
-        }
-      };
-      spark.sparkContext().addSparkListener(counter);
-      double[] retried;
-      try {
-        retried = weights(withInjection("first-attempt",
-            () -> classifier().setAveraging(averaging).setMixing(mixing).fit(data)));
-        spark.sparkContext().listenerBus().waitUntilEmpty();
-      } finally {
-        spark.sparkContext().removeSparkListener(counter);
-      }
+      PerceptronClassificationModel undisturbed = classifier().setAveraging(averaging)
+          .setMixing(mixing).fit(data);
+      List<String> failures = new ArrayList<>();
+      PerceptronClassificationModel retried = countingFailures("first-attempt", failures,
+          () -> classifier().setAveraging(averaging).setMixing(mixing).fit(data));
       // 8 epochs x 3 partitions (x 3 rounds with momentum), each failing once
-      assertEquals(24 * rounds, failed.get(), "every round's task must have failed once");
-      assertArrayEquals(undisturbed, retried, 0.0, config);
+      assertEquals(24 * rounds, failures.size(), "every round's task must have failed once");
+      assertSameModel(undisturbed, retried, config);
+    }
+  }
+
+  /**
+   * A task that dies half-way through its round has already trained its working copy of the
+   * weights on half its rows (and recorded them in its vote trace); the retry must start again
+   * from the round's weights. Executors keep working copies between rounds (ExecutorWeights), so
+   * a failed task that handed its half-trained copy back would hand the retry a wrong start.
+   */
+  @Test
+  void tasksThatFailHalfWayThroughTheirEpochAreRetriedToTheSameModel() throws Exception {
+    for (String[] setting : new String[][] {{"mistakes", "average"}, {"mistakes", "vote"},
+        {"momentum", "average"}, {"oneshot", "vote"}}) {
+      String mixing = setting[0];
+      String averaging = setting[1];
+      String what = "mixing=" + mixing + ", averaging=" + averaging;
+      PerceptronClassificationModel undisturbed = classifier().setMixing(mixing)
+          .setAveraging(averaging).fit(data);
+      List<String> failures = new ArrayList<>();
+      PerceptronClassificationModel retried = countingFailures("first-attempt-mid-epoch",
+          failures, () -> classifier().setMixing(mixing).setAveraging(averaging).fit(data));
+      // Iterative: epochs x rounds (3 with momentum on 3 partitions) jobs x 3 partitions;
+      // one-shot: one job whose 3 tasks each fail in their first local epoch (the retry then
+      // runs every local epoch).
+      int rounds = mixing.equals("momentum") ? 3 : 1;
+      int expected = mixing.equals("oneshot") ? 3
+          : 3 * rounds * undisturbed.summary().totalIterations();
+      assertEquals(expected, failures.size(), what + ": " + failures);
+      for (String f : failures) {
+        assertTrue(f.contains("after learning"), f);
+      }
+      assertSameModel(undisturbed, retried, what);
+      assertArrayEquals(undisturbed.summary().mistakesHistory(),
+          retried.summary().mistakesHistory(), what);
     }
   }
 
@@ -113,7 +178,7 @@ class RecoveryTest {
   @Test
   void anAbortedTrainingResumesFromItsLastCheckpointToTheSameModel() throws IOException {
     for (String config : new String[] {"none:mistakes", "average:mistakes", "vote:mistakes",
-        "average:momentum"}) {
+        "average:momentum", "vote:momentum"}) {
       String averaging = config.split(":")[0];
       String mixing = config.split(":")[1];
       Path dir = tmp.resolve("ckpt-" + averaging + "-" + mixing);
@@ -131,7 +196,7 @@ class RecoveryTest {
           "only the latest complete checkpoint is kept");
 
       PerceptronClassificationModel resumed = clf.fit(data);
-      assertArrayEquals(weights(undisturbed), weights(resumed), 0.0, config);
+      assertSameModel(undisturbed, resumed, config);
       assertEquals(8, resumed.summary().totalIterations());
       assertArrayEquals(undisturbed.summary().updatesHistory(),
           resumed.summary().updatesHistory());
@@ -148,6 +213,66 @@ class RecoveryTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> clf.copy(new org.apache.spark.ml.param.ParamMap()).setSeed(4).fit(data));
     assertTrue(e.getMessage().contains("a different training"), e.getMessage());
+  }
+
+  /**
+   * A truncated, a bit-flipped and a planted checkpoint (a Java-serialized object behind the
+   * header of the issue: the format number and the fingerprint, read from a real checkpoint as an
+   * attacker would) are each refused with one line that names the file and the fix; the planted
+   * object is never deserialized; with the real checkpoint back, training resumes to the model
+   * of an undisturbed training.
+   */
+  @Test
+  void damagedAndPlantedCheckpointsAreRefusedWithTheFileAndTheFix() throws Exception {
+    Path dir = tmp.resolve("damaged");
+    PerceptronClassifier clf = classifier().setCheckpointDir(dir.toString())
+        .setCheckpointInterval(1);
+    assertThrows(Exception.class, () -> withInjection("from-epoch:4", () -> clf.fit(data)));
+    Path real = dir.resolve("epoch-000003.ckpt");
+    byte[] good = Files.readAllBytes(real);
+
+    // Hadoop's local file system keeps a checksum beside each file, which is the first to see
+    // the damage; without it (other file systems), the format's own checks do.
+    Path sidecar = dir.resolve("." + real.getFileName() + ".crc");
+    assertTrue(Files.exists(sidecar), "Hadoop's local file system writes " + sidecar);
+    Files.write(real, java.util.Arrays.copyOf(good, good.length / 2));
+    assertRefused(clf, real, "the file system's checksum does not match");
+    Files.delete(sidecar);
+    assertRefused(clf, real, "is truncated");
+
+    byte[] flipped = good.clone();
+    flipped[good.length / 2] ^= 0x10;
+    Files.write(real, flipped);
+    assertRefused(clf, real, "its checksum does not match its content");
+
+    Files.write(real, good);
+    java.io.DataInputStream header = new java.io.DataInputStream(
+        new java.io.ByteArrayInputStream(good));
+    header.skipBytes(CheckpointFormat.MAGIC.length + 4);
+    String fingerprint = header.readUTF();
+    Path planted = dir.resolve("epoch-000007.ckpt");
+    try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(
+        Files.newOutputStream(planted))) {
+      out.writeInt(1);
+      out.writeUTF(fingerprint);
+      out.writeObject(new CheckpointFormatTest.Trap());
+    }
+    CheckpointFormatTest.Trap.deserialized = false;
+    assertRefused(clf, planted, "is a Java serialization stream");
+    assertFalse(CheckpointFormatTest.Trap.deserialized, "the planted object was deserialized");
+
+    Files.delete(planted);
+    assertSameModel(classifier().fit(data), clf.fit(data), "resumed after the refusals");
+  }
+
+  private static void assertRefused(PerceptronClassifier clf, Path file, String why) {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> clf.fit(data));
+    String m = e.getMessage();
+    assertTrue(m.startsWith("Cannot resume from the checkpoint '") && m.contains(
+        file.getFileName().toString() + "': it") && m.contains(why)
+        && m.contains("Delete it to start the training over"), m);
+    assertFalse(m.contains("\n"), m);
   }
 
   @Test

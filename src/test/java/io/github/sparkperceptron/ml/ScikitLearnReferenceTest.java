@@ -55,19 +55,14 @@ class ScikitLearnReferenceTest {
   private static final int D = 30;
   private static final String CSV = "/reference/sklearn_breast_cancer.csv";
 
-  /**
-   * Both sides perform the same IEEE double operations (dot product in feature order, then +b;
-   * τ·y, then x_j·(τ·y)), but not necessarily in exactly the same order: scikit-learn's dense
-   * rows multiply all 30 features where ours may skip stored zeros, and PA-II's 0.5/C is our
-   * 1/(2C). Such reorderings change a result by a few ulps (|w_j| and |b| are at most 10, where an
-   * ulp is about 2e-15); additive updates over 5 epochs of 455 rows carry that forward without
-   * amplifying it, so it stays many orders below 1e-9. A genuine difference in convention (another
-   * update condition, a missed or extra update, another step size) moves a weight by a whole step,
-   * η·x_j or τ·x_j with τ around 0.01 to 0.1 here, orders above 1e-9. (So would rounding that
-   * flipped a margin across its threshold; that would fail loudly, not hide.) Measured when
-   * written: all four models equal scikit-learn's bit for bit (difference 0).
-   */
-  private static final double TOLERANCE = 1e-9;
+  // Bit for bit, as the README claims: both sides perform the same IEEE double operations (dot
+  // product in feature order, then +b; τ·y, then x_j·(τ·y)). The two places where the order or
+  // the form differs cannot change a result here: ours skips stored zeros, whose products are ±0
+  // and leave a sum unchanged, and PA-II's 0.5/C is our 1/(2C), both exactly 5.0 for C = 0.1.
+  // Measured: all four models equal scikit-learn's to the last bit, so the assertions below
+  // compare bits (assertEquals without a delta compares doubleToLongBits). A change that moved
+  // any weight by even one ulp fails here; if that is ever legitimate, give it a justified
+  // tolerance and say so in the README, which promises "bit for bit".
 
   /** One line of the CSV: name,fit_intercept,eta_or_C,n_iter,intercept,w1..w30. */
   record Reference(String rule, boolean fitIntercept, double param, int nIter, double intercept,
@@ -144,9 +139,9 @@ class ScikitLearnReferenceTest {
     System.out.printf(Locale.ROOT, "sklearn reference %s: max |ours - sklearn| = %.3e%n", ref,
         maxDiff);
     for (int j = 0; j < D; j++) {
-      assertEquals(ref.weights()[j], w[j], TOLERANCE, ref + ": w" + (j + 1));
+      assertEquals(ref.weights()[j], w[j], ref + ": w" + (j + 1));
     }
-    assertEquals(ref.intercept(), model.intercept(), TOLERANCE, ref + ": intercept");
+    assertEquals(ref.intercept(), model.intercept(), ref + ": intercept");
   }
 
   /**

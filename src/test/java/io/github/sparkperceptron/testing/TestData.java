@@ -1,13 +1,20 @@
 package io.github.sparkperceptron.testing;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.stream.Collectors;
+import java.util.zip.GZIPInputStream;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.sql.Dataset;
@@ -19,7 +26,10 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.ml.linalg.SQLDataTypes;
 
-/** Datasets for tests: the shared real ones, and seeded synthetic ones with known geometry. */
+/**
+ * Datasets for tests: the real ones shipped in {@code data-samples/} (a clone has everything its
+ * tests read), and seeded synthetic ones with known geometry.
+ */
 public final class TestData {
   private TestData() {
   }
@@ -44,20 +54,50 @@ public final class TestData {
     return Paths.get(System.getProperty("project.basedir", ".")).toAbsolutePath();
   }
 
-  /** A file of the shared datasets: ../shared/data/NAME/FILE, else data-samples/NAME/FILE. */
+  /**
+   * A file of the real datasets in the repository: data-samples/NAME/FILE, or FILE.gz when only
+   * the gzipped copy is shipped (skin_nonskin). Spark's text sources, the job readers and
+   * {@link #readLibSvm} all read either.
+   */
   public static Path sharedData(String name, String file) {
-    Path shared = projectRoot().resolve("../shared/data").resolve(name).resolve(file).normalize();
-    if (Files.exists(shared)) {
-      return shared;
-    }
-    return projectRoot().resolve("data-samples").resolve(name).resolve(file);
+    Path plain = projectRoot().resolve("data-samples").resolve(name).resolve(file);
+    Path gzipped = plain.resolveSibling(file + ".gz");
+    return !Files.exists(plain) && Files.exists(gzipped) ? gzipped : plain;
   }
 
-  /** Reads a LIBSVM file (1-based indices) into examples of the given dimension. */
+  /**
+   * A plain-text copy of a data file in {@code dir}: for tests that need byte-range input splits,
+   * which Hadoop cannot cut in a gzipped file.
+   */
+  public static Path uncompressed(Path file, Path dir) {
+    String name = file.getFileName().toString();
+    if (!name.endsWith(".gz")) {
+      return file;
+    }
+    Path copy = dir.resolve(name.substring(0, name.length() - ".gz".length()));
+    try (InputStream in = new GZIPInputStream(Files.newInputStream(file))) {
+      Files.copy(in, copy, StandardCopyOption.REPLACE_EXISTING);
+      return copy;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static List<String> lines(Path file) throws IOException {
+    if (!file.getFileName().toString().endsWith(".gz")) {
+      return Files.readAllLines(file);
+    }
+    try (BufferedReader in = new BufferedReader(new InputStreamReader(
+        new GZIPInputStream(Files.newInputStream(file)), StandardCharsets.UTF_8))) {
+      return in.lines().collect(Collectors.toList());
+    }
+  }
+
+  /** Reads a LIBSVM file (1-based indices; gzipped when named *.gz) into examples. */
   public static List<Example> readLibSvm(Path file, int numFeatures) {
     try {
       List<Example> out = new ArrayList<>();
-      for (String line : Files.readAllLines(file)) {
+      for (String line : lines(file)) {
         line = line.trim();
         if (line.isEmpty()) {
           continue;

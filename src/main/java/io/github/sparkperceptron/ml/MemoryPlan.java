@@ -1,0 +1,526 @@
+package io.github.sparkperceptron.ml;
+
+import io.github.sparkperceptron.kernel.Averaging;
+import io.github.sparkperceptron.kernel.LearnerConfig;
+import io.github.sparkperceptron.kernel.VotedPerceptron;
+import io.github.sparkperceptron.mixing.MixingMode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.spark.SparkConf;
+import org.apache.spark.SparkContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The memory a training needs on the driver and on each executor, estimated before the first
+ * epoch from the model's size, the data, the mixing and the cluster, and the refusal of a training
+ * that cannot fit: a one-line message naming d, K, the bytes and the fixes, where the training
+ * would otherwise die of an {@code OutOfMemoryError} (a two-line LIBSVM file with index
+ * 300,000,000 asks for a 2.4 GB weight vector before the first epoch).
+ *
+ * <p>The unit is one copy of the weights w, K'·(d+1) doubles (K' = 1 for binary, else K); S, the
+ * state, is w plus the averaging accumulator u of the same size when {@code averaging=average}.
+ * The counts are the arrays the code holds at the peak of a mixing round with the sparse exchange
+ * ({@code io.github.sparkperceptron.exchange}, whose package documentation states the same model),
+ * read from {@code IterativeParameterMixing}, {@code WeightShipper}, {@code ExecutorWeights},
+ * {@code StateDelta}, {@code ParameterMix}, {@code BlockMomentum} and Spark's
+ * {@code TorrentBroadcast}, {@code treeAggregate} and task results. <b>Change them here when the
+ * exchange changes</b>: every check reads them from this class.
+ *
+ * <pre>
+ * driver   S                the weights and accumulator (progress.state)
+ *          w                setInitialModel's coefficients, referenced for the whole training
+ *          S                with validation: the best state (progress.best)
+ *          2w               with validation: the epoch's model weights and their broadcast pieces
+ *          w                mixing=momentum on several workers: the velocity Δ (BlockMomentum)
+ *          R·E·w            averaging=vote: one start vector per mixing round (R rounds, E epochs)
+ *          2w or 0          WeightShipper's snapshot (a copy of w, broadcast) and its serialised
+ *                           pieces; 0 while it is the all-zero first snapshot, which is empty
+ *                           (a training from scratch that never changes a quarter of w)
+ *          ≤ 2·12·L/4 B     the change chain after the snapshot (index + value, object + pieces),
+ *                           re-snapshot above a quarter of the length L
+ *          16 B per support the support set's coordinates and the epoch's start values
+ *                           (relative change), and a third coordinate array while it ends
+ *          2·L/8 B          two TouchedSets (the support, the shipper's changed set)
+ *          deltas           r partition changes waiting for their sibling in ParameterMix, plus
+ *                           the mix so far and the blend being made (2 deltas of the union)
+ * executor w                ExecutorWeights' cached copy of the round's weights
+ *          2w + chain       the snapshot broadcast deserialised and its pieces (0 in local mode:
+ *                           tasks there read the driver's object)
+ *          per task slot    a working copy of w, its accumulator (S in all), a TouchedSet (L/8 B),
+ *                           its change and that change serialised (2 deltas), its partition's
+ *                           block (12 B per stored value + 16 per row), its vote trace
+ *          tree level       ⌈P/r⌉ deltas when treeAggregate adds a level
+ * </pre>
+ * A delta is sparse (4 + 8 + 8 bytes per touched coordinate with averaging, 4 + 8 without) up to
+ * half of the coordinates and dense (S) above; a partition's round touches at most
+ * min(L, K'·(min(d, nnz) + 1), c·(nnz + rows)) coordinates (c = 1 binary, 2 multiclass: an update
+ * moves two class rows), nnz and rows being the partition's. In local mode the driver is the
+ * executor: its estimate is the sum, with T = min(P, cores) task slots. One-shot mixing broadcasts
+ * the whole state once (S on the driver, S + pieces per executor), each task trains a copy (S) and
+ * returns the change of its model (w). The training data's cached blocks are not counted: they
+ * are cached MEMORY_AND_DISK and spill. The vote's own worst case (every example a mistake every
+ * epoch) is checked apart, against half the driver's heap ({@link #requireVoteFits}).
+ *
+ * <p>The budget of a JVM is its maximum heap less Spark's 300 MiB reserve; Spark's storage and
+ * execution regions share the rest with these arrays, but what they hold can spill. BENCHMARKS.md
+ * ("Memory model") gives the measured limits this plan is checked against.
+ *
+ * <p>Spark also caps the serialized task results of one job ({@code spark.driver.maxResultSize},
+ * 1g by default): a round sends P changes to the driver, and a training whose round would exceed
+ * the cap is refused too, since Spark would abort its first epoch.
+ */
+final class MemoryPlan {
+  private static final Logger LOG = LoggerFactory.getLogger(MemoryPlan.class);
+
+  /**
+   * Spark configuration key (or local property of the fitting thread): {@code refuse} (the
+   * default) refuses a training the plan says cannot fit; {@code warn} logs the same message and
+   * trains anyway (an estimate is an estimate: to measure, or where the heap is known to suffice).
+   */
+  static final String CHECK_KEY = "spark.perceptron.memoryCheck";
+
+  /** Spark's reserved system memory (UnifiedMemoryManager's RESERVED_SYSTEM_MEMORY_BYTES). */
+  static final long SPARK_RESERVED_BYTES = 300L << 20;
+
+  /** Copies of w WeightShipper's full snapshot takes on the driver: the copy and its pieces. */
+  static final int DRIVER_SNAPSHOT = 2;
+  /** Copies of w the snapshot takes on a remote executor: deserialised value and pieces. */
+  static final int EXECUTOR_SNAPSHOT = 2;
+  /** Copies of w ExecutorWeights caches per executor and training. */
+  static final int EXECUTOR_CACHED = 1;
+  /** Bytes per entry of the change chain (int index + double value), held twice (pieces). */
+  static final long CHAIN_BYTES_PER_ENTRY = 2 * 12;
+  /** Bytes per support coordinate on the driver: its index twice and its start value. */
+  static final long SUPPORT_BYTES_PER_COORDINATE = 4 + 8 + 4;
+
+  /** Bytes a cached block takes per stored value (CSR: int index + double value). */
+  static final long BLOCK_BYTES_PER_VALUE = 12;
+  /** Bytes a cached block takes per row (row start, label, weight). */
+  static final long BLOCK_BYTES_PER_ROW = 16;
+  /** Bytes a vote trace takes per stored value and per update (VoteTrace). */
+  static final long TRACE_BYTES_PER_VALUE = 12;
+  static final long TRACE_BYTES_PER_UPDATE = 32;
+
+  private static final long MIB = 1L << 20;
+
+  /** What Spark tells about where the training runs. */
+  static final class Cluster {
+    final boolean local;
+    /** Tasks that run at once in the whole application (local mode: the local master's cores). */
+    final int cores;
+    final long driverHeap;
+    final long executorHeap;
+    /** Tasks that run at once on one executor (spark.executor.cores / spark.task.cpus, or 1). */
+    final int tasksPerExecutor;
+    /** spark.driver.maxResultSize in bytes, 0 for none. */
+    final long maxResultSize;
+
+    Cluster(boolean local, int cores, long driverHeap, long executorHeap,
+        int tasksPerExecutor, long maxResultSize) {
+      this.local = local;
+      this.cores = cores;
+      this.driverHeap = driverHeap;
+      this.executorHeap = executorHeap;
+      this.tasksPerExecutor = tasksPerExecutor;
+      this.maxResultSize = maxResultSize;
+    }
+
+    static Cluster of(SparkContext sc) {
+      SparkConf conf = sc.getConf();
+      int taskCpus = Math.max(1, conf.getInt("spark.task.cpus", 1));
+      int executorCores = conf.getInt("spark.executor.cores", -1);
+      int taskSlots = Math.max(1, (sc.isLocal() ? localCores(sc.master())
+          : sc.defaultParallelism()) / (sc.isLocal() ? 1 : taskCpus));
+      return new Cluster(sc.isLocal(), taskSlots, Runtime.getRuntime().maxMemory(),
+          conf.getSizeAsBytes("spark.executor.memory", "1g"),
+          executorCores > 0 ? Math.max(1, executorCores / taskCpus) : 1,
+          conf.getSizeAsBytes("spark.driver.maxResultSize", "1g"));
+    }
+
+    /** The N of local[N] or local[N,F] (local[*]: the machine's processors; local: 1). */
+    static int localCores(String master) {
+      java.util.regex.Matcher m = java.util.regex.Pattern
+          .compile("local\\[(\\*|\\d+)(,\\s*\\d+)?\\]").matcher(master.trim());
+      if (!m.matches()) {
+        return 1;
+      }
+      return m.group(1).equals("*") ? Runtime.getRuntime().availableProcessors()
+          : Math.max(1, Integer.parseInt(m.group(1)));
+    }
+  }
+
+  /** One line of an estimate: bytes held, and what they are, for the message. */
+  private static final class Term {
+    final long bytes;
+    final String what;
+
+    Term(long bytes, String what) {
+      this.bytes = bytes;
+      this.what = what;
+    }
+  }
+
+  private final LearnerConfig learner;
+  private final int numPartitions;
+  private final Cluster cluster;
+  /** Bytes of one copy of the state S (w, and u when averaging). */
+  final long stateBytes;
+  /** Bytes of one copy of the weights w alone. */
+  final long weightBytes;
+  /** Bytes of the largest change one partition's round can return. */
+  final long partitionDeltaBytes;
+  private final List<Term> driver = new ArrayList<>();
+  private final List<Term> executor = new ArrayList<>();
+  /** Serialized task results of one mixing round. */
+  final long resultBytesPerRound;
+
+  /**
+   * @param rows training rows; {@code storedValues} their stored feature values
+   * @param settings the mixing loop's settings (mixing, rounds, maxIter, validation, depth)
+   * @param initialModel whether setInitialModel's coefficients stay referenced during training
+   */
+  MemoryPlan(LearnerConfig learner, int numPartitions, long rows, long storedValues,
+      MixingSettings settings, boolean initialModel, Cluster cluster) {
+    this.learner = learner;
+    this.numPartitions = numPartitions;
+    this.cluster = cluster;
+    long length = learner.stateLength();
+    boolean averaging = learner.averaging().keepsAverage();
+    this.weightBytes = 8L * length;
+    this.stateBytes = averaging ? 2 * weightBytes : weightBytes;
+    boolean voting = learner.averaging() == Averaging.VOTE;
+    boolean oneShot = settings.mixing == MixingMode.ONESHOT;
+    int p = Math.max(1, numPartitions);
+    int rounds = oneShot ? 1 : Math.max(1, settings.rounds);
+    boolean momentum = !oneShot && settings.mixing == MixingMode.MOMENTUM
+        && settings.momentum != 0.0;
+
+    // Tasks running at once: in the JVM of the estimate (local mode: all), on one executor.
+    int running = Math.min(p, cluster.local ? cluster.cores : cluster.tasksPerExecutor);
+    int partials = treeAggregatePartials(p, settings.aggregationDepth);
+    boolean extraLevel = partials < p;
+    int resultsHeld = extraLevel ? p : Math.min(p, cluster.cores);
+
+    long perPartitionRows = ceilDiv(rows, p);
+    long perPartitionValues = ceilDiv(storedValues, p);
+    long touchedByPartition = touchedBound(perPartitionRows, perPartitionValues,
+        oneShot ? settings.maxIter : 1);
+    long touchedByAll = touchedBound(rows, storedValues, oneShot ? settings.maxIter : 1);
+    // One-shot partitions return the change of their model (no accumulator travels); a single
+    // partition's change carries its new weights too (exactness).
+    boolean deltaAverage = averaging && !oneShot;
+    this.partitionDeltaBytes = deltaBytes(touchedByPartition, deltaAverage, p == 1,
+        settings.denseAbove);
+    long mixedDeltaBytes = deltaBytes(touchedByAll, deltaAverage, p == 1, settings.denseAbove);
+
+    driver.add(new Term(stateBytes, averaging ? "the weights and their averaging accumulator"
+        : "the weights"));
+    if (initialModel) {
+      driver.add(new Term(weightBytes, "the initial model's weights"));
+    }
+    if (settings.validate) {
+      driver.add(new Term(stateBytes, "the best state on validation"));
+      driver.add(new Term(2 * weightBytes, "the validated model and its broadcast"));
+    }
+    if (momentum) {
+      driver.add(new Term(weightBytes, "the block momentum's velocity"));
+    }
+    if (voting) {
+      long starts = (long) settings.maxIter * rounds;
+      driver.add(new Term(starts * weightBytes, "the vote's " + starts + " start vector"
+          + (starts == 1 ? "" : "s")));
+    }
+    if (oneShot) {
+      driver.add(new Term(3 * stateBytes, "the broadcast state, its pieces and the mixed"
+          + " state"));
+    } else {
+      // Rounds change at most touchedByAll coordinates (plus the look-ahead's, on the support).
+      // Coordinates ever changed: no more than the features allow, nor than the rounds mixed.
+      long support = Math.min(length, initialModel ? length : Math.min(
+          (long) learner.weightRows() * (Math.min(learner.numFeatures(), storedValues) + 1),
+          saturatingProduct((long) settings.maxIter * rounds, touchedByAll)));
+      long changedPerRound = Math.min(length, touchedByAll + (momentum ? support : 0));
+      long changedEver = saturatingProduct((long) settings.maxIter * rounds, changedPerRound);
+      boolean fullSnapshot = initialModel || 4 * changedEver > length;
+      if (fullSnapshot) {
+        driver.add(new Term(DRIVER_SNAPSHOT * weightBytes, "the weights' snapshot broadcast to"
+            + " the executors and its pieces"));
+      }
+      long chain = Math.min(length / 4, changedEver);
+      driver.add(new Term(CHAIN_BYTES_PER_ENTRY * chain, "the changes broadcast after it"));
+      driver.add(new Term(SUPPORT_BYTES_PER_COORDINATE * support + 2 * ceilDiv(length, 8),
+          "the support set"));
+    }
+    driver.add(new Term(resultsHeld * partitionDeltaBytes + (p > 1 ? 2 * mixedDeltaBytes : 0),
+        resultsHeld + " partition change" + (resultsHeld == 1 ? "" : "s") + " being mixed"));
+
+    long block = BLOCK_BYTES_PER_VALUE * perPartitionValues
+        + BLOCK_BYTES_PER_ROW * perPartitionRows;
+    long trace = voting ? TRACE_BYTES_PER_VALUE * perPartitionValues
+        + TRACE_BYTES_PER_UPDATE * perPartitionRows : 0;
+    List<Term> tasks = cluster.local ? driver : executor;
+    if (oneShot) {
+      if (!cluster.local) {
+        executor.add(new Term(2 * stateBytes, "the broadcast state and its pieces"));
+      }
+      tasks.add(new Term(running * (stateBytes + weightBytes + ceilDiv(length, 8)),
+          "a copy of the state and its model for each of " + running + " running task"
+              + (running == 1 ? "" : "s")));
+    } else {
+      if (!cluster.local) {
+        executor.add(new Term(EXECUTOR_SNAPSHOT * weightBytes + CHAIN_BYTES_PER_ENTRY
+            * (length / 4), "the broadcast snapshot and changes"));
+      }
+      tasks.add(new Term(EXECUTOR_CACHED * weightBytes, "the executor's cached copy of the"
+          + " weights"));
+      tasks.add(new Term(running * (stateBytes + ceilDiv(length, 8)), "a working copy"
+          + (averaging ? " and an accumulator" : "") + " for each of " + running + " task slot"
+          + (running == 1 ? "" : "s")));
+    }
+    tasks.add(new Term(running * 2 * partitionDeltaBytes, "their changes and their serialized"
+        + " form"));
+    tasks.add(new Term(running * block, "their partitions' blocks"));
+    if (voting) {
+      tasks.add(new Term(running * trace, "their vote traces"));
+    }
+    if (extraLevel) {
+      tasks.add(new Term(ceilDiv(p, partials) * partitionDeltaBytes, "a tree level's partial"
+          + " mix"));
+    }
+    this.resultBytesPerRound = p * partitionDeltaBytes;
+  }
+
+  /**
+   * The coordinates a partition with {@code rows} rows and {@code values} stored values can
+   * change in one round ({@code epochs} epochs for one-shot mixing): each update moves the row's
+   * non-zeros and the intercept in one weight row (binary) or two (multiclass), and no more
+   * coordinates exist than K'·(min(d, values) + 1) or the state's length.
+   */
+  private long touchedBound(long rows, long values, int epochs) {
+    long length = learner.stateLength();
+    long byFeatures = (long) learner.weightRows() * (Math.min(learner.numFeatures(), values) + 1);
+    long byUpdates = saturatingProduct((learner.isBinary() ? 1L : 2L) * Math.max(1, epochs),
+        values + rows);
+    return Math.min(length, Math.min(byFeatures, byUpdates));
+  }
+
+  /** Bytes of a change of {@code touched} coordinates, as StateDelta stores it. */
+  private long deltaBytes(long touched, boolean average, boolean exact, double denseAbove) {
+    long length = learner.stateLength();
+    int arrays = 1 + (average ? 1 : 0) + (exact ? 1 : 0);
+    if (touched > denseAbove * length) {
+      return 8L * length * arrays;
+    }
+    return touched * (4 + 8L * arrays);
+  }
+
+  private static long saturatingProduct(long a, long b) {
+    return b != 0 && a > Long.MAX_VALUE / b ? Long.MAX_VALUE : a * b;
+  }
+
+  /** The plan of the training {@code learner} describes, on the cluster {@code sc} runs. */
+  static MemoryPlan forTraining(LearnerConfig learner, TrainingInput input,
+      MixingSettings settings, boolean initialModel, SparkContext sc) {
+    return new MemoryPlan(learner, input.numPartitions, input.numRows, input.storedValues,
+        settings, initialModel, Cluster.of(sc));
+  }
+
+  /**
+   * How many partial results Spark's {@code treeAggregate} sends to the driver: its own rule
+   * (RDD.treeAggregate): scale = max(⌈P^(1/depth)⌉, 2), and while P &gt; scale + ⌈P/scale⌉ a
+   * level divides P by scale.
+   */
+  static int treeAggregatePartials(int partitions, int depth) {
+    int n = partitions;
+    int scale = Math.max((int) Math.ceil(Math.pow(n, 1.0 / depth)), 2);
+    while (n > scale + Math.ceil((double) n / scale)) {
+      n /= scale;
+    }
+    return n;
+  }
+
+  long driverBytes() {
+    return sum(driver);
+  }
+
+  /** Per executor (0 in local mode, where the driver's estimate includes the tasks). */
+  long executorBytes() {
+    return sum(executor);
+  }
+
+  static long budget(long heap) {
+    return Math.max(0, heap - SPARK_RESERVED_BYTES);
+  }
+
+  /**
+   * Logs the estimate and applies {@link #requireFits} as {@link #CHECK_KEY} says.
+   *
+   * @throws IllegalArgumentException as {@link #requireFits}, unless the check only warns
+   */
+  void enforce(SparkContext sc) {
+    String mode = sc.getLocalProperty(CHECK_KEY);
+    if (mode == null) {
+      mode = sc.getConf().get(CHECK_KEY, "refuse");
+    }
+    LOG.info(String.format(Locale.ROOT, "Memory plan: about %,d MiB on the driver (budget %,d"
+        + " MiB)%s; one copy of the weights is %,d MiB", mib(driverBytes()),
+        mib(budget(cluster.driverHeap)), cluster.local ? "" : String.format(Locale.ROOT,
+            ", %,d MiB per executor (budget %,d MiB)", mib(executorBytes()),
+            mib(budget(cluster.executorHeap))), mib(weightBytes)));
+    switch (mode.trim().toLowerCase(Locale.ROOT)) {
+      case "refuse":
+        requireFits();
+        return;
+      case "warn":
+        try {
+          requireFits();
+        } catch (IllegalArgumentException e) {
+          LOG.warn("{} ({}=warn: training anyway)", e.getMessage(), CHECK_KEY);
+        }
+        return;
+      default:
+        throw new IllegalArgumentException(CHECK_KEY + " must be refuse or warn, got '" + mode
+            + "'");
+    }
+  }
+
+  /**
+   * Refuses, before anything of the model's size is allocated, a training whose estimate exceeds
+   * the driver's or an executor's budget, or whose epoch results exceed
+   * {@code spark.driver.maxResultSize}.
+   *
+   * @throws IllegalArgumentException naming d, K, the bytes and the fixes (one line)
+   */
+  void requireFits() {
+    long need = driverBytes();
+    if (need > budget(cluster.driverHeap)) {
+      throw new IllegalArgumentException(String.format(Locale.ROOT,
+          "Training needs about %,d MiB on the driver, more than the %,d MiB its %,d MiB heap"
+              + " leaves after Spark's %d MiB reserve: %s, and at the peak of a mixing round the"
+              + " driver holds %s. %s",
+          mib(need), mib(budget(cluster.driverHeap)), mib(cluster.driverHeap),
+          mib(SPARK_RESERVED_BYTES), shape(), describe(driver),
+          fixes("give the driver more memory (--driver-memory or spark.driver.memory)")));
+    }
+    long perExecutor = executorBytes();
+    if (!cluster.local && perExecutor > budget(cluster.executorHeap)) {
+      throw new IllegalArgumentException(String.format(Locale.ROOT,
+          "Training needs about %,d MiB on each executor, more than the %,d MiB that"
+              + " spark.executor.memory=%dm leaves after Spark's %d MiB reserve: %s, and each"
+              + " executor holds %s. %s",
+          mib(perExecutor), mib(budget(cluster.executorHeap)), mib(cluster.executorHeap),
+          mib(SPARK_RESERVED_BYTES), shape(), describe(executor),
+          fixes("give the executors more memory (spark.executor.memory, --executor-memory) or"
+              + " run fewer tasks on each (spark.executor.cores)")));
+    }
+    if (cluster.maxResultSize > 0 && resultBytesPerRound > cluster.maxResultSize) {
+      throw new IllegalArgumentException(String.format(Locale.ROOT,
+          "Every mixing round can send the driver %,d partition changes of up to %,d MiB"
+              + " (%,d MiB), more than spark.driver.maxResultSize=%dm allows, so Spark would"
+              + " abort the first epoch: %s. %s",
+          numPartitions, mib(partitionDeltaBytes), mib(resultBytesPerRound),
+          mib(cluster.maxResultSize),
+          shape(), fixes("raise spark.driver.maxResultSize (e.g. --conf"
+              + " spark.driver.maxResultSize=" + suggestedResultSize() + ", 0 for no limit),"
+              + " train on fewer partitions")));
+    }
+  }
+
+  /**
+   * Refuses, before the first epoch, a vote that could outgrow the driver: in the worst case
+   * every example is a mistake in every epoch, and the vote keeps each one. Half the heap, since
+   * the states need the rest.
+   */
+  static void requireVoteFits(int maxIter, int rounds, long rows, long storedValues,
+      int stateLength, long driverHeap) {
+    // One start vector per mixing round, the traces once per epoch.
+    long worst = VotedPerceptron.worstCaseBytes(maxIter, rows, storedValues, 0)
+        + 8L * stateLength * maxIter * Math.max(1, rounds);
+    if (worst > driverHeap / 2) {
+      throw new IllegalArgumentException(String.format(Locale.ROOT,
+          "averaging=vote keeps every intermediate weight vector: with maxIter=%d over %,d rows"
+              + " (%,d non-zeros) it can reach %,d MiB on the driver (every example a mistake in"
+              + " every epoch), more than half of the driver's %,d MiB heap. Use averaging=average"
+              + " (the averaged perceptron approximates the vote in O(features) memory), lower"
+              + " maxIter, or give the driver more memory (spark.driver.memory)",
+          maxIter, rows, storedValues, worst >> 20, driverHeap >> 20));
+    }
+  }
+
+  /**
+   * Refuses to load a model whose coefficients cannot fit the heap (loading holds them about
+   * three times: Spark's row, its matrix and the model's array), before allocating them.
+   */
+  static void requireModelLoadFits(String path, int numClasses, int numFeatures) {
+    long weights = 8L * (numClasses == 2 ? 1 : numClasses) * (long) numFeatures;
+    long heap = Runtime.getRuntime().maxMemory();
+    if (3 * weights > budget(heap)) {
+      throw new IllegalArgumentException(String.format(Locale.ROOT,
+          "The model '%s' has d = %,d features and K = %,d classes: loading its %,d MiB of"
+              + " coefficients needs about %,d MiB, more than the %,d MiB this JVM's %,d MiB heap"
+              + " leaves after Spark's reserve. Give the driver more memory (--driver-memory or"
+              + " spark.driver.memory)",
+          path, numFeatures, numClasses, mib(weights), mib(3 * weights), mib(budget(heap)),
+          mib(heap)));
+    }
+  }
+
+  private String shape() {
+    return String.format(Locale.ROOT, "with d = %,d features and K = %,d classes, one copy of"
+        + " the weights takes %,d MiB", learner.numFeatures(), learner.numClasses(),
+        mib(weightBytes));
+  }
+
+  private String fixes(String memory) {
+    return "Fixes: " + memory + ", use fewer features (hash them into fewer dimensions with"
+        + " org.apache.spark.ml.feature.FeatureHasher or HashingTF, e.g. numFeatures = 2^18)"
+        + (learner.numClasses() > 2 ? ", or use fewer classes (K)" : "");
+  }
+
+  private String suggestedResultSize() {
+    long gib = (resultBytesPerRound * 2 + (1L << 30) - 1) >> 30;
+    return gib + "g";
+  }
+
+  private String describe(List<Term> terms) {
+    List<Term> shown = new ArrayList<>();
+    for (Term t : terms) {
+      if (t.bytes >= MIB) { // blocks of a few rows say nothing
+        shown.add(t);
+      }
+    }
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < shown.size(); i++) {
+      Term t = shown.get(i);
+      if (i > 0) {
+        sb.append(i == shown.size() - 1 ? " and " : ", ");
+      }
+      sb.append(t.what);
+      if (t.bytes % weightBytes == 0 && t.bytes > 0) {
+        sb.append(" (").append(t.bytes / weightBytes).append(t.bytes / weightBytes == 1 ? " copy"
+            : " copies").append(')');
+      } else {
+        sb.append(String.format(Locale.ROOT, " (%,d MiB)", mib(t.bytes)));
+      }
+    }
+    return sb.toString();
+  }
+
+  private static long sum(List<Term> terms) {
+    long s = 0;
+    for (Term t : terms) {
+      s += t.bytes;
+    }
+    return s;
+  }
+
+  private static long ceilDiv(long a, long b) {
+    return (a + b - 1) / b;
+  }
+
+  private static long mib(long bytes) {
+    return (bytes + MIB - 1) / MIB;
+  }
+}

@@ -1,0 +1,279 @@
+package io.github.sparkperceptron.ml;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.sparkperceptron.io.LibSvmSource;
+import io.github.sparkperceptron.kernel.Averaging;
+import io.github.sparkperceptron.kernel.LearnerConfig;
+import io.github.sparkperceptron.kernel.UpdateRule;
+import io.github.sparkperceptron.mixing.MixingMode;
+import io.github.sparkperceptron.testing.SparkTestSupport;
+import io.github.sparkperceptron.testing.TestData;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.spark.ml.linalg.Vectors;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The memory estimate made before the first epoch: its arithmetic against hand-counted copies,
+ * its line against a measured out-of-memory, and the refusals a user meets (a wide LIBSVM file, an
+ * initial model of that size), which must come before anything of the model's size is allocated.
+ */
+class MemoryPlanTest {
+  @TempDir
+  Path tmp;
+
+  private static LearnerConfig binary(int d, Averaging averaging) {
+    return new LearnerConfig(d, 2, true, 1.0, UpdateRule.PERCEPTRON, 1.0, averaging);
+  }
+
+  private static MemoryPlan.Cluster local(int cores, long heap) {
+    return new MemoryPlan.Cluster(true, cores, heap, 0, 1, 1L << 30);
+  }
+
+  /** The mixing loop's settings: 10 epochs, one round, depth 2, unless said otherwise. */
+  private static MixingSettings mixing(String mode, int rounds, boolean validate) {
+    MixingMode m = MixingMode.fromParam(mode);
+    double momentum = m == MixingMode.MOMENTUM ? 0.5 : 0.0;
+    return new MixingSettings(10, 0.0, m, true, 1L, 2, validate, 5, 0.0, rounds, momentum,
+        1.0);
+  }
+
+  private static MixingSettings mistakes() {
+    return mixing("mistakes", 1, false);
+  }
+
+  private static long ceilDiv(long a, long b) {
+    return (a + b - 1) / b;
+  }
+
+  @Test
+  void treeAggregateSendsTheDriverWhatSparksRuleSays() {
+    // RDD.treeAggregate: scale = max(ceil(P^(1/depth)), 2); levels while P > scale + ceil(P/scale).
+    assertEquals(2, MemoryPlan.treeAggregatePartials(2, 2));
+    assertEquals(2, MemoryPlan.treeAggregatePartials(6, 2)); // scale 3: 6 > 3 + 2 -> 2
+    assertEquals(4, MemoryPlan.treeAggregatePartials(4, 2)); // scale 2: 4 > 2 + 2 no
+    assertEquals(4, MemoryPlan.treeAggregatePartials(16, 2)); // scale 4: 16 > 8 -> 4; 4 > 5 no
+    assertEquals(44, MemoryPlan.treeAggregatePartials(2000, 2)); // scale 45: 2000 > 90 -> 44
+    assertEquals(2000, MemoryPlan.treeAggregatePartials(2000, 1)); // scale 2000: no level
+  }
+
+  /**
+   * The case the sparse exchange is for: d = 2^24 and 1,000 rows of 30 non-zeros, 2 partitions
+   * on local[2]. The first snapshot is all zero (shipped empty) and 10 rounds change far less than
+   * a quarter of w, so the driver holds S and small things; the executor side (same JVM) its
+   * cached copy and a working copy with accumulator per task slot: 7 copies of w in all.
+   */
+  @Test
+  void aWideSparseTrainingHoldsSevenCopiesOfTheWeightsOnLocalTwo() {
+    int d = 1 << 24;
+    long length = d + 1L;
+    long w = 8 * length;
+    MemoryPlan plan = new MemoryPlan(binary(d, Averaging.AVERAGE), 2, 1000, 30_000, mistakes(),
+        false, local(2, 1L << 30));
+    assertEquals(w, plan.weightBytes);
+    assertEquals(2 * w, plan.stateBytes);
+    // A partition's round touches at most min(L, min(d, 15,000) + 1, 15,000 + 500) = 15,001
+    // coordinates, stored sparse: index, δw, δu = 20 bytes each. Both partitions: 30,001.
+    long partitionDelta = 15_001 * 20;
+    long mixedDelta = 30_001 * 20;
+    assertEquals(partitionDelta, plan.partitionDeltaBytes);
+    long driver = 2 * w // w and u
+        + 24 * 300_010 // the change chain: 10 rounds of at most 30,001 changes, index + value,
+                       // object + pieces (the snapshot stays the empty zero one)
+        + 16 * 30_001 + 2 * ceilDiv(length, 8) // support set, two TouchedSets
+        + 2 * partitionDelta + 2 * mixedDelta; // 2 changes waiting, the mix and a blend
+    long tasks = w // ExecutorWeights' cached copy
+        + 2 * (2 * w + ceilDiv(length, 8)) // per slot: working copy, accumulator, TouchedSet
+        + 2 * 2 * partitionDelta // per slot: its change and its serialized form
+        + 2 * (12 * 15_000 + 16 * 500); // per slot: its block
+    assertEquals(driver + tasks, plan.driverBytes());
+    assertEquals(0, plan.executorBytes());
+    assertEquals(7, plan.driverBytes() / w, "7 copies of w and less than one more in all");
+
+    MemoryPlan none = new MemoryPlan(binary(d, Averaging.NONE), 2, 1000, 30_000, mistakes(),
+        false, local(2, 1L << 30));
+    assertEquals(4, none.driverBytes() / w, "without averaging: w, the cache, 2 working copies");
+  }
+
+  /**
+   * Momentum adds its velocity, the vote one start vector per round, an initial model its
+   * coefficients, a full snapshot (2 copies) and a support set of every coordinate, validation
+   * the best state and the validated model with its broadcast.
+   */
+  @Test
+  void everyOptionAddsTheCopiesItHolds() {
+    int d = 1 << 24;
+    long length = d + 1L;
+    long w = 8 * length;
+    MemoryPlan.Cluster cluster = local(2, 1L << 30);
+    long base = new MemoryPlan(binary(d, Averaging.AVERAGE), 2, 1000, 30_000, mistakes(), false,
+        cluster).driverBytes();
+    long momentum = new MemoryPlan(binary(d, Averaging.AVERAGE), 2, 1000, 30_000,
+        mixing("momentum", 4, false), false, cluster).driverBytes();
+    // + Δ; 40 rounds change at most 40 × (30,001 + 30,001 look-ahead) < L/4 coordinates.
+    assertEquals(base + w + 24 * (40 * 60_002L - 300_010), momentum);
+
+    long vote = new MemoryPlan(binary(d, Averaging.VOTE), 2, 1000, 30_000,
+        mixing("mistakes", 2, false), false, cluster).driverBytes();
+    long averageTwoRounds = new MemoryPlan(binary(d, Averaging.AVERAGE), 2, 1000, 30_000,
+        mixing("mistakes", 2, false), false, cluster).driverBytes();
+    // The vote keeps u too (for coefficients()); + 20 start vectors and the traces (12 bytes per
+    // value + 32 per row, per task slot).
+    assertEquals(averageTwoRounds + 20 * w + 2 * (12 * 15_000 + 32 * 500), vote);
+
+    long initial = new MemoryPlan(binary(d, Averaging.AVERAGE), 2, 1000, 30_000, mistakes(),
+        true, cluster).driverBytes();
+    // + its coefficients, a full snapshot with its pieces and a support set of every coordinate.
+    assertEquals(base + w + 2 * w + 16 * (length - 30_001), initial);
+
+    long validated = new MemoryPlan(binary(d, Averaging.AVERAGE), 2, 1000, 30_000,
+        mixing("mistakes", 1, true), false, cluster).driverBytes();
+    assertEquals(base + 2 * w + 2 * w, validated);
+  }
+
+  /**
+   * A partition that touches more than half of the coordinates returns them densely (S), and a
+   * training that changes more than a quarter of w re-snapshots it: small d, many values.
+   */
+  @Test
+  void denseChangesCountWholeStates() {
+    int d = 999_999;
+    long length = d + 1L;
+    long w = 8 * length;
+    MemoryPlan plan = new MemoryPlan(binary(d, Averaging.AVERAGE), 2, 2_000_000, 100_000_000,
+        mistakes(), false, local(2, 8L << 30));
+    assertEquals(2 * w, plan.partitionDeltaBytes);
+    long driver = 2 * w + 2 * w + 24 * (length / 4) + 16 * length + 2 * ceilDiv(length, 8)
+        + 2 * 2 * w + 2 * 2 * w;
+    long tasks = w + 2 * (2 * w + ceilDiv(length, 8)) + 2 * 2 * 2 * w
+        + 2 * (12 * 50_000_000L + 16 * 1_000_000L);
+    assertEquals(driver + tasks, plan.driverBytes());
+  }
+
+  @Test
+  void executorsAreCheckedAgainstTheirOwnMemoryOnACluster() {
+    // Not local: each executor holds the snapshot broadcast (value + pieces) and a quarter-length
+    // chain, its cached copy and, per task slot, a working copy and its change twice.
+    LearnerConfig learner = new LearnerConfig(999_999, 10, true, 1.0, UpdateRule.PERCEPTRON,
+        1.0, Averaging.NONE);
+    long length = 10 * 1_000_000L;
+    long w = 8 * length;
+    MemoryPlan.Cluster cluster = new MemoryPlan.Cluster(false, 8, 8L << 30, 768L << 20, 4,
+        1L << 30);
+    // 4 partitions of 1,000 rows × 100 values: a round touches at most 2 × (25,000 + 250)
+    // coordinates of a partition (two class rows per update), 12 bytes each.
+    MemoryPlan plan = new MemoryPlan(learner, 4, 1000, 100_000, mistakes(), false, cluster);
+    long delta = 2 * (25_000 + 250) * 12L;
+    assertEquals(delta, plan.partitionDeltaBytes);
+    long executor = 2 * w + 24 * (length / 4) + w + 4 * (w + ceilDiv(length, 8))
+        + 4 * 2 * delta + 4 * (12 * 25_000 + 16 * 250);
+    assertEquals(executor, plan.executorBytes());
+
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        plan::requireFits);
+    assertTrue(e.getMessage().startsWith("Training needs about " + ceilDiv(executor, 1 << 20)
+        + " MiB on each executor, more than the 468 MiB that spark.executor.memory=768m"
+        + " leaves"), e.getMessage());
+    assertTrue(e.getMessage().contains("K = 10 classes") && e.getMessage().contains(
+        "spark.executor.cores") && e.getMessage().contains("fewer classes"), e.getMessage());
+    assertFalse(e.getMessage().contains("\n"));
+  }
+
+  @Test
+  void aRoundWhoseChangesExceedMaxResultSizeIsRefused() {
+    // 4 partitions each touching every coordinate of 2^26 + 1: dense changes of w and u, 1 GiB
+    // each; Spark would abort the first round at spark.driver.maxResultSize=1g.
+    LearnerConfig learner = binary(1 << 26, Averaging.AVERAGE);
+    MemoryPlan.Cluster big = new MemoryPlan.Cluster(false, 4, 64L << 30, 64L << 30, 1,
+        1L << 30);
+    long values = 4L << 26;
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new MemoryPlan(learner, 4, 1 << 20, values, mistakes(), false, big).requireFits());
+    assertTrue(e.getMessage().startsWith("Every mixing round can send the driver 4 partition"
+        + " changes of up to 1,025 MiB (4,097 MiB), more than spark.driver.maxResultSize=1024m"
+        + " allows"), e.getMessage());
+    assertTrue(e.getMessage().contains("--conf spark.driver.maxResultSize=9g"), e.getMessage());
+    MemoryPlan.Cluster unlimited = new MemoryPlan.Cluster(false, 4, 64L << 30, 64L << 30, 1, 0);
+    assertDoesNotThrow(() -> new MemoryPlan(learner, 4, 1 << 20, values, mistakes(), false,
+        unlimited).requireFits());
+    // The same model on sparse rows sends little: no refusal.
+    assertDoesNotThrow(() -> new MemoryPlan(learner, 4, 1000, 30_000, mistakes(), false, big)
+        .requireFits());
+  }
+
+  /**
+   * Measured (BENCHMARKS.md, "Memory model"): submit/train on local[2], 2 partitions of 2,000
+   * generated rows × 30 non-zeros, averaging, 2 epochs, the default 2g driver: d = 2^24 trained,
+   * and d = 2^25 with spark.perceptron.memoryCheck=warn died of an OutOfMemoryError in its first
+   * epoch. The plan must let the first through and refuse the second.
+   */
+  @Test
+  void theLineFallsBetweenWhatTrainedAndWhatRanOutOfMemory() {
+    MemoryPlan.Cluster twoGig = local(2, 2L << 30);
+    MixingSettings twoEpochs = new MixingSettings(2, 0.0, MixingMode.MISTAKES, true, 42L, 2,
+        false, 3, 0.0, 1, 0.0, 1.0);
+    assertDoesNotThrow(() -> new MemoryPlan(binary(1 << 24, Averaging.AVERAGE), 2, 2000, 60_000,
+        twoEpochs, false, twoGig).requireFits());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new MemoryPlan(binary(1 << 25, Averaging.AVERAGE), 2, 2000, 60_000, twoEpochs,
+            false, twoGig).requireFits());
+    String m = e.getMessage();
+    assertTrue(m.startsWith("Training needs about 1,819 MiB on the driver, more than the 1,748"
+        + " MiB its 2,048 MiB heap leaves after Spark's 300 MiB reserve: with d = 33,554,432"
+        + " features and K = 2 classes, one copy of the weights takes 257 MiB"), m);
+    assertTrue(m.contains("the weights and their averaging accumulator (2 copies)"), m);
+    assertTrue(m.contains("the executor's cached copy of the weights (1 copy)"), m);
+    assertTrue(m.contains("--driver-memory or spark.driver.memory"), m);
+    assertTrue(m.contains("FeatureHasher or HashingTF"), m);
+    assertFalse(m.contains("fewer classes"), "a binary model has no classes to spare: " + m);
+    assertFalse(m.contains("\n"));
+  }
+
+  @Test
+  void aWideLibSvmFileIsRefusedBeforeTheFirstEpoch() throws Exception {
+    // The file: two lines, one index of 300,000,000. A zero state alone is 4.8 GB here.
+    SparkSession spark = SparkTestSupport.spark();
+    Path file = tmp.resolve("wide.libsvm");
+    Files.writeString(file, "1 300000000:1\n0 1:1\n");
+    Dataset<Row> frame = LibSvmSource.read(spark, file.toString(), -1, "data").frame();
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new PerceptronClassifier().fit(frame));
+    String m = e.getMessage();
+    assertTrue(m.startsWith("Training needs about "), m);
+    assertTrue(m.contains("MiB on the driver"), m);
+    assertTrue(m.contains("with d = 300,000,000 features and K = 2 classes, one copy of the"
+        + " weights takes 2,289 MiB"), m);
+    assertTrue(m.contains("--driver-memory"), m);
+  }
+
+  @Test
+  void anInitialModelOfThatSizeIsRefusedBeforeItIsCopied() {
+    // 40 million features: the model itself (320 MB) fits this JVM, its training does not:
+    // the check must come before the zero state and the copy of the initial weights.
+    int d = 40_000_000;
+    SparkSession spark = SparkTestSupport.spark();
+    PerceptronClassificationModel initial = new PerceptronClassificationModel("initial", 2, d,
+        new double[d], new double[1], null);
+    List<TestData.Example> rows = List.of(
+        new TestData.Example(1.0, Vectors.sparse(d, new int[] {d - 1}, new double[] {1.0})),
+        new TestData.Example(0.0, Vectors.sparse(d, new int[] {0}, new double[] {1.0})));
+    Dataset<Row> frame = TestData.frameInOrder(spark, rows, 1);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new PerceptronClassifier().setInitialModel(initial).fit(frame));
+    String m = e.getMessage();
+    assertTrue(m.contains("with d = 40,000,000 features and K = 2 classes"), m);
+    assertTrue(m.contains("one copy of the weights takes 306 MiB"), m);
+    assertTrue(m.contains("the initial model's weights (1 copy)"), m);
+    assertTrue(m.contains("--driver-memory"), m);
+  }
+}

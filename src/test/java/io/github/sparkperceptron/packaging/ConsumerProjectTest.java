@@ -1,0 +1,242 @@
+package io.github.sparkperceptron.packaging;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.sparkperceptron.ml.PerceptronClassificationModel;
+import io.github.sparkperceptron.ml.PerceptronClassifier;
+import io.github.sparkperceptron.testing.SparkTestSupport;
+import io.github.sparkperceptron.testing.TestData;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import org.apache.spark.ml.Pipeline;
+import org.apache.spark.ml.PipelineModel;
+import org.apache.spark.ml.PipelineStage;
+import org.apache.spark.ml.evaluation.MulticlassClassificationEvaluator;
+import org.apache.spark.ml.feature.StandardScaler;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The library as a user's project gets it: the main artifact this build packaged
+ * (target/spark-perceptron.jar with the project's pom) is installed with maven-install-plugin into
+ * an empty temporary repository, and a separate Maven project ({@code src/test/resources/consumer},
+ * Spark {@code provided} of its own) compiles against it there and fits, saves and reloads a
+ * Pipeline with it in a JVM of its own.
+ *
+ * <p>It checks what a library user relies on: the installed pom brings neither the jobs' picocli
+ * nor JFreeChart (optional dependencies), the jar holds only our classes, and the pipeline fitted
+ * through the artifact is bit for bit the one fitted here from the build's classes (same data,
+ * same single input partition, same seed: the library promises identical models).
+ *
+ * <p>Nothing is fetched from the network: the consumer's build resolves Spark and the Maven plugins
+ * through a mirror onto the Maven repository this build already filled (its local repository,
+ * passed in as {@code sp.build.repository}). Needs the packaged jar: run it with
+ * {@code mvn verify -Dit.test=ConsumerProjectTest}.
+ */
+@Tag("consumer")
+class ConsumerProjectTest {
+  private static final Path ROOT = TestData.projectRoot();
+  private static final Path LIBRARY_JAR = ROOT.resolve("target/spark-perceptron.jar");
+  private static final Path JOBS_JAR = ROOT.resolve("target/spark-perceptron-jobs.jar");
+  private static final Path TRAIN = TestData.sharedData("breast_cancer", "train.libsvm");
+  private static final Path TEST = TestData.sharedData("breast_cancer", "test.libsvm");
+
+  @TempDir
+  Path tmp;
+
+  @Test
+  void aSeparateProjectBuildsAgainstTheInstalledArtifactAndFitsAPipeline() throws Exception {
+    requirePackaged(LIBRARY_JAR);
+    String version = property("sp.version");
+    Path buildRepository = Path.of(property("sp.build.repository"));
+
+    Path repository = tmp.resolve("repository");
+    run(tmp, "install", List.of("mvn", "-B", "-q", "-o",
+        "org.apache.maven.plugins:maven-install-plugin:3.1.2:install-file",
+        "-Dfile=" + LIBRARY_JAR, "-DpomFile=" + ROOT.resolve("pom.xml"),
+        "-DlocalRepositoryPath=" + repository, "-Dmaven.repo.local=" + buildRepository));
+    Path installed = repository.resolve("io/github/sparkperceptron/spark-perceptron")
+        .resolve(version).resolve("spark-perceptron-" + version + ".jar");
+    assertTrue(Files.exists(installed), "install-file did not install " + installed);
+
+    Path settings = tmp.resolve("settings.xml");
+    Files.writeString(settings, "<settings><mirrors><mirror><id>build-repository</id>"
+        + "<mirrorOf>*</mirrorOf><url>" + buildRepository.toUri() + "</url></mirror></mirrors>"
+        + "</settings>\n");
+    Path project = copyConsumerProject(tmp.resolve("consumer"));
+    Path classpathFile = tmp.resolve("classpath.txt");
+    run(project, "build", List.of("mvn", "-B", "-q", "-s", settings.toString(),
+        "-Dmaven.repo.local=" + repository, "-Dsp.version=" + version,
+        "-Dspark.version=" + property("spark.version"),
+        "-Dscala.version=" + property("scala.version"),
+        "-Dscala.binary.version=" + property("scala.binary.version"),
+        "compile", "dependency:build-classpath", "-Dmdep.outputFile=" + classpathFile));
+
+    List<String> classpath = Arrays.asList(
+        Files.readString(classpathFile).strip().split(File.pathSeparator));
+    assertTrue(classpath.contains(installed.toString()),
+        "the consumer does not use the installed artifact: " + classpath);
+    for (String entry : classpath) {
+      String name = Path.of(entry).getFileName().toString();
+      assertTrue(!name.startsWith("picocli") && !name.startsWith("jfreechart"),
+          "a library user gets a jobs-only dependency: " + entry);
+    }
+
+    List<String> command = new ArrayList<>(List.of(javaBinary()));
+    command.addAll(sparkJvmFlags());
+    command.addAll(List.of("-Xmx1g", "-Dlog4j2.configurationFile="
+            + ROOT.resolve("target/test-classes/log4j2-test.properties").toUri(),
+        "-cp", project.resolve("target/classes") + File.pathSeparator
+            + String.join(File.pathSeparator, classpath),
+        "example.ConsumerPipeline", TRAIN.toString(), TEST.toString(),
+        tmp.resolve("pipeline").toString()));
+    String output = run(project, "run", command);
+
+    double accuracy = Double.parseDouble(line(output, "accuracy="));
+    double intercept = Double.parseDouble(line(output, "intercept="));
+    String list = line(output, "coefficients=");
+    double[] coefficients = Arrays.stream(list.substring(1, list.length() - 1).split(", "))
+        .mapToDouble(Double::parseDouble).toArray();
+
+    PipelineModel here = readmePipeline().fit(read(TRAIN));
+    PerceptronClassificationModel perceptron = (PerceptronClassificationModel) here.stages()[1];
+    assertArrayEquals(perceptron.coefficients().toArray(), coefficients, 0.0, output);
+    assertEquals(perceptron.intercept(), intercept, 0.0, output);
+    assertEquals(new MulticlassClassificationEvaluator().setMetricName("accuracy")
+        .evaluate(here.transform(read(TEST))), accuracy, 0.0, output);
+  }
+
+  @Test
+  void theLibraryJarHoldsOurClassesAndTheJobJarAddsOnlyTheJobsLibraries() throws IOException {
+    requirePackaged(LIBRARY_JAR);
+    requirePackaged(JOBS_JAR);
+    List<String> library = entries(LIBRARY_JAR);
+    for (String e : library) {
+      assertTrue(e.startsWith("io/github/sparkperceptron/") || e.startsWith("META-INF/"), e);
+    }
+    assertTrue(library.contains("META-INF/LICENSE"), "no LICENSE in " + LIBRARY_JAR);
+    assertTrue(library.contains("io/github/sparkperceptron/ml/PerceptronClassifier.class"));
+
+    List<String> jobs = entries(JOBS_JAR);
+    assertTrue(jobs.containsAll(library.stream().filter(e -> !e.startsWith("META-INF/")).toList()),
+        "the job jar lacks some of the library's classes");
+    for (String e : jobs) {
+      assertTrue(e.startsWith("io/github/sparkperceptron/") || e.startsWith("META-INF/")
+          || e.startsWith("picocli/") || e.startsWith("org/jfree/"), e);
+    }
+    assertTrue(jobs.contains("picocli/CommandLine.class"));
+    assertTrue(jobs.contains("org/jfree/chart/JFreeChart.class"));
+  }
+
+  /** The jars come from `package`, which `mvn verify` runs before this test and `mvn test` not. */
+  private static void requirePackaged(Path jar) throws IOException {
+    Path classes = ROOT.resolve("target/classes");
+    assertTrue(Files.exists(jar) && Files.getLastModifiedTime(jar)
+        .compareTo(Files.getLastModifiedTime(classes)) >= 0, "needs a fresh " + jar
+        + ": run mvn verify -Dit.test=" + ConsumerProjectTest.class.getSimpleName());
+  }
+
+  /** The README's Java example: what example.ConsumerPipeline fits. */
+  private static Pipeline readmePipeline() {
+    PerceptronClassifier perceptron = new PerceptronClassifier()
+        .setFeaturesCol("scaled").setMaxIter(20).setAveraging("average");
+    return new Pipeline().setStages(new PipelineStage[] {
+        new StandardScaler().setInputCol("features").setOutputCol("scaled"), perceptron});
+  }
+
+  private static Dataset<Row> read(Path file) {
+    SparkSession spark = SparkTestSupport.spark();
+    return spark.read().format("libsvm").option("numFeatures", "30").load(file.toString());
+  }
+
+  private static List<String> entries(Path jar) throws IOException {
+    try (ZipFile zip = new ZipFile(jar.toFile())) {
+      return zip.stream().filter(e -> !e.isDirectory()).map(ZipEntry::getName).toList();
+    }
+  }
+
+  private static String property(String name) {
+    String value = System.getProperty(name);
+    assertTrue(value != null && !value.isEmpty(), "the build passes no -D" + name);
+    return value;
+  }
+
+  private static String line(String output, String prefix) {
+    return output.lines().filter(l -> l.startsWith(prefix)).findFirst()
+        .map(l -> l.substring(prefix.length()))
+        .orElseThrow(() -> new AssertionError("no '" + prefix + "' line in:\n" + output));
+  }
+
+  private static String javaBinary() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
+  /** Spark's JVM flags on Java 17, as the submit/ scripts pass them. */
+  private static List<String> sparkJvmFlags() throws IOException {
+    return Files.readAllLines(ROOT.resolve("submit/lib/java-options")).stream()
+        .map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+  }
+
+  private static Path copyConsumerProject(Path to) throws IOException {
+    Path from = ROOT.resolve("src/test/resources/consumer");
+    try (Stream<Path> files = Files.walk(from)) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        Path target = to.resolve(from.relativize(f).toString());
+        if (Files.isDirectory(f)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(f, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+    }
+    return to;
+  }
+
+  /**
+   * Runs a command in {@code dir}; fails with its output unless it exits 0 within 10 minutes (a
+   * minute or two on an idle machine: the limit only stops a hung build).
+   */
+  private static String run(Path dir, String what, List<String> command) {
+    // The class path makes the java command line tens of kilobytes long: messages show the rest.
+    String shown = command.stream().map(a -> a.length() > 300 ? "<class path>" : a)
+        .collect(Collectors.joining(" "));
+    try {
+      Path log = Files.createTempFile(dir, what, ".log");
+      Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+          .redirectOutput(log.toFile()).redirectInput(new File("/dev/null")).start();
+      boolean finished = p.waitFor(10, TimeUnit.MINUTES);
+      if (!finished) {
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly().waitFor();
+      }
+      String output = Files.readString(log, StandardCharsets.UTF_8);
+      assertTrue(finished, what + " ran longer than 10 minutes: " + shown + "\n" + output);
+      assertEquals(0, p.exitValue(), what + " failed: " + shown + "\n" + output);
+      return output;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}
