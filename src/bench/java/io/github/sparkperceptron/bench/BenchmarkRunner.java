@@ -69,9 +69,9 @@ public final class BenchmarkRunner implements Callable<Integer> {
   boolean quick;
 
   @Option(names = "--sections", split = ",", paramLabel = "S",
-      description = "sections to run: mllib, epoch, partitions, mixing-cost, scale, order (="
-          + " order-kernel and order-accuracy) (default: all but mixing-cost and order; memory is"
-          + " measured with epoch)")
+      description = "sections to run: mllib, epoch, partitions, scale (default: these four;"
+          + " memory is measured with epoch), and on request mixing-cost (issue 9), model-size,"
+          + " many-class (issue 10), order (= order-kernel and order-accuracy, issue 14)")
   List<String> sections = new ArrayList<>(List.of("mllib", "epoch", "partitions", "scale"));
 
   @Option(names = "--datasets", split = ",", paramLabel = "NAME",
@@ -139,6 +139,28 @@ public final class BenchmarkRunner implements Callable<Integer> {
   @Option(names = "--scale-features", defaultValue = "100000",
       description = "d of the scale runs (default: ${DEFAULT-VALUE})")
   int scaleFeatures;
+
+  @Option(names = "--model-size-rows", defaultValue = "200000",
+      description = "training rows of the model-size section (default: ${DEFAULT-VALUE})")
+  long modelSizeRows;
+
+  @Option(names = "--model-size-epochs", defaultValue = "5",
+      description = "epochs per fit of the model-size section (default: ${DEFAULT-VALUE})")
+  int modelSizeEpochs;
+
+  @Option(names = "--model-size-log-d", split = ",", paramLabel = "X",
+      description = "d = 2^X of the model-size d sweep (default: 14,16,18,20,22,24,26; ''"
+          + " for none)")
+  List<String> modelSizeLogD = new ArrayList<>(List.of("14", "16", "18", "20", "22", "24", "26"));
+
+  @Option(names = "--model-size-k", split = ",", paramLabel = "K",
+      description = "classes of the model-size K sweep at d = 2^16 (default: 2,10,100,1000; ''"
+          + " for none)")
+  List<String> modelSizeK = new ArrayList<>(List.of("2", "10", "100", "1000"));
+
+  @Option(names = "--many-class-epochs", defaultValue = "10",
+      description = "epochs of the many-class section (default: ${DEFAULT-VALUE})")
+  int manyClassEpochs;
 
   private SparkSession spark;
   private Report report;
@@ -218,6 +240,17 @@ public final class BenchmarkRunner implements Callable<Integer> {
       }
       if (sections.contains("order") || sections.contains("order-accuracy")) {
         orderAccuracySection();
+      }
+      if (sections.contains("model-size") || sections.contains("many-class")) {
+        ExchangeBench exchange = new ExchangeBench(spark, report, out, master, partitions,
+            repeats);
+        if (sections.contains("model-size")) {
+          exchange.modelSize(modelSizeRows, modelSizeEpochs, integers(modelSizeLogD),
+              integers(modelSizeK));
+        }
+        if (sections.contains("many-class")) {
+          exchange.manyClass(manyClassEpochs);
+        }
       }
       report.markdown(Report.f("Total benchmark time: %.1f min\n",
           (System.nanoTime() - start) / 60e9));
@@ -609,7 +642,7 @@ public final class BenchmarkRunner implements Callable<Integer> {
   }
 
   /** Lets the asynchronous listener bus deliver the block updates of the last job. */
-  private static void waitForListener() {
+  static void waitForListener() {
     try {
       Thread.sleep(500);
     } catch (InterruptedException e) {
@@ -1064,6 +1097,12 @@ public final class BenchmarkRunner implements Callable<Integer> {
         + c.getMessage());
     int line = text.indexOf('\n');
     return (line > 0 ? text.substring(0, line) : text).replace(',', ';');
+  }
+
+  /** The numbers of a comma-split option, empty strings skipped (so '' means none). */
+  private static int[] integers(List<String> values) {
+    return values.stream().filter(v -> !v.isBlank()).mapToInt(v -> Integer.parseInt(v.strip()))
+        .toArray();
   }
 
   /** Least squares y = a + b·x: {a, b, R²}. */
