@@ -312,6 +312,9 @@ public class PerceptronClassifier
     }
   }
 
+  /** From this many workers on, the mean mixes warn that they dilute (see mixingSettings). */
+  static final int DILUTING_WORKERS = 8;
+
   /**
    * The mixing loop's settings for this data: rounds, block momentum and its bound resolved, the
    * exchange's representation from {@link MixingSettings#EXCHANGE_KEY}. {@code maxIter} and
@@ -338,6 +341,15 @@ public class PerceptronClassifier
       }
       double radius = input.maxSquaredNorm + (learner.fitIntercept() ? 1.0 : 0.0);
       bound = (learner.isBinary() ? 1.0 : 2.0) * learner.stepSize() * maxWeight * radius;
+    }
+    if (workers >= DILUTING_WORKERS
+        && (mixingMode == MixingMode.MISTAKES || mixingMode == MixingMode.UNIFORM)) {
+      // BENCHMARKS.md, issue 9: the mean of W workers' changes moves the weights about as far as
+      // an epoch over 1/W of the data, so these modes lose accuracy per epoch as W grows.
+      LOG.warn("mixing={} averages the changes of {} workers, which costs accuracy per epoch"
+          + " (pendigits: 3 points at 8 workers, 6 at 64, after 10 epochs); mixing=momentum"
+          + " keeps one worker's accuracy at 64 workers (BENCHMARKS.md, issue 9)",
+          mixingMode.paramValue(), workers);
     }
     if (mixingMode != MixingMode.ONESHOT) {
       LOG.info("Mixing: {} over {} workers, {} round{} per epoch{}", mixingMode.paramValue(),
