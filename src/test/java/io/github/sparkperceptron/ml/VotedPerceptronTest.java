@@ -357,8 +357,8 @@ class VotedPerceptronTest {
         mixing.equals("mistakes"));
     PerceptronClassificationModel model = new PerceptronClassifier().setAveraging("vote")
         .setMixing(mixing).setShuffle(false).setTol(0.0).setMaxIter(epochs)
-        .fit(TestData.frameInOrder(SPARK, train, partitions));
-    assertEquals(partitions, model.summary().numPartitions());
+        .setNumWorkers(partitions).fit(TestData.frameInOrder(SPARK, train, partitions));
+    assertEquals(partitions, model.summary().numWorkers());
     assertEquals(naive.epochsRun, model.summary().totalIterations());
     for (List<TestData.Example> set : List.of(train, test)) {
       for (TestData.Example e : set) {
