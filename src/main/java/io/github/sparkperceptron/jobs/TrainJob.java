@@ -416,7 +416,7 @@ public final class TrainJob implements Callable<Integer>, JobDefaults.ParamFlags
     out.printf(Locale.ROOT, "Trained a perceptron (%s, averaging=%s, mixing=%s) on %,d rows x %,d"
         + " features, %d classes, with %d workers (input in %d partitions) in %.2f s%n",
         model.getUpdateRule(), model.getAveraging(), model.getMixing(), trainEval.rows,
-        model.numFeatures(), model.numClasses(), s.numWorkers(), s.numPartitions(), fitSeconds);
+        model.numFeatures(), model.numClasses(), s.numWorkers(), s.numInputPartitions(), fitSeconds);
     out.println(epochTable(s));
     out.printf(Locale.ROOT, "Stopped: %s after %d epochs%s%n",
         s.stopReason().name().toLowerCase(Locale.ROOT).replace('_', ' '), s.totalIterations(),

@@ -1,7 +1,7 @@
 package io.github.sparkperceptron.streaming;
 
 import io.github.sparkperceptron.kernel.LinearState;
-import io.github.sparkperceptron.ml.OnlineTraining.BatchOutcome;
+import io.github.sparkperceptron.train.OnlineTraining.BatchOutcome;
 
 /**
  * Everything a stream's learner must carry from one micro-batch to the next, and what is

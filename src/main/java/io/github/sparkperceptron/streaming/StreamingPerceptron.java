@@ -1,9 +1,10 @@
 package io.github.sparkperceptron.streaming;
 
-import io.github.sparkperceptron.ml.OnlineTraining;
-import io.github.sparkperceptron.ml.OnlineTraining.BatchOutcome;
+import io.github.sparkperceptron.ml.EngineBridge;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
+import io.github.sparkperceptron.train.OnlineTraining;
+import io.github.sparkperceptron.train.OnlineTraining.BatchOutcome;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
@@ -368,9 +369,9 @@ public final class StreamingPerceptron {
         return;
       }
     }
-    BatchOutcome outcome = OnlineTraining.trainBatch(batch.get(), params, epochsPerBatch, batchId,
-        before == null ? null : before.state, before == null ? numClasses : before.numClasses,
-        before == null ? -1 : before.numFeatures);
+    BatchOutcome outcome = OnlineTraining.trainBatch(batch.get(), EngineBridge.config(params),
+        epochsPerBatch, batchId, before == null ? null : before.state,
+        before == null ? numClasses : before.numClasses, before == null ? -1 : before.numFeatures);
     if (outcome.state == null) {
       LOG.info("Batch {} holds no rows; nothing to learn", batchId);
       return;
@@ -387,9 +388,8 @@ public final class StreamingPerceptron {
     if (publish) {
       publish(after);
     }
-    BatchReport report = new BatchReport(batchId, outcome.rows, outcome.prequentialCorrect,
-        outcome.updates, outcome.onlineMistakes, outcome.epochs, outcome.partitions,
-        (System.nanoTime() - started) / 1e9, publish, after.progress());
+    BatchReport report = new BatchReport(batchId, outcome, (System.nanoTime() - started) / 1e9,
+        publish, after.progress());
     LOG.info("{}", report);
     for (BatchListener listener : listeners) {
       listener.onBatch(report);
@@ -408,7 +408,7 @@ public final class StreamingPerceptron {
       throw new IllegalStateException("No model yet: the stream has not learnt from any batch"
           + " (hasModel() tells)");
     }
-    return OnlineTraining.model(params, s.numClasses, s.numFeatures, s.state);
+    return EngineBridge.model(params, s.numClasses, s.numFeatures, s.state);
   }
 
   /** Whether a model exists: some batch with rows has been learnt (now or in an earlier run). */
@@ -446,7 +446,7 @@ public final class StreamingPerceptron {
   }
 
   private void publish(LearnerState s) {
-    ModelPublisher.publish(spark, OnlineTraining.model(params, s.numClasses, s.numFeatures,
+    ModelPublisher.publish(spark, EngineBridge.model(params, s.numClasses, s.numFeatures,
         s.state), modelPath);
     store.markPublished(s.lastBatchId, modelPath);
     publishedBatch = s.lastBatchId;
@@ -560,7 +560,7 @@ public final class StreamingPerceptron {
   }
 
   private void requireStreamable() {
-    String problem = OnlineTraining.streamingProblem(params);
+    String problem = EngineBridge.streamingProblem(params);
     if (problem != null) {
       throw new IllegalArgumentException("Cannot learn from a stream with these params: "
           + problem);

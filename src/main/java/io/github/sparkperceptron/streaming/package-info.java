@@ -3,8 +3,9 @@
  * io.github.sparkperceptron.streaming.StreamingPerceptron} learns from every micro-batch of a
  * streaming DataFrame, exactly once, and keeps a model ready and published.
  *
- * <p>It builds on {@code io.github.sparkperceptron.ml} through one internal entry point,
- * {@code ml.OnlineTraining.trainBatch}: a batch is trained by iterative parameter mixing from the
+ * <p>It builds on the engine, {@code io.github.sparkperceptron.train}, through one internal entry
+ * point, {@code train.OnlineTraining.trainBatch}, given the estimator's params as the engine's
+ * {@code TrainingConfig} ({@code ml.EngineBridge}): a batch is trained by iterative parameter mixing from the
  * whole learner state the previous batch left (weights, averaging accumulator and clock), so the
  * stream is one online training. This package adds what a stream needs around it: the learner
  * state saved after every batch beside Spark's query checkpoint ({@code LearnerStateStore}, a plain

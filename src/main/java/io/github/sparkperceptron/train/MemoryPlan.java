@@ -1,4 +1,4 @@
-package io.github.sparkperceptron.ml;
+package io.github.sparkperceptron.train;
 
 import io.github.sparkperceptron.kernel.Averaging;
 import io.github.sparkperceptron.kernel.LearnerConfig;
@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * state, is w plus the averaging accumulator u of the same size when {@code averaging=average}.
  * The counts are the arrays the code holds at the peak of a mixing round with the sparse exchange
  * ({@code io.github.sparkperceptron.exchange}, whose package documentation states the same model),
- * read from {@code IterativeParameterMixing}, {@code WeightShipper}, {@code ExecutorWeights},
+ * read from {@code MixingLoop}, {@code JobPerRound}, {@code WeightShipper}, {@code ExecutorWeights},
  * {@code StateDelta}, {@code ParameterMix}, {@code BlockMomentum} and Spark's
  * {@code TorrentBroadcast}, {@code treeAggregate} and task results. <b>Change them here when the
  * exchange changes</b>: every check reads them from this class.
@@ -71,7 +71,7 @@ import org.slf4j.LoggerFactory;
  * 1g by default): a round sends P changes to the driver, and a training whose round would exceed
  * the cap is refused too, since Spark would abort its first epoch.
  */
-final class MemoryPlan {
+public final class MemoryPlan {
   private static final Logger LOG = LoggerFactory.getLogger(MemoryPlan.class);
 
   /**
@@ -194,8 +194,7 @@ final class MemoryPlan {
     boolean oneShot = settings.mixing == MixingMode.ONESHOT;
     int p = Math.max(1, numPartitions);
     int rounds = oneShot ? 1 : Math.max(1, settings.rounds);
-    boolean momentum = !oneShot && settings.mixing == MixingMode.MOMENTUM
-        && settings.momentum != 0.0;
+    boolean momentum = !oneShot && settings.hasMomentum();
 
     // Tasks running at once: in the JVM of the estimate (local mode: all), on one executor.
     int running = Math.min(p, cluster.local ? cluster.cores : cluster.tasksPerExecutor);
@@ -323,7 +322,7 @@ final class MemoryPlan {
   /** The plan of the training {@code learner} describes, on the cluster {@code sc} runs. */
   static MemoryPlan forTraining(LearnerConfig learner, TrainingInput input,
       MixingSettings settings, boolean initialModel, SparkContext sc) {
-    return new MemoryPlan(learner, input.numPartitions, input.numRows, input.storedValues,
+    return new MemoryPlan(learner, input.numWorkers, input.numRows, input.storedValues,
         settings, initialModel, Cluster.of(sc));
   }
 
@@ -453,7 +452,7 @@ final class MemoryPlan {
    * Refuses to load a model whose coefficients cannot fit the heap (loading holds them about
    * three times: Spark's row, its matrix and the model's array), before allocating them.
    */
-  static void requireModelLoadFits(String path, int numClasses, int numFeatures) {
+  public static void requireModelLoadFits(String path, int numClasses, int numFeatures) {
     long weights = 8L * (numClasses == 2 ? 1 : numClasses) * (long) numFeatures;
     long heap = Runtime.getRuntime().maxMemory();
     if (3 * weights > budget(heap)) {

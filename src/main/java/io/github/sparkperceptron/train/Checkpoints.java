@@ -1,4 +1,4 @@
-package io.github.sparkperceptron.ml;
+package io.github.sparkperceptron.train;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -39,16 +39,25 @@ final class Checkpoints {
   private final Path dir;
   private final String fingerprint;
   private final CheckpointFormat.Shape shape;
+  private final int interval;
 
   /**
    * @param shape what this training's state looks like; a checkpoint is checked against it
    *     before it is used
+   * @param interval epochs between checkpoints (&ge; 1)
    */
-  Checkpoints(Configuration conf, String dir, String fingerprint, CheckpointFormat.Shape shape) {
+  Checkpoints(Configuration conf, String dir, String fingerprint, CheckpointFormat.Shape shape,
+      int interval) {
     this.conf = conf;
     this.dir = new Path(dir);
     this.fingerprint = fingerprint;
     this.shape = shape;
+    this.interval = interval;
+  }
+
+  /** Whether a checkpoint is due after {@code epoch}. */
+  boolean due(int epoch) {
+    return epoch % interval == 0;
   }
 
   private FileSystem fs() throws IOException {

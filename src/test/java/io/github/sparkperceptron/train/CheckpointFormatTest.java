@@ -1,4 +1,4 @@
-package io.github.sparkperceptron.ml;
+package io.github.sparkperceptron.train;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -114,13 +114,13 @@ class CheckpointFormatTest {
       p.epochs.add(stats);
       p.weightChanges.add(0.25 * epoch);
       p.seconds.add(0.5 + epoch);
-      p.partitionUpdates.add(new long[] {stats.updates, epoch, 0});
+      p.workerUpdates.add(new long[] {stats.updates, epoch, 0});
       p.validationAccuracy.add(0.5 + 0.1 * epoch);
     }
     p.best = p.state.copy();
     p.bestAccuracy = 0.8;
     p.modelEpoch = 3;
-    p.stopReason = PerceptronTrainingSummary.StopReason.TOL;
+    p.stopReason = StopReason.TOL;
     return p;
   }
 
@@ -171,7 +171,7 @@ class CheckpointFormatTest {
       assertEquals(p.epochs.get(e).nonFiniteMargins, back.epochs.get(e).nonFiniteMargins);
       assertTrue(p.epochs.get(e).stepSum > 0, "the kernel must have recorded update mass");
       assertEquals(p.epochs.get(e).stepSum, back.epochs.get(e).stepSum, 0.0);
-      assertArrayEquals(p.partitionUpdates.get(e), back.partitionUpdates.get(e));
+      assertArrayEquals(p.workerUpdates.get(e), back.workerUpdates.get(e));
     }
     assertEquals(p.weightChanges, back.weightChanges);
     assertEquals(p.seconds, back.seconds);

@@ -1,4 +1,4 @@
-package io.github.sparkperceptron.ml;
+package io.github.sparkperceptron.train;
 
 import io.github.sparkperceptron.kernel.EpochOrder;
 import io.github.sparkperceptron.kernel.TrainingBlock;
@@ -19,14 +19,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * arrives; the orders are softly referenced and the cache empties itself past {@value #MAX_KEYS}
  * partitions, so that a long-lived executor running many trainings does not accumulate them.
  */
-final class EpochOrders {
+final class EpochOrderCache {
   /** More keys than this (many trainings in one long-lived executor) empty the cache. */
   private static final int MAX_KEYS = 4096;
   /** Soft: the orders are a cache, which the collector may reclaim under memory pressure. */
   private static final ConcurrentHashMap<Key, SoftReference<Cached>> ORDERS =
       new ConcurrentHashMap<>();
 
-  private EpochOrders() {
+  private EpochOrderCache() {
   }
 
   /** The partition's key within one training (the epoch is the value's, see {@link #of}). */

@@ -1,4 +1,4 @@
-package io.github.sparkperceptron.ml;
+package io.github.sparkperceptron.train;
 
 import io.github.sparkperceptron.kernel.EpochStats;
 import io.github.sparkperceptron.kernel.LearnerConfig;
@@ -31,7 +31,7 @@ import java.util.zip.CRC32C;
  * file        = magic version fingerprint section* END checksum
  * magic       = 8 bytes: 0x89 'S' 'P' 'C' 'K' 'P' 'T' '\n'
  * version     = int32, {@value #VERSION}
- * fingerprint = DataOutput.writeUTF of the training's fingerprint (PerceptronClassifier)
+ * fingerprint = DataOutput.writeUTF of the training's fingerprint (from the Spark face's params and the data)
  * section     = tag int32 (&gt; 0), length int64, payload (length bytes); each tag at most once
  * END         = int32 0
  * checksum    = int32, CRC32C of every byte before it (in every version: the file's last 4 bytes)
@@ -47,7 +47,7 @@ import java.util.zip.CRC32C;
  *  3 BEST      the best state on validation data (only when PROGRESS says 2)
  *  4 HISTORY   int n, then n × (long examples, double weightSeen, long mistakes, long updates,
  *              double perceptronLoss, double hingeLoss, long nonFiniteMargins, double stepSum,
- *              double weightChange, double seconds, long[] partitionUpdates),
+ *              double weightChange, double seconds, long[] workerUpdates),
  *              then double[] validationAccuracy
  *  5 VOTE      (averaging=vote only) int numClasses, int numFeatures, boolean fitIntercept,
  *              int s, s × double[] startVector, int t, t × (int epoch, double share,
@@ -81,7 +81,7 @@ import java.util.zip.CRC32C;
  * <p>Reading trusts nothing in the file: every array length is checked against the bytes left in
  * its section before anything is allocated (a flipped length cannot make the driver allocate
  * more than the file's size), every section must be consumed exactly, the checksum must match,
- * and the contents must fit the training's shape (state length, classes, features, partitions)
+ * and the contents must fit the training's shape (state length, classes, features, workers)
  * before they are used. The checksum detects damage, not forgery: whoever can write the
  * checkpoint directory can write a well-formed checkpoint with other weights, as they could
  * replace the training data.
@@ -123,32 +123,30 @@ final class CheckpointFormat {
   /** What the resumed training must look like, to check a checkpoint's contents against. */
   static final class Shape {
     final LearnerConfig learner;
-    final int numPartitions;
+    final int numWorkers;
     final int maxIter;
     /** The block momentum β this training uses, or 0 when it mixes without momentum. */
     final double momentum;
     /** The momentum's norm-growth bound ρ (meaningful only with a momentum). */
     final double momentumBound;
 
-    Shape(LearnerConfig learner, int numPartitions, int maxIter) {
-      this(learner, numPartitions, maxIter, 0.0, 0.0);
+    Shape(LearnerConfig learner, int numWorkers, int maxIter) {
+      this(learner, numWorkers, maxIter, 0.0, 0.0);
     }
 
-    Shape(LearnerConfig learner, int numPartitions, int maxIter, double momentum,
+    Shape(LearnerConfig learner, int numWorkers, int maxIter, double momentum,
         double momentumBound) {
       this.learner = learner;
-      this.numPartitions = numPartitions;
+      this.numWorkers = numWorkers;
       this.maxIter = maxIter;
       this.momentum = momentum;
       this.momentumBound = momentumBound;
     }
 
     /** The shape of the training these settings run. */
-    static Shape of(LearnerConfig learner, int numPartitions, MixingSettings settings) {
-      // As MixingSettings.momentum decides whether a training has one.
-      boolean momentum = settings.mixing == io.github.sparkperceptron.mixing.MixingMode.MOMENTUM
-          && settings.momentum != 0.0;
-      return new Shape(learner, numPartitions, settings.maxIter,
+    static Shape of(LearnerConfig learner, int numWorkers, MixingSettings settings) {
+      boolean momentum = settings.hasMomentum();
+      return new Shape(learner, numWorkers, settings.maxIter,
           momentum ? settings.momentum : 0.0, momentum ? settings.momentumBound : 0.0);
     }
 
@@ -216,7 +214,7 @@ final class CheckpointFormat {
       o.writeDouble(s.stepSum);
       o.writeDouble(p.weightChanges.get(e));
       o.writeDouble(p.seconds.get(e));
-      long[] updates = p.partitionUpdates.get(e);
+      long[] updates = p.workerUpdates.get(e);
       o.writeLongs(updates);
     }
     double[] validation = new double[p.validationAccuracy.size()];
@@ -494,7 +492,7 @@ final class CheckpointFormat {
           progress.bestAccuracy = in.readDouble();
           String reason = in.readUTF();
           try {
-            progress.stopReason = PerceptronTrainingSummary.StopReason.valueOf(reason);
+            progress.stopReason = StopReason.valueOf(reason);
           } catch (IllegalArgumentException e) {
             throw in.damaged("stop reason '" + reason + "' is unknown");
           }
@@ -596,7 +594,7 @@ final class CheckpointFormat {
 
   private static void readHistory(In in, TrainingProgress p, Shape shape)
       throws IOException, Unreadable {
-    // 8 stats, 2 doubles and the partition array's length: at least 84 bytes per epoch.
+    // 8 stats, 2 doubles and the worker array's length: at least 84 bytes per epoch.
     int n = in.readCount(84);
     for (int e = 0; e < n; e++) {
       EpochStats s = new EpochStats();
@@ -612,11 +610,11 @@ final class CheckpointFormat {
       p.weightChanges.add(in.readDouble());
       p.seconds.add(in.readDouble());
       long[] updates = in.readLongs();
-      if (updates.length != shape.numPartitions) {
-        throw in.damaged("epoch " + (e + 1) + " records " + updates.length + " partitions,"
-            + " this training has " + shape.numPartitions);
+      if (updates.length != shape.numWorkers) {
+        throw in.damaged("epoch " + (e + 1) + " records " + updates.length + " workers,"
+            + " this training has " + shape.numWorkers);
       }
-      p.partitionUpdates.add(updates);
+      p.workerUpdates.add(updates);
     }
     for (double v : in.readDoubles()) {
       p.validationAccuracy.add(v);
