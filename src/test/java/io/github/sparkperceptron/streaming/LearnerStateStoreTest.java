@@ -2,6 +2,7 @@ package io.github.sparkperceptron.streaming;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -56,6 +57,39 @@ class LearnerStateStoreTest {
 
   private static long[] bits(double[] v) {
     return Arrays.stream(v).mapToLong(Double::doubleToRawLongBits).toArray();
+  }
+
+  /** A fixture written by an earlier version (src/test/resources/state-files/README.md). */
+  static byte[] fixture(String name) throws IOException {
+    try (java.io.InputStream in = LearnerStateStoreTest.class.getResourceAsStream(
+        "/state-files/" + name)) {
+      assertNotNull(in, name + " is missing from src/test/resources/state-files");
+      return in.readAllBytes();
+    }
+  }
+
+  /** Learner states in format 1 (magic SPLSTATE), written before the container, still load. */
+  @Test
+  void formatOneStatesOfTheEarlierVersionStillLoad() throws IOException {
+    for (boolean averaging : new boolean[] {false, true}) {
+      LearnerState s = sample(3, averaging);
+      LearnerState back = LearnerStateStore.decode(fixture("learner-state-v1"
+          + (averaging ? "-averaged" : "") + ".bin"));
+      assertEquals(s.configuration, back.configuration);
+      assertEquals(s.queryId, back.queryId);
+      assertEquals(List.of(3L, 4L, 1234L, 1000L, 77L), List.of(back.lastBatchId, back.batches,
+          back.rows, back.prequentialCorrect, back.updates));
+      assertEquals(List.of(2, 5), List.of(back.numClasses, back.numFeatures));
+      assertEquals(Double.doubleToRawLongBits(1234.0),
+          Double.doubleToRawLongBits(back.state.clock()));
+      assertArrayEquals(bits(s.state.weights()), bits(back.state.weights()));
+      if (averaging) {
+        assertArrayEquals(bits(s.state.averageAccumulator()),
+            bits(back.state.averageAccumulator()));
+      } else {
+        assertNull(back.state.averageAccumulator());
+      }
+    }
   }
 
   @Test

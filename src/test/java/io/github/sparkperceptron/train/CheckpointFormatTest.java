@@ -201,6 +201,66 @@ class CheckpointFormatTest {
     }
   }
 
+  /** A fixture written by an earlier version (src/test/resources/state-files/README.md). */
+  static byte[] fixture(String name) throws IOException {
+    try (java.io.InputStream in = CheckpointFormatTest.class.getResourceAsStream(
+        "/state-files/" + name)) {
+      assertNotNull(in, name + " is missing from src/test/resources/state-files");
+      return in.readAllBytes();
+    }
+  }
+
+  /**
+   * The progress of the fixture {@code checkpoint-v3-momentum.ckpt}: {@link #progress} with a
+   * block momentum after four rounds (whose look-aheads move the state, as they did there).
+   */
+  private static TrainingProgress fixtureWithMomentum(LearnerConfig learner) {
+    TrainingProgress p = progress(learner);
+    int length = learner.stateLength();
+    p.momentum = new BlockMomentum(length, 2.0 / 3.0, 7.5, 0.25);
+    Random rnd = new Random(11);
+    for (int round = 0; round < 4; round++) {
+      p.momentum.lookAhead(p.state.weights(), p.state.averageAccumulator(), p.state.clock());
+      double[] dw = new double[length];
+      for (int j = 0; j < length; j++) {
+        dw[j] = rnd.nextGaussian();
+      }
+      p.momentum.afterRound(StateDelta.dense(dw, new double[length]), 1.0 + round);
+    }
+    return p;
+  }
+
+  /**
+   * Checkpoints in format 3, written by the code before the state-file container, still load,
+   * and today's writer writes them byte for byte (so checkpoints of a training interrupted
+   * under the old version resume under the new one).
+   */
+  @Test
+  void formatThreeCheckpointsOfTheEarlierVersionStillLoad() throws Exception {
+    LearnerConfig voted = learner(3, Averaging.VOTE);
+    byte[] file = fixture("checkpoint-v3-vote.ckpt");
+    TrainingProgress expected = progress(voted);
+    TrainingProgress back = read(file, voted);
+    assertEquals(expected.epochsDone, back.epochsDone);
+    assertEquals(expected.stopReason, back.stopReason);
+    assertArrayEquals(expected.state.weights(), back.state.weights(), 0.0);
+    assertArrayEquals(expected.best.averageAccumulator(), back.best.averageAccumulator(), 0.0);
+    assertEquals(expected.epochs.toString(), back.epochs.toString());
+    assertEquals(expected.vote.build(3).startVectors().length,
+        back.vote.build(3).startVectors().length);
+    assertArrayEquals(file, bytes(expected));
+
+    LearnerConfig averaged = learner(3, Averaging.AVERAGE);
+    file = fixture("checkpoint-v3-momentum.ckpt");
+    expected = fixtureWithMomentum(averaged);
+    back = CheckpointFormat.read(new ByteArrayInputStream(file), file.length, FINGERPRINT,
+        new CheckpointFormat.Shape(averaged, PARTITIONS, MAX_ITER, 2.0 / 3.0, 7.5));
+    assertArrayEquals(expected.momentum.velocity(), back.momentum.velocity(), 0.0);
+    assertEquals(expected.momentum.mass(), back.momentum.mass(), 0.0);
+    assertArrayEquals(expected.state.averageAccumulator(), back.state.averageAccumulator(), 0.0);
+    assertArrayEquals(file, bytes(expected));
+  }
+
   /**
    * Block momentum's whole state (β, ρ, ‖w₀‖², Δ, the masses, the restarts) reads back exactly,
    * and a restored momentum continues as the original: the next look-ahead and round move both
