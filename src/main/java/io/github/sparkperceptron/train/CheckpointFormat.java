@@ -6,20 +6,13 @@ import io.github.sparkperceptron.kernel.LinearState;
 import io.github.sparkperceptron.kernel.VoteTrace;
 import io.github.sparkperceptron.kernel.VotedPerceptron;
 import io.github.sparkperceptron.mixing.BlockMomentum;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.EOFException;
-import java.io.FilterInputStream;
-import java.io.FilterOutputStream;
+import io.github.sparkperceptron.store.StateFile;
+import io.github.sparkperceptron.store.StateFile.Unreadable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
-import java.util.zip.CRC32C;
 
 /**
  * The checkpoint file format: a {@link TrainingProgress} written field by field as plain numbers
@@ -27,19 +20,11 @@ import java.util.zip.CRC32C;
  * (Format 1 was a Java-serialized object stream, in which a planted file could name any class on
  * the driver's class path and have its deserialization code run.)
  *
- * <pre>
- * file        = magic version fingerprint section* END checksum
- * magic       = 8 bytes: 0x89 'S' 'P' 'C' 'K' 'P' 'T' '\n'
- * version     = int32, {@value #VERSION}
- * fingerprint = DataOutput.writeUTF of the training's fingerprint (from the Spark face's params and the data)
- * section     = tag int32 (&gt; 0), length int64, payload (length bytes); each tag at most once
- * END         = int32 0
- * checksum    = int32, CRC32C of every byte before it (in every version: the file's last 4 bytes)
- * </pre>
- *
- * Numbers are big-endian ({@link DataOutputStream}); an array is its int32 length, then its
- * elements; a state is {@code double[] w, boolean hasU, [double[] u], double clock}. Sections of
- * version 3:
+ * <p>A codec on {@link StateFile}, the container of every state file: kind {@code CKPT} (the
+ * magic 0x89 'S' 'P' 'C' 'K' 'P' 'T' '\n'), version {@value #VERSION}, the training's
+ * fingerprint (from the Spark face's params and the data) as the header. Format 3 predates the
+ * container, which was drawn from it: checkpoints of format 3 read and write byte for byte as
+ * before. Sections of version 3:
  * <pre>
  *  1 PROGRESS  int epochsDone, int modelEpoch, double bestAccuracy, UTF stopReason,
  *              byte best (0: none, 1: the same as the state, 2: in section BEST)
@@ -64,34 +49,19 @@ import java.util.zip.CRC32C;
  * fingerprint), and each epoch's history sums its rounds. Version 3 added {@code stepSum} to
  * HISTORY (a changed encoding) and the MOMENTUM section.
  *
- * <p>How the format evolves (a checkpoint lives only as long as its training, so there is no
- * migration, only clear refusals):
- * <ul>
- *   <li>New state (a momentum vector, a streaming learner's counters) gets a new section tag.
- *       The version stays when a file without the section still resumes exactly under the new
- *       code (absent = the old behaviour); a reader refuses a tag below {@value #OPTIONAL_TAGS}
- *       that it does not know ("written by a newer spark-perceptron"), because resuming without
- *       that state would not give the same model.</li>
- *   <li>Tags from {@value #OPTIONAL_TAGS} up hold information a reader may skip without changing
- *       the model (diagnostics); unknown ones are skipped.</li>
- *   <li>Changing the encoding or meaning of an existing section increments {@link #VERSION}; a
- *       reader refuses every version but its own.</li>
- * </ul>
+ * <p>A checkpoint lives only as long as its training, so there is no migration: a reader refuses
+ * every version but its own, and a section tag it does not know below
+ * {@link StateFile#OPTIONAL_TAGS} (resuming without that state would not give the same model).
  *
- * <p>Reading trusts nothing in the file: every array length is checked against the bytes left in
- * its section before anything is allocated (a flipped length cannot make the driver allocate
- * more than the file's size), every section must be consumed exactly, the checksum must match,
- * and the contents must fit the training's shape (state length, classes, features, workers)
- * before they are used. The checksum detects damage, not forgery: whoever can write the
- * checkpoint directory can write a well-formed checkpoint with other weights, as they could
- * replace the training data.
+ * <p>Beyond the container's checks, the contents must fit the training's shape (state length,
+ * classes, features, workers) before they are used. The checksum detects damage, not forgery:
+ * whoever can write the checkpoint directory can write a well-formed checkpoint with other
+ * weights, as they could replace the training data.
  */
 final class CheckpointFormat {
   static final int VERSION = 3;
-  static final int OPTIONAL_TAGS = 1000;
-  static final byte[] MAGIC = {(byte) 0x89, 'S', 'P', 'C', 'K', 'P', 'T', '\n'};
+  static final int OPTIONAL_TAGS = StateFile.OPTIONAL_TAGS;
 
-  static final int END = 0;
   static final int PROGRESS = 1;
   static final int STATE = 2;
   static final int BEST = 3;
@@ -99,25 +69,13 @@ final class CheckpointFormat {
   static final int VOTE = 5;
   static final int MOMENTUM = 6;
 
-  private static final String[] SECTION_NAMES = {"END", "PROGRESS", "STATE", "BEST", "HISTORY",
-      "VOTE", "MOMENTUM"};
-  /** The first two bytes of every Java serialization stream (format 1 checkpoints). */
-  private static final int JAVA_STREAM_MAGIC = 0xACED;
-  private static final int CHUNK = 1 << 16;
+  static final StateFile.Kind KIND = new StateFile.Kind("CKPT", "checkpoint", "fingerprint",
+      " (checkpoints were Java-serialized in format 1; such files are no longer read, because"
+          + " reading one can run code named in it)",
+      "PROGRESS", "STATE", "BEST", "HISTORY", "VOTE", "MOMENTUM");
+  static final byte[] MAGIC = KIND.magic();
 
   private CheckpointFormat() {
-  }
-
-  /** Why a file is not a readable checkpoint of this training: the reason, for a message. */
-  static final class Unreadable extends Exception {
-    private static final long serialVersionUID = 1L;
-    /** True when the file is a sound checkpoint of a different training. */
-    final boolean otherTraining;
-
-    Unreadable(String reason, boolean otherTraining) {
-      super(reason);
-      this.otherTraining = otherTraining;
-    }
   }
 
   /** What the resumed training must look like, to check a checkpoint's contents against. */
@@ -160,10 +118,7 @@ final class CheckpointFormat {
   /** Writes {@code progress} as a checkpoint of the training {@code fingerprint} identifies. */
   static void write(TrainingProgress progress, String fingerprint, OutputStream raw)
       throws IOException {
-    Out out = new Out(raw);
-    out.data.write(MAGIC);
-    out.data.writeInt(VERSION);
-    out.data.writeUTF(fingerprint);
+    StateFile.Out out = new StateFile.Out(raw, KIND, VERSION, fingerprint);
     int bestKind = progress.best == null ? 0 : progress.best == progress.state ? 1 : 2;
     out.section(PROGRESS, o -> {
       o.writeInt(progress.epochsDone);
@@ -172,9 +127,9 @@ final class CheckpointFormat {
       o.writeUTF(progress.stopReason.name());
       o.writeByte(bestKind);
     });
-    out.section(STATE, o -> writeState(o, progress.state));
+    out.section(STATE, o -> o.writeLinearState(progress.state));
     if (bestKind == 2) {
-      out.section(BEST, o -> writeState(o, progress.best));
+      out.section(BEST, o -> o.writeLinearState(progress.best));
     }
     out.section(HISTORY, o -> writeHistory(o, progress));
     if (progress.vote != null) {
@@ -183,23 +138,10 @@ final class CheckpointFormat {
     if (progress.momentum != null) {
       out.section(MOMENTUM, o -> writeMomentum(o, progress.momentum));
     }
-    out.data.writeInt(END);
-    out.data.flush();
-    out.data.writeInt((int) out.crc.getValue());
-    out.data.flush();
+    out.finish();
   }
 
-  private static void writeState(Out o, LinearState s) throws IOException {
-    o.writeDoubles(s.weights(), s.weights().length);
-    double[] u = s.averageAccumulator();
-    o.writeBoolean(u != null);
-    if (u != null) {
-      o.writeDoubles(u, u.length);
-    }
-    o.writeDouble(s.clock());
-  }
-
-  private static void writeHistory(Out o, TrainingProgress p) throws IOException {
+  private static void writeHistory(StateFile.Out o, TrainingProgress p) throws IOException {
     int n = p.epochs.size();
     o.writeInt(n);
     for (int e = 0; e < n; e++) {
@@ -224,7 +166,7 @@ final class CheckpointFormat {
     o.writeDoubles(validation, validation.length);
   }
 
-  private static void writeMomentum(Out o, BlockMomentum m) throws IOException {
+  private static void writeMomentum(StateFile.Out o, BlockMomentum m) throws IOException {
     o.writeDouble(m.momentum());
     o.writeDouble(m.normBound());
     o.writeDouble(m.initialSquaredNorm());
@@ -234,7 +176,7 @@ final class CheckpointFormat {
     o.writeLong(m.restarts());
   }
 
-  private static void writeVote(Out o, VotedPerceptron.Builder vote) throws IOException {
+  private static void writeVote(StateFile.Out o, VotedPerceptron.Builder vote) throws IOException {
     o.writeInt(vote.numClasses());
     o.writeInt(vote.numFeatures());
     o.writeBoolean(vote.fitIntercept());
@@ -286,118 +228,6 @@ final class CheckpointFormat {
     }
   }
 
-  private interface Body {
-    void write(Out out) throws IOException;
-  }
-
-  /**
-   * The writing side: a stream that feeds the checksum, and a counting mode in which nothing is
-   * written, used to learn a section's length before writing it (sections are written twice, once
-   * counted, once for real, so that no section is ever buffered in memory).
-   */
-  private static final class Out {
-    final CRC32C crc = new CRC32C();
-    final DataOutputStream data;
-    private final ByteBuffer chunk = ByteBuffer.allocate(CHUNK);
-    private boolean counting;
-    private long count;
-
-    Out(OutputStream raw) {
-      OutputStream checked = new FilterOutputStream(new java.io.BufferedOutputStream(raw, CHUNK)) {
-        @Override
-        public void write(int b) throws IOException {
-          crc.update(b);
-          out.write(b);
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-          crc.update(b, off, len);
-          out.write(b, off, len);
-        }
-      };
-      this.data = new DataOutputStream(checked);
-    }
-
-    void section(int tag, Body body) throws IOException {
-      counting = true;
-      count = 0;
-      body.write(this);
-      long length = count;
-      counting = false;
-      data.writeInt(tag);
-      data.writeLong(length);
-      count = 0;
-      body.write(this);
-      if (count != length) {
-        throw new IllegalStateException("section " + tag + " wrote " + count + " bytes, counted "
-            + length);
-      }
-    }
-
-    void writeInt(int v) throws IOException {
-      count += 4;
-      if (!counting) {
-        data.writeInt(v);
-      }
-    }
-
-    void writeLong(long v) throws IOException {
-      count += 8;
-      if (!counting) {
-        data.writeLong(v);
-      }
-    }
-
-    void writeDouble(double v) throws IOException {
-      count += 8;
-      if (!counting) {
-        data.writeDouble(v);
-      }
-    }
-
-    void writeBoolean(boolean v) throws IOException {
-      writeByte(v ? 1 : 0);
-    }
-
-    void writeByte(int v) throws IOException {
-      count += 1;
-      if (!counting) {
-        data.writeByte(v);
-      }
-    }
-
-    void writeUTF(String s) throws IOException {
-      java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
-      new DataOutputStream(b).writeUTF(s);
-      count += b.size();
-      if (!counting) {
-        b.writeTo(data);
-      }
-    }
-
-    void writeDoubles(double[] a, int n) throws IOException {
-      writeInt(n);
-      count += 8L * n;
-      if (counting) {
-        return;
-      }
-      for (int from = 0; from < n; from += CHUNK / 8) {
-        int len = Math.min(CHUNK / 8, n - from);
-        chunk.clear();
-        chunk.asDoubleBuffer().put(a, from, len);
-        data.write(chunk.array(), 0, len * 8);
-      }
-    }
-
-    void writeLongs(long[] a) throws IOException {
-      writeInt(a.length);
-      for (long v : a) {
-        writeLong(v);
-      }
-    }
-  }
-
   // ---------------------------------------------------------------------------------- reading
 
   /**
@@ -409,81 +239,21 @@ final class CheckpointFormat {
    */
   static TrainingProgress read(InputStream raw, long length, String fingerprint, Shape shape)
       throws IOException, Unreadable {
-    In in = new In(raw, length);
-    try {
-      return readChecked(in, fingerprint, shape);
-    } catch (EOFException e) {
-      throw new Unreadable("it is truncated: the file ends after " + length + " bytes, inside "
-          + in.where(), false);
-    }
+    return StateFile.read(raw, length, KIND, in -> decode(in, fingerprint, shape));
   }
 
-  private static TrainingProgress readChecked(In in, String fingerprint, Shape shape)
+  private static TrainingProgress decode(StateFile.In in, String fingerprint, Shape shape)
       throws IOException, Unreadable {
-    byte[] magic = new byte[MAGIC.length];
-    int got = in.readUpTo(magic);
-    if (got < MAGIC.length || !Arrays.equals(magic, MAGIC)) {
-      if (got >= 2 && ((magic[0] & 0xff) << 8 | (magic[1] & 0xff)) == JAVA_STREAM_MAGIC) {
-        throw new Unreadable("it is a Java serialization stream, not a checkpoint in this"
-            + " version's format (checkpoints were Java-serialized in format 1; such files are"
-            + " no longer read, because reading one can run code named in it)", false);
-      }
-      throw new Unreadable(got < MAGIC.length && got == in.length
-          ? "it is truncated: the file holds only " + got + " bytes"
-          : "it is not a spark-perceptron checkpoint (its first bytes are not the checkpoint"
-              + " header)", false);
-    }
-    int version = in.data.readInt();
-    if (version != VERSION) {
-      in.requireChecksumOfRest();
-      throw new Unreadable("it is in checkpoint format " + version + (version > VERSION
-          ? ", written by a newer spark-perceptron" : "") + "; this version reads only format "
-          + VERSION, false);
-    }
-    String stored;
-    try {
-      stored = in.data.readUTF();
-    } catch (java.io.UTFDataFormatException e) {
-      stored = null;
-    }
-    if (stored == null || !stored.equals(fingerprint)) {
-      in.requireChecksumOfRest(); // a damaged fingerprint is damage, not another training
-      throw stored == null ? new Unreadable("it is damaged: its fingerprint is not text", false)
-          : new Unreadable("it belongs to a different training", true);
-    }
-
+    in.requireVersion(VERSION);
+    in.requireHeader(in.header(), fingerprint, "a different training");
     TrainingProgress progress = null;
     LinearState state = null;
     LinearState best = null;
     int bestKind = -1;
-    boolean[] seen = new boolean[SECTION_NAMES.length];
-    while (true) {
-      in.section = -1;
-      int tag = in.data.readInt();
-      if (tag == END) {
-        break;
+    for (int tag = in.nextSection(); tag != StateFile.END; tag = in.nextSection()) {
+      if (tag != PROGRESS && tag != STATE && tag != BEST && progress == null) {
+        throw in.damaged("it comes before section PROGRESS");
       }
-      long sectionLength = in.data.readLong();
-      if (tag < 0 || sectionLength < 0 || sectionLength > in.remainingInFile()) {
-        throw new Unreadable(tag < 0 || sectionLength < 0
-            ? "it is damaged: a section header holds tag " + tag + " and length " + sectionLength
-            : "it is truncated or damaged: section " + name(tag) + " claims " + sectionLength
-                + " bytes, but only " + in.remainingInFile() + " remain in the file", false);
-      }
-      in.enter(tag, sectionLength);
-      if (tag >= OPTIONAL_TAGS) {
-        in.skipSection();
-        continue;
-      }
-      if (tag >= SECTION_NAMES.length) {
-        in.requireChecksumOfRest(); // a damaged tag is damage, not a newer version
-        throw new Unreadable("it holds a section (tag " + tag + ") that this version does not"
-            + " know: it was written by a newer spark-perceptron", false);
-      }
-      if (seen[tag]) {
-        throw new Unreadable("it is damaged: section " + name(tag) + " appears twice", false);
-      }
-      seen[tag] = true;
       switch (tag) {
         case PROGRESS:
           progress = new TrainingProgress(null, null);
@@ -505,63 +275,41 @@ final class CheckpointFormat {
           best = readState(in, shape);
           break;
         case HISTORY:
-          if (progress == null) {
-            throw in.damaged("it comes before section PROGRESS");
-          }
           readHistory(in, progress, shape);
           break;
         case MOMENTUM:
-          if (progress == null) {
-            throw in.damaged("it comes before section PROGRESS");
-          }
           progress.momentum = readMomentum(in, shape);
           break;
         default:
-          if (progress == null) {
-            throw in.damaged("it comes before section PROGRESS");
-          }
           progress.vote = readVote(in, shape);
           break;
       }
       in.leave();
     }
-    in.section = -1;
-    long computed = in.crc.getValue();
-    int storedCrc = in.data.readInt();
-    if (in.position != in.length) {
-      throw new Unreadable("it is damaged: " + (in.length - in.position) + " bytes follow its"
-          + " end", false);
-    }
-    if ((int) computed != storedCrc) {
-      throw checksumMismatch(storedCrc, computed);
-    }
-    return assemble(progress, state, best, bestKind, seen, shape);
-  }
-
-  private static Unreadable checksumMismatch(int stored, long computed) {
-    return new Unreadable(String.format(Locale.ROOT, "it is damaged: its checksum does not"
-        + " match its content (CRC32C %08x stored, %08x computed)", stored, computed), false);
+    in.finish();
+    return assemble(in, progress, state, best, bestKind, shape);
   }
 
   /** Checks that the sections found make a training's progress of the expected shape. */
-  private static TrainingProgress assemble(TrainingProgress progress, LinearState state,
-      LinearState best, int bestKind, boolean[] seen, Shape shape) throws Unreadable {
+  private static TrainingProgress assemble(StateFile.In in, TrainingProgress progress,
+      LinearState state, LinearState best, int bestKind, Shape shape) throws Unreadable {
     for (int tag : new int[] {PROGRESS, STATE, HISTORY}) {
-      if (!seen[tag]) {
-        throw new Unreadable("it is damaged: section " + name(tag) + " is missing", false);
+      if (!in.seen(tag)) {
+        throw new Unreadable("it is damaged: section " + in.sectionName(tag) + " is missing",
+            false);
       }
     }
-    if (seen[VOTE] != shape.voted()) {
-      throw new Unreadable("it is damaged: " + (seen[VOTE] ? "it holds a vote, but the"
+    if (in.seen(VOTE) != shape.voted()) {
+      throw new Unreadable("it is damaged: " + (in.seen(VOTE) ? "it holds a vote, but the"
           + " training does not vote" : "section VOTE is missing"), false);
     }
-    if (seen[MOMENTUM] != (shape.momentum != 0.0)) {
-      throw new Unreadable("it is damaged: " + (seen[MOMENTUM] ? "it holds a block momentum,"
+    if (in.seen(MOMENTUM) != (shape.momentum != 0.0)) {
+      throw new Unreadable("it is damaged: " + (in.seen(MOMENTUM) ? "it holds a block momentum,"
           + " but the training mixes without one" : "section MOMENTUM is missing"), false);
     }
-    if (bestKind < 0 || bestKind > 2 || (bestKind == 2) != seen[BEST]) {
+    if (bestKind < 0 || bestKind > 2 || (bestKind == 2) != in.seen(BEST)) {
       throw new Unreadable("it is damaged: the best state is marked " + bestKind + " but"
-          + " section BEST is " + (seen[BEST] ? "present" : "missing"), false);
+          + " section BEST is " + (in.seen(BEST) ? "present" : "missing"), false);
     }
     int epochs = progress.epochsDone;
     if (epochs < 1 || epochs > shape.maxIter || progress.modelEpoch < 0
@@ -577,22 +325,23 @@ final class CheckpointFormat {
     return progress;
   }
 
-  private static LinearState readState(In in, Shape shape) throws IOException, Unreadable {
+  private static LinearState readState(StateFile.In in, Shape shape)
+      throws IOException, Unreadable {
     int expected = shape.learner.stateLength();
-    double[] w = in.readDoubles();
-    boolean hasU = in.readBoolean();
-    double[] u = hasU ? in.readDoubles() : null;
-    double clock = in.readDouble();
+    LinearState state = in.readLinearState();
+    double[] w = state.weights();
+    double[] u = state.averageAccumulator();
+    boolean hasU = u != null;
     if (w.length != expected || (u != null && u.length != expected)
         || hasU != shape.learner.averaging().keepsAverage()) {
       throw in.damaged("it holds weights of length " + w.length + (hasU ? " with" : " without")
           + " an averaging accumulator, where this training has " + expected + (shape.learner
               .averaging().keepsAverage() ? " with" : " without") + " one");
     }
-    return new LinearState(w, u, clock);
+    return state;
   }
 
-  private static void readHistory(In in, TrainingProgress p, Shape shape)
+  private static void readHistory(StateFile.In in, TrainingProgress p, Shape shape)
       throws IOException, Unreadable {
     // 8 stats, 2 doubles and the worker array's length: at least 84 bytes per epoch.
     int n = in.readCount(84);
@@ -621,7 +370,8 @@ final class CheckpointFormat {
     }
   }
 
-  private static BlockMomentum readMomentum(In in, Shape shape) throws IOException, Unreadable {
+  private static BlockMomentum readMomentum(StateFile.In in, Shape shape)
+      throws IOException, Unreadable {
     if (shape.momentum == 0.0) {
       throw new Unreadable("it is damaged: it holds a block momentum, but the training mixes"
           + " without one", false);
@@ -653,7 +403,7 @@ final class CheckpointFormat {
     return m;
   }
 
-  private static VotedPerceptron.Builder readVote(In in, Shape shape)
+  private static VotedPerceptron.Builder readVote(StateFile.In in, Shape shape)
       throws IOException, Unreadable {
     LearnerConfig learner = shape.learner;
     int numClasses = in.readInt();
@@ -700,219 +450,6 @@ final class CheckpointFormat {
           traces, shares, epochs);
     } catch (IllegalArgumentException e) {
       throw in.damaged(e.getMessage());
-    }
-  }
-
-  private static String name(int tag) {
-    return tag >= 0 && tag < SECTION_NAMES.length ? SECTION_NAMES[tag] : "with tag " + tag;
-  }
-
-  /**
-   * The reading side: counts bytes and feeds the checksum, and bounds every read by the current
-   * section, so that a damaged length is an error before it is an allocation.
-   */
-  private static final class In {
-    final CRC32C crc = new CRC32C();
-    final long length;
-    final DataInputStream data;
-    long position;
-    int section = -1;
-    private long sectionEnd;
-    private final byte[] chunk;
-
-    In(InputStream raw, long length) {
-      this.length = length;
-      int buffer = (int) Math.max(64, Math.min(CHUNK, length));
-      this.chunk = new byte[buffer - buffer % 8];
-      InputStream counted = new FilterInputStream(new java.io.BufferedInputStream(raw, buffer)) {
-        @Override
-        public int read() throws IOException {
-          int b = in.read();
-          if (b >= 0 && position < In.this.length - 4) {
-            crc.update(b);
-          }
-          if (b >= 0) {
-            position++;
-          }
-          return b;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-          int n = in.read(b, off, len);
-          if (n > 0) {
-            long checked = Math.max(0, Math.min(n, In.this.length - 4 - position));
-            crc.update(b, off, (int) checked);
-            position += n;
-          }
-          return n;
-        }
-
-        @Override
-        public long skip(long n) throws IOException {
-          // Skipped bytes must still feed the checksum: read them.
-          long done = 0;
-          while (done < n) {
-            int r = read(chunk, 0, (int) Math.min(chunk.length, n - done));
-            if (r < 0) {
-              break;
-            }
-            done += r;
-          }
-          return done;
-        }
-      };
-      this.data = new DataInputStream(counted);
-    }
-
-    long remainingInFile() {
-      // What follows the last section: the END tag and the checksum.
-      return length - position - 8;
-    }
-
-    String where() {
-      return section >= 0 ? "section " + name(section) : "its header or section framing";
-    }
-
-    int readUpTo(byte[] b) throws IOException {
-      int n = 0;
-      while (n < b.length) {
-        int r = data.read(b, n, b.length - n);
-        if (r < 0) {
-          break;
-        }
-        n += r;
-      }
-      return n;
-    }
-
-    void enter(int tag, long sectionLength) {
-      section = tag;
-      sectionEnd = position + sectionLength;
-    }
-
-    void leave() throws Unreadable {
-      if (position != sectionEnd) {
-        throw damaged("it holds " + (sectionEnd - position) + " bytes more than its fields");
-      }
-    }
-
-    void skipSection() throws IOException {
-      long n = sectionEnd - position;
-      if (data.skip(n) != n) {
-        throw new EOFException();
-      }
-    }
-
-    /** Reads to the end of the file, feeding the checksum, and compares it. */
-    void requireChecksumOfRest() throws IOException, Unreadable {
-      long n = length - 4 - position;
-      if (n < 0 || data.skip(n) != n) {
-        throw new EOFException();
-      }
-      long computed = crc.getValue();
-      int stored = data.readInt();
-      if ((int) computed != stored) {
-        throw checksumMismatch(stored, computed);
-      }
-    }
-
-    Unreadable damaged(String detail) {
-      return new Unreadable("it is damaged: section " + name(section) + " is inconsistent ("
-          + detail + ")", false);
-    }
-
-    private void need(long bytes) throws Unreadable {
-      if (bytes > sectionEnd - position) {
-        throw damaged("a field of " + bytes + " bytes runs past the section's end, "
-            + (sectionEnd - position) + " bytes away");
-      }
-    }
-
-    int readInt() throws IOException, Unreadable {
-      need(4);
-      return data.readInt();
-    }
-
-    long readLong() throws IOException, Unreadable {
-      need(8);
-      return data.readLong();
-    }
-
-    double readDouble() throws IOException, Unreadable {
-      need(8);
-      return data.readDouble();
-    }
-
-    byte readByte() throws IOException, Unreadable {
-      need(1);
-      return data.readByte();
-    }
-
-    boolean readBoolean() throws IOException, Unreadable {
-      byte b = readByte();
-      if (b != 0 && b != 1) {
-        throw damaged("a flag holds " + b);
-      }
-      return b == 1;
-    }
-
-    String readUTF() throws IOException, Unreadable {
-      need(2);
-      int utfLength = data.readUnsignedShort();
-      need(utfLength);
-      byte[] bytes = new byte[utfLength];
-      data.readFully(bytes);
-      java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream(utfLength + 2);
-      b.write(utfLength >>> 8);
-      b.write(utfLength);
-      b.write(bytes, 0, utfLength);
-      try {
-        return new DataInputStream(new java.io.ByteArrayInputStream(b.toByteArray())).readUTF();
-      } catch (java.io.UTFDataFormatException e) {
-        throw damaged("a text field is not valid modified UTF-8");
-      }
-    }
-
-    /** A count of items that take at least {@code minBytes} each, checked against the section. */
-    int readCount(int minBytes) throws IOException, Unreadable {
-      int n = readInt();
-      if (n < 0 || (long) n * minBytes > sectionEnd - position) {
-        throw damaged("it claims " + n + " items of at least " + minBytes + " bytes in "
-            + (sectionEnd - position) + " bytes");
-      }
-      return n;
-    }
-
-    double[] readDoubles() throws IOException, Unreadable {
-      int n = readCount(8);
-      double[] a = new double[n];
-      for (int from = 0; from < n; from += chunk.length / 8) {
-        int len = Math.min(chunk.length / 8, n - from);
-        data.readFully(chunk, 0, len * 8);
-        ByteBuffer.wrap(chunk, 0, len * 8).asDoubleBuffer().get(a, from, len);
-      }
-      return a;
-    }
-
-    int[] readInts() throws IOException, Unreadable {
-      int n = readCount(4);
-      int[] a = new int[n];
-      for (int from = 0; from < n; from += chunk.length / 4) {
-        int len = Math.min(chunk.length / 4, n - from);
-        data.readFully(chunk, 0, len * 4);
-        ByteBuffer.wrap(chunk, 0, len * 4).asIntBuffer().get(a, from, len);
-      }
-      return a;
-    }
-
-    long[] readLongs() throws IOException, Unreadable {
-      int n = readCount(8);
-      long[] a = new long[n];
-      for (int i = 0; i < n; i++) {
-        a[i] = data.readLong();
-      }
-      return a;
     }
   }
 }

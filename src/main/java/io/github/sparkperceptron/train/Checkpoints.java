@@ -1,13 +1,13 @@
 package io.github.sparkperceptron.train;
 
+import io.github.sparkperceptron.store.AtomicFiles;
+import io.github.sparkperceptron.store.StateFile;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.fs.FileStatus;
@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Checkpoints of a training in a directory on any Hadoop file system: every
  * {@code checkpointInterval} epochs the whole {@link TrainingProgress} is written as
- * {@code epoch-NNNNNN.ckpt}. A file is written under a temporary name and renamed when complete,
- * and only complete names are ever read, so a driver that dies while writing leaves the previous
+ * {@code epoch-NNNNNN.ckpt}. A file is written under a temporary name and renamed when complete
+ * ({@link AtomicFiles}), and only complete names are ever read, so a driver that dies while writing leaves the previous
  * checkpoint intact. Older checkpoints are deleted once a newer one is in place, and all of them
  * when training completes.
  *
@@ -107,9 +107,8 @@ final class Checkpoints {
       }
       LOG.info("Resuming from checkpoint {} (epoch {})", last, progress.epochsDone);
       return progress;
-    } catch (CheckpointFormat.Unreadable | ChecksumException e) {
-      if (e instanceof CheckpointFormat.Unreadable
-          && ((CheckpointFormat.Unreadable) e).otherTraining) {
+    } catch (StateFile.Unreadable | ChecksumException e) {
+      if (e instanceof StateFile.Unreadable && ((StateFile.Unreadable) e).otherOwner) {
         throw new IllegalArgumentException("checkpointDir '" + dir + "' holds a checkpoint ("
             + last.getName() + ") of a different training: its params, data or partitioning"
             + " differ from this one's. Use an empty directory, or delete that one");
@@ -136,19 +135,9 @@ final class Checkpoints {
   void save(TrainingProgress progress) {
     Path target = new Path(dir, String.format(Locale.ROOT, "%s%06d%s", PREFIX,
         progress.epochsDone, SUFFIX));
-    Path temporary = new Path(dir, "." + target.getName() + ".tmp-" + UUID.randomUUID());
     try {
       FileSystem fs = fs();
-      fs.mkdirs(dir);
-      try (OutputStream raw = fs.create(temporary, true)) {
-        CheckpointFormat.write(progress, fingerprint, raw);
-      }
-      if (fs.exists(target)) {
-        fs.delete(target, false);
-      }
-      if (!fs.rename(temporary, target)) {
-        throw new IOException("rename of " + temporary + " to " + target + " failed");
-      }
+      AtomicFiles.write(fs, target, out -> CheckpointFormat.write(progress, fingerprint, out));
       for (Path older : complete()) {
         if (!older.equals(target) && older.getName().compareTo(target.getName()) < 0) {
           fs.delete(older, false);
@@ -156,11 +145,6 @@ final class Checkpoints {
       }
       LOG.info("Checkpoint written: {}", target);
     } catch (IOException e) {
-      try {
-        fs().delete(temporary, false);
-      } catch (IOException ignored) {
-        // the temporary name is never read; leave it
-      }
       throw new UncheckedIOException("cannot write a checkpoint to '" + dir + "'", e);
     }
   }

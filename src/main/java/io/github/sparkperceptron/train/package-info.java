@@ -18,7 +18,7 @@
  *            after each epoch
  * capacity   MemoryPlan refuses a training that cannot fit before anything of the model's size
  *            is allocated
- * recovery   Checkpoints (in CheckpointFormat) resume a training where a
+ * recovery   Checkpoints (CheckpointFormat, a codec on store.StateFile) resume a training where a
  *            dead driver left it; FaultInjection makes tasks fail on purpose in tests
  * streams    OnlineTraining trains one micro-batch from the learner state the last one left
  * </pre>

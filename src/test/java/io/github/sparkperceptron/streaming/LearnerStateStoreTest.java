@@ -92,9 +92,10 @@ class LearnerStateStoreTest {
     }
   }
 
+  /** Format 1's own checks, on a file of that format. */
   @Test
-  void damagedTruncatedForeignAndNewerFilesAreRefusedWithTheReason() {
-    byte[] good = LearnerStateStore.encode(sample(3, true));
+  void damagedTruncatedForeignAndNewerFilesAreRefusedWithTheReason() throws IOException {
+    byte[] good = fixture("learner-state-v1-averaged.bin");
     byte[] flipped = good.clone();
     flipped[good.length / 2] ^= 1;
     assertMessage("checksum does not match", flipped);
@@ -106,6 +107,38 @@ class LearnerStateStoreTest {
     byte[] newer = good.clone();
     newer[11] = 2; // the version's low byte, right after the 8-byte magic
     assertMessage("format version is 2", newer);
+  }
+
+  /**
+   * The container's checks on a state in today's format: a flipped payload bit, a cut, another
+   * kind of state file, a newer format, a size that does not fit the model.
+   */
+  @Test
+  void damagedTruncatedForeignAndNewerStatesInTheContainerAreRefusedWithTheReason() {
+    byte[] good = LearnerStateStore.encode(sample(3, true));
+    byte[] flipped = good.clone();
+    flipped[good.length - 30] ^= 1; // inside the accumulator's last doubles
+    assertMessage("checksum does not match", flipped);
+    assertMessage("truncated", Arrays.copyOf(good, good.length - 20));
+    assertMessage("truncated", Arrays.copyOf(good, 10));
+    byte[] foreign = good.clone();
+    foreign[0] = 'X';
+    assertMessage("not a spark-perceptron learner state", foreign);
+    byte[] checkpoint = good.clone();
+    System.arraycopy("CKPT".getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, checkpoint,
+        3, 4);
+    assertMessage("another kind of spark-perceptron state file ('CKPT')", checkpoint);
+    byte[] newer = good.clone();
+    newer[11] = 3; // the version's low byte, right after the 8-byte magic
+    // A sound file of a newer format: its checksum matches (else it would be damage).
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(newer, 0, newer.length - 4);
+    java.nio.ByteBuffer.wrap(newer).putInt(newer.length - 4, (int) crc.getValue());
+    assertMessage("learner state format 3, written by a newer spark-perceptron", newer);
+    LearnerState wrongShape = new LearnerState("a=1\n", "q", 1, 1, 1, 1, 1, 3, 5,
+        new LinearState(new double[6], null, 0.0));
+    assertMessage("sizes are inconsistent (3 classes, 5 features, 6 weights)",
+        LearnerStateStore.encode(wrongShape));
   }
 
   private static void assertMessage(String expected, byte[] bytes) {

@@ -20,6 +20,7 @@ import io.github.sparkperceptron.kernel.VoteTrace;
 import io.github.sparkperceptron.kernel.VotedPerceptron;
 import io.github.sparkperceptron.mixing.BlockMomentum;
 import io.github.sparkperceptron.mixing.StateDelta;
+import io.github.sparkperceptron.store.StateFile;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -131,7 +132,7 @@ class CheckpointFormatTest {
   }
 
   private static TrainingProgress read(byte[] file, LearnerConfig learner)
-      throws CheckpointFormat.Unreadable {
+      throws StateFile.Unreadable {
     try {
       return CheckpointFormat.read(new ByteArrayInputStream(file), file.length, FINGERPRINT,
           shape(learner));
@@ -141,7 +142,7 @@ class CheckpointFormatTest {
   }
 
   private static String refusal(byte[] file, LearnerConfig learner) {
-    return assertThrows(CheckpointFormat.Unreadable.class, () -> read(file, learner))
+    return assertThrows(StateFile.Unreadable.class, () -> read(file, learner))
         .getMessage();
   }
 
@@ -304,7 +305,7 @@ class CheckpointFormatTest {
     assertArrayEquals(wa, wb, 0.0);
     assertArrayEquals(a.velocity(), b.velocity(), 0.0);
 
-    String why = assertThrows(CheckpointFormat.Unreadable.class, () -> CheckpointFormat.read(
+    String why = assertThrows(StateFile.Unreadable.class, () -> CheckpointFormat.read(
         new ByteArrayInputStream(file), file.length, FINGERPRINT, new CheckpointFormat.Shape(
             learner, PARTITIONS, MAX_ITER, 0.75, rho))).getMessage();
     assertTrue(why.contains("section MOMENTUM is inconsistent") && why.contains("0.75"), why);
@@ -312,7 +313,7 @@ class CheckpointFormatTest {
     assertTrue(why.contains("it holds a block momentum, but the training mixes without one"),
         why);
     byte[] without = bytes(progress(learner));
-    why = assertThrows(CheckpointFormat.Unreadable.class, () -> CheckpointFormat.read(
+    why = assertThrows(StateFile.Unreadable.class, () -> CheckpointFormat.read(
         new ByteArrayInputStream(without), without.length, FINGERPRINT, shape)).getMessage();
     assertTrue(why.contains("section MOMENTUM is missing"), why);
   }
@@ -426,10 +427,10 @@ class CheckpointFormatTest {
   void anotherTrainingsCheckpointIsRecognisedAsSuch() throws Exception {
     LearnerConfig learner = learner(2, Averaging.AVERAGE);
     byte[] file = bytes(progress(learner));
-    CheckpointFormat.Unreadable e = assertThrows(CheckpointFormat.Unreadable.class,
+    StateFile.Unreadable e = assertThrows(StateFile.Unreadable.class,
         () -> CheckpointFormat.read(new ByteArrayInputStream(file), file.length, "other",
             shape(learner)));
-    assertTrue(e.otherTraining);
+    assertTrue(e.otherOwner);
   }
 
   @Test
