@@ -286,8 +286,8 @@ final class LearnerStateStore {
     if (problem != null) {
       throw new Unreadable("it is damaged: " + problem, false);
     }
-    return new LearnerState(configuration, queryId, counts[0], counts[1], counts[2], counts[3],
-        counts[4], shape[0], shape[1], state);
+    return new LearnerState(configuration, queryId, new StreamingProgress(counts[0], counts[1],
+        counts[2], counts[3], counts[4], shape[0], shape[1]), state);
   }
 
   /** Why K classes, d features and L weights do not make a model, or null when they do. */
@@ -338,8 +338,8 @@ final class LearnerStateStore {
         throw new IllegalArgumentException(problem != null ? problem
             : "its sizes are inconsistent (" + in.available() + " bytes follow the state)");
       }
-      return new LearnerState(configuration, queryId, lastBatchId, batches, rows, correct,
-          updates, numClasses, numFeatures, new LinearState(w, u, clock));
+      return new LearnerState(configuration, queryId, new StreamingProgress(lastBatchId, batches,
+          rows, correct, updates, numClasses, numFeatures), new LinearState(w, u, clock));
     } catch (EOFException e) {
       throw new IllegalArgumentException("it is truncated", e);
     } catch (IOException e) {

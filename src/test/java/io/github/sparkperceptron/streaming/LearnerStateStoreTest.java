@@ -28,8 +28,8 @@ class LearnerStateStoreTest {
   private static LearnerState sample(long batchId, boolean averaging) {
     double[] w = {Math.PI, -0.0, Double.MIN_VALUE, 1e300, -7.25, Math.nextUp(1.0)};
     double[] u = averaging ? new double[] {1e-300, 2.5, -3.0, 0.1, 0.2, 0.3} : null;
-    return new LearnerState("a=1\nb=é\n", "query-42", batchId, batchId + 1, 1234, 1000, 77, 2,
-        5, new LinearState(w, u, 1234.0));
+    return new LearnerState("a=1\nb=é\n", "query-42", new StreamingProgress(batchId,
+        batchId + 1, 1234, 1000, 77, 2, 5), new LinearState(w, u, 1234.0));
   }
 
   @Test
@@ -135,8 +135,8 @@ class LearnerStateStoreTest {
     crc.update(newer, 0, newer.length - 4);
     java.nio.ByteBuffer.wrap(newer).putInt(newer.length - 4, (int) crc.getValue());
     assertMessage("learner state format 3, written by a newer spark-perceptron", newer);
-    LearnerState wrongShape = new LearnerState("a=1\n", "q", 1, 1, 1, 1, 1, 3, 5,
-        new LinearState(new double[6], null, 0.0));
+    LearnerState wrongShape = new LearnerState("a=1\n", "q",
+        new StreamingProgress(1, 1, 1, 1, 1, 3, 5), new LinearState(new double[6], null, 0.0));
     assertMessage("sizes are inconsistent (3 classes, 5 features, 6 weights)",
         LearnerStateStore.encode(wrongShape));
   }
