@@ -28,7 +28,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A perceptron classifier for Spark ML, trained on every partition at once and combined by
+ * A perceptron classifier for Spark ML, trained on every worker at once and combined by
  * iterative parameter mixing.
  *
  * <pre>

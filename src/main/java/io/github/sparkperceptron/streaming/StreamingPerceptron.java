@@ -45,11 +45,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Learning.</b> Configured by a {@link PerceptronClassifier} (update rule, averaging,
  * mixing, step size, shuffle, seed, columns, initial model, ...). Each micro-batch is trained on
- * with iterative parameter mixing over its partitions for {@link #setEpochsPerBatch epochsPerBatch}
+ * with iterative parameter mixing over its workers for {@link #setEpochsPerBatch epochsPerBatch}
  * epochs (default 1: pure online learning), starting from the whole learner state the previous
  * batch left: the weights w, and for averaging the accumulator u and the clock c. The averaged
  * perceptron's average therefore runs over every example since the stream began, not over the
- * batch: on one partition with one epoch per batch, a file fed in k batches gives bit for bit
+ * batch: on one worker with one epoch per batch, a file fed in k batches gives bit for bit
  * the model of one serial online pass over it (whose averaging sum is added to u at each batch's
  * end, as the trainer adds each mixing round's). {@code maxIter} is not used (a stream has no
  * number of epochs); {@code tol} stops a batch's epochs early when {@code epochsPerBatch} &gt; 1;
@@ -94,7 +94,7 @@ import org.slf4j.LoggerFactory;
  * trainer.stop();   // stops the query and publishes the final model
  * }</pre>
  * Cost per batch: the batch's rows are converted to blocks once, scored once and trained on
- * {@code epochsPerBatch} times (one Spark job each), plus one write of K'·(d+1) doubles (two with
+ * {@code epochsPerBatch} times (one Spark job per mixing round each), plus one write of K'·(d+1) doubles (two with
  * averaging) for the state and, when publishing, one model save.
  */
 public final class StreamingPerceptron {

@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The files are plain data in {@link CheckpointFormat} (never Java serialization: reading one
  * creates no object of a class the file names). Each starts with a fingerprint of the training
- * (params, data shape, partitioning, initial model) and ends with a checksum: a checkpoint is
+ * (params, data shape, workers, initial model) and ends with a checksum: a checkpoint is
  * resumed only by the training it belongs to, and any other, damaged or foreign file is refused
  * with a one-line message that names it and the fix, rather than silently mixed in.
  */

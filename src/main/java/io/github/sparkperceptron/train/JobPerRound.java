@@ -13,7 +13,7 @@ import io.github.sparkperceptron.kernel.TrainingBlock;
 import io.github.sparkperceptron.kernel.VoteTrace;
 import io.github.sparkperceptron.kernel.VotedPerceptron;
 import io.github.sparkperceptron.mixing.ParameterMix;
-import io.github.sparkperceptron.mixing.PartitionResult;
+import io.github.sparkperceptron.mixing.WorkerResult;
 import io.github.sparkperceptron.mixing.StateDelta;
 import java.util.Collections;
 import java.util.Iterator;
@@ -67,14 +67,14 @@ final class JobPerRound implements EpochRounds {
               epoch, settings.maxIter, round + 1, rounds, settings.mixing.paramValue()));
       double roundEnd = round == rounds - 1 ? epochClock + totalWeight
           : epochClock + totalWeight * (round + 1) / rounds;
-      PartitionResult mixed = mixingRound(epoch, round, roundEnd);
+      WorkerResult mixed = mixingRound(epoch, round, roundEnd);
       if (progress.vote != null) {
         progress.vote.addEpoch(epoch, mixed.voteTraces());
       }
       EpochStats roundStats = mixed.epochs()[0];
       requireFinite(progress.state, mixed.delta(), roundStats, epoch);
       stats.add(roundStats);
-      long[][] byWorker = mixed.updatesByPartition();
+      long[][] byWorker = mixed.updatesByWorker();
       for (int i = 0; i < byWorker.length; i++) {
         workerUpdates[i] += byWorker[i][0];
       }
@@ -87,7 +87,7 @@ final class JobPerRound implements EpochRounds {
    * mix the changes, apply them to the training's state and advance its clock to
    * {@code roundEnd}. Returns the mixed result (its stats, traces and update counts).
    */
-  private PartitionResult mixingRound(int epoch, int round, double roundEnd) {
+  private WorkerResult mixingRound(int epoch, int round, double roundEnd) {
     LinearState state = progress.state;
     if (progress.momentum != null) {
       progress.momentum.lookAhead(state.weights(), state.averageAccumulator(), state.clock(),
@@ -98,8 +98,8 @@ final class JobPerRound implements EpochRounds {
     WeightsRef weights = shipper.ship(state.weights());
     RoundTask task = new RoundTask(this, weights, epoch, round, startVector, state.clock(),
         roundEnd);
-    JavaRDD<PartitionResult> results = input.partitions.mapPartitionsWithIndex(task, true);
-    PartitionResult mixed = results.treeAggregate(new ParameterMix(input.numWorkers),
+    JavaRDD<WorkerResult> results = input.blocks.mapPartitionsWithIndex(task, true);
+    WorkerResult mixed = results.treeAggregate(new ParameterMix(input.numWorkers),
         ParameterMix::add, ParameterMix::merge, settings.aggregationDepth).result();
     StateDelta change = mixed.delta();
     change.applyTo(state.weights(), state.averageAccumulator());
@@ -151,7 +151,7 @@ final class JobPerRound implements EpochRounds {
    * averaging clock (its clock runs at T/T_i per unit of sample weight).
    */
   private static final class RoundTask
-      implements Function2<Integer, Iterator<PreparedPartition>, Iterator<PartitionResult>> {
+      implements Function2<Integer, Iterator<PreparedPartition>, Iterator<WorkerResult>> {
     private static final long serialVersionUID = 1L;
     private final WeightsRef weights;
     private final LearnerConfig learner;
@@ -181,7 +181,7 @@ final class JobPerRound implements EpochRounds {
     }
 
     @Override
-    public Iterator<PartitionResult> call(Integer worker, Iterator<PreparedPartition> parts) {
+    public Iterator<WorkerResult> call(Integer worker, Iterator<PreparedPartition> parts) {
       PreparedPartition part = parts.next();
       FaultInjection.beforeWorkerEpoch(epoch, worker);
       ExecutorWeights.Working working = ExecutorWeights.checkout(weights,
@@ -218,7 +218,7 @@ final class JobPerRound implements EpochRounds {
       StateDelta delta = StateDelta.between(written, w, base, u, exact, settings.denseAbove);
       ExecutorWeights.release(working, written);
       double mixWeight = settings.mixing.mixWeight(workerWeight, stats.updates);
-      PartitionResult result = new PartitionResult(worker, mixWeight, delta,
+      WorkerResult result = new WorkerResult(worker, mixWeight, delta,
           new EpochStats[] {stats});
       if (trace != null) {
         trace.finish(roundEnd, mixWeight);

@@ -263,7 +263,7 @@ public final class MixingLoop {
             state.modelWeights());
     Broadcast<Predictor> broadcast = jsc.broadcast(predictor);
     try {
-      List<double[]> sums = input.partitions.map(part -> part.validation == null
+      List<double[]> sums = input.blocks.map(part -> part.validation == null
           ? new double[2] : broadcast.value().weightedAccuracy(part.validation)).collect();
       double correct = 0;
       double total = 0;

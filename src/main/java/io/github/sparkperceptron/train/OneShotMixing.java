@@ -10,7 +10,7 @@ import io.github.sparkperceptron.kernel.TrainingBlock;
 import io.github.sparkperceptron.kernel.VoteTrace;
 import io.github.sparkperceptron.kernel.VotedPerceptron;
 import io.github.sparkperceptron.mixing.ParameterMix;
-import io.github.sparkperceptron.mixing.PartitionResult;
+import io.github.sparkperceptron.mixing.WorkerResult;
 import io.github.sparkperceptron.mixing.StateDelta;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -46,9 +46,9 @@ final class OneShotMixing {
     int startVector = vote == null ? -1 : vote.addStartVector(initial.weights());
     Broadcast<LinearState> broadcast = loop.jsc.broadcast(initial.copy());
     boolean exact = input.numWorkers == 1;
-    PartitionResult mixed;
+    WorkerResult mixed;
     try {
-      JavaRDD<PartitionResult> results = input.partitions.mapPartitionsWithIndex(
+      JavaRDD<WorkerResult> results = input.blocks.mapPartitionsWithIndex(
           aloneTask(broadcast, learner, settings, totalWeight, exact, startVector), true);
       mixed = results.treeAggregate(new ParameterMix(input.numWorkers), ParameterMix::add,
           ParameterMix::merge, settings.aggregationDepth).result();
@@ -70,7 +70,7 @@ final class OneShotMixing {
       progress.epochs.add(epochs[e]);
       progress.weightChanges.add(Double.NaN);
       progress.seconds.add(seconds / epochs.length);
-      progress.workerUpdates.add(column(mixed.updatesByPartition(), e));
+      progress.workerUpdates.add(column(mixed.updatesByWorker(), e));
       MixingLoop.logEpoch(e + 1, settings.maxIter, epochs[e], Double.NaN,
           seconds / epochs.length, Double.NaN);
     }
@@ -100,7 +100,7 @@ final class OneShotMixing {
    * once an epoch makes no update); returns the change from the broadcast weights to its own
    * final model (its average, when averaging), so that mixing averages the workers' models.
    */
-  private static Function2<Integer, Iterator<PreparedPartition>, Iterator<PartitionResult>>
+  private static Function2<Integer, Iterator<PreparedPartition>, Iterator<WorkerResult>>
       aloneTask(Broadcast<LinearState> broadcast, LearnerConfig learner, MixingSettings settings,
           double totalWeight, boolean exact, int startVector) {
     return (worker, parts) -> {
@@ -143,7 +143,7 @@ final class OneShotMixing {
         updates += s.updates;
       }
       double mixWeight = settings.mixing.mixWeight(workerWeight, updates);
-      PartitionResult result = new PartitionResult(worker, mixWeight, delta,
+      WorkerResult result = new WorkerResult(worker, mixWeight, delta,
           epochs.toArray(new EpochStats[0]));
       if (trace != null) {
         trace.finish(state.clock(), mixWeight);

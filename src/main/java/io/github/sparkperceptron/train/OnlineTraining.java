@@ -171,7 +171,7 @@ public final class OnlineTraining {
         threshold, state.modelWeights());
     Broadcast<Predictor> broadcast = jsc.broadcast(predictor);
     try {
-      List<Long> counts = input.partitions.map(part -> correct(broadcast.value(), part.block))
+      List<Long> counts = input.blocks.map(part -> correct(broadcast.value(), part.block))
           .collect();
       long correct = 0;
       for (long c : counts) {

@@ -27,7 +27,7 @@ import scala.Tuple2;
 
 /**
  * The training data of one {@code fit}: the input's partitions laid out over the workers
- * ({@link WorkerLayout}), every training partition converted once into a cached
+ * ({@link WorkerLayout}), every worker's rows converted once into a cached
  * {@link io.github.sparkperceptron.kernel.TrainingBlock} (MEMORY_AND_DISK), its rows stored in the
  * layout of the {@link VisitOrder}, validated as a whole, and released by {@link #close()}.
  */
@@ -40,11 +40,11 @@ public final class TrainingInput implements AutoCloseable {
   /** Without label metadata, at most this many classes are inferred from the largest label. */
   static final int MAX_INFERRED_CLASSES = 10_000;
 
-  /** One element per worker (training partition), in worker order. */
-  final JavaRDD<PreparedPartition> partitions;
+  /** The cached blocks: one element per worker (training partition), in worker order. */
+  final JavaRDD<PreparedPartition> blocks;
   /** The number of workers: training partitions, one perceptron each. */
   final int numWorkers;
-  /** How the input's partitions became the training partitions. */
+  /** How the input's partitions were laid out over the workers. */
   final WorkerLayout layout;
   final int numFeatures;
   final int numClasses;
@@ -66,9 +66,9 @@ public final class TrainingInput implements AutoCloseable {
   /** Each worker's facts (without its blocks), in worker order. */
   private final List<PreparedPartition> facts;
 
-  private TrainingInput(JavaRDD<PreparedPartition> partitions, WorkerLayout layout,
+  private TrainingInput(JavaRDD<PreparedPartition> blocks, WorkerLayout layout,
       List<PreparedPartition> facts, int numFeatures, int numClasses) {
-    this.partitions = partitions;
+    this.blocks = blocks;
     this.layout = layout;
     this.numWorkers = facts.size();
     this.numFeatures = numFeatures;
@@ -334,6 +334,7 @@ public final class TrainingInput implements AutoCloseable {
    * line: a checkpoint resumes only a training with the same (and the same params).
    */
   public String identity() {
+    // "partitionRows" (the rows per worker) keeps the fingerprints of checkpoints written before.
     return "rows=" + numRows + " validation=" + validationRows + " features=" + numFeatures
         + " classes=" + numClasses + " stored=" + storedValues + " weight="
         + Double.doubleToLongBits(totalWeight) + " workers=" + numWorkers + " partitionRows="
@@ -342,6 +343,6 @@ public final class TrainingInput implements AutoCloseable {
 
   @Override
   public void close() {
-    partitions.unpersist(false);
+    blocks.unpersist(false);
   }
 }

@@ -85,7 +85,7 @@ class MemoryPlanTest {
     // coordinates, stored sparse: index, δw, δu = 20 bytes each. Both partitions: 30,001.
     long partitionDelta = 15_001 * 20;
     long mixedDelta = 30_001 * 20;
-    assertEquals(partitionDelta, plan.partitionDeltaBytes);
+    assertEquals(partitionDelta, plan.workerDeltaBytes);
     long driver = 2 * w // w and u
         + 24 * 300_010 // the change chain: 10 rounds of at most 30,001 changes, index + value,
                        // object + pieces (the snapshot stays the empty zero one)
@@ -151,7 +151,7 @@ class MemoryPlanTest {
     long w = 8 * length;
     MemoryPlan plan = new MemoryPlan(binary(d, Averaging.AVERAGE), 2, 2_000_000, 100_000_000,
         mistakes(), false, local(2, 8L << 30));
-    assertEquals(2 * w, plan.partitionDeltaBytes);
+    assertEquals(2 * w, plan.workerDeltaBytes);
     long driver = 2 * w + 2 * w + 24 * (length / 4) + 16 * length + 2 * ceilDiv(length, 8)
         + 2 * 2 * w + 2 * 2 * w;
     long tasks = w + 2 * (2 * w + ceilDiv(length, 8)) + 2 * 2 * 2 * w
@@ -173,7 +173,7 @@ class MemoryPlanTest {
     // coordinates of a partition (two class rows per update), 12 bytes each.
     MemoryPlan plan = new MemoryPlan(learner, 4, 1000, 100_000, mistakes(), false, cluster);
     long delta = 2 * (25_000 + 250) * 12L;
-    assertEquals(delta, plan.partitionDeltaBytes);
+    assertEquals(delta, plan.workerDeltaBytes);
     long executor = 2 * w + 24 * (length / 4) + w + 4 * (w + ceilDiv(length, 8))
         + 4 * 2 * delta + 4 * (12 * 25_000 + 16 * 250);
     assertEquals(executor, plan.executorBytes());
@@ -190,7 +190,7 @@ class MemoryPlanTest {
 
   @Test
   void aRoundWhoseChangesExceedMaxResultSizeIsRefused() {
-    // 4 partitions each touching every coordinate of 2^26 + 1: dense changes of w and u, 1 GiB
+    // 4 workers each touching every coordinate of 2^26 + 1: dense changes of w and u, 1 GiB
     // each; Spark would abort the first round at spark.driver.maxResultSize=1g.
     LearnerConfig learner = binary(1 << 26, Averaging.AVERAGE);
     MemoryPlan.Cluster big = new MemoryPlan.Cluster(false, 4, 64L << 30, 64L << 30, 1,
@@ -198,7 +198,7 @@ class MemoryPlanTest {
     long values = 4L << 26;
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> new MemoryPlan(learner, 4, 1 << 20, values, mistakes(), false, big).requireFits());
-    assertTrue(e.getMessage().startsWith("Every mixing round can send the driver 4 partition"
+    assertTrue(e.getMessage().startsWith("Every mixing round can send the driver 4 worker"
         + " changes of up to 1,025 MiB (4,097 MiB), more than spark.driver.maxResultSize=1024m"
         + " allows"), e.getMessage());
     assertTrue(e.getMessage().contains("--conf spark.driver.maxResultSize=9g"), e.getMessage());

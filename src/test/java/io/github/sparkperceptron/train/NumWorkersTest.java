@@ -275,10 +275,10 @@ class NumWorkersTest {
       try (TrainingInput input = prepare(five, "", workers)) {
         String what = "numWorkers=" + workers;
         assertEquals(workers, input.numWorkers, what);
-        assertEquals(workers, input.partitions.getNumPartitions(), what);
+        assertEquals(workers, input.blocks.getNumPartitions(), what);
         assertEquals(5, input.layout.inputPartitions, what);
-        assertEquals(c[1], hasCoalesce(input.partitions.rdd()), what);
-        assertEquals(c[2], hasShuffle(input.partitions.rdd()), what);
+        assertEquals(c[1], hasCoalesce(input.blocks.rdd()), what);
+        assertEquals(c[2], hasShuffle(input.blocks.rdd()), what);
         assertArrayEquals((long[]) c[3], input.workerRows, what);
       }
     }
