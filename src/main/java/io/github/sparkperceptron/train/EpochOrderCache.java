@@ -97,9 +97,4 @@ final class EpochOrderCache {
     ORDERS.put(key, new SoftReference<>(new Cached(epoch, order)));
     return order;
   }
-
-  /** Forgets every cached order (the end of a training on this JVM's driver side; tests). */
-  static void clear() {
-    ORDERS.clear();
-  }
 }
