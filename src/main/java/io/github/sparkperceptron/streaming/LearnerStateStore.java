@@ -2,6 +2,7 @@ package io.github.sparkperceptron.streaming;
 
 import io.github.sparkperceptron.kernel.LinearState;
 import io.github.sparkperceptron.store.AtomicFiles;
+import io.github.sparkperceptron.store.StateDirectory;
 import io.github.sparkperceptron.store.StateFile;
 import io.github.sparkperceptron.store.StateFile.Unreadable;
 import java.io.BufferedInputStream;
@@ -14,13 +15,9 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
-import java.util.Locale;
 import java.util.zip.CRC32;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
@@ -73,41 +70,16 @@ final class LearnerStateStore {
       "configuration", "", "PROGRESS", "MODEL", "STATE");
   private static final byte[] LEGACY_MAGIC = "SPLSTATE".getBytes(StandardCharsets.US_ASCII);
   private static final int LEGACY_VERSION = 1;
-  private static final String PREFIX = "state-";
-  private static final String SUFFIX = ".bin";
   private static final String PUBLISHED = "published";
 
-  private final Configuration conf;
-  private final Path dir;
+  private final StateDirectory states;
 
   LearnerStateStore(Configuration conf, String dir) {
-    this.conf = conf;
-    this.dir = new Path(dir);
+    this.states = new StateDirectory(conf, new Path(dir), "state-", 19, ".bin");
   }
 
   String location() {
-    return dir.toString();
-  }
-
-  private FileSystem fs() throws IOException {
-    return dir.getFileSystem(conf);
-  }
-
-  /** The complete state files, oldest first (names sort by batch id: fixed-width numbers). */
-  private List<Path> stateFiles() throws IOException {
-    List<Path> out = new ArrayList<>();
-    FileSystem fs = fs();
-    if (!fs.exists(dir)) {
-      return out;
-    }
-    for (FileStatus f : fs.listStatus(dir)) {
-      String name = f.getPath().getName();
-      if (name.startsWith(PREFIX) && name.endsWith(SUFFIX)) {
-        out.add(f.getPath());
-      }
-    }
-    out.sort((a, b) -> a.getName().compareTo(b.getName()));
-    return out;
+    return states.dir().toString();
   }
 
   /**
@@ -117,12 +89,11 @@ final class LearnerStateStore {
    */
   LearnerState latest() {
     try {
-      List<Path> files = stateFiles();
-      if (files.isEmpty()) {
+      Path last = states.latest();
+      if (last == null) {
         return null;
       }
-      Path last = files.get(files.size() - 1);
-      FileSystem fs = fs();
+      FileSystem fs = states.fs();
       long length = fs.getFileStatus(last).getLen();
       try (InputStream in = fs.open(last)) {
         return decode(in, length);
@@ -131,35 +102,31 @@ final class LearnerStateStore {
             + e.getMessage(), e);
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("Cannot read the learner state in '" + dir + "'", e);
+      throw new UncheckedIOException("Cannot read the learner state in '" + location() + "'", e);
     }
   }
 
   /** Saves {@code state} atomically and removes the older states. */
   void save(LearnerState state) {
-    Path target = new Path(dir, String.format(Locale.ROOT, "%s%019d%s", PREFIX,
-        state.lastBatchId, SUFFIX));
+    Path target = states.file(state.lastBatchId);
     try {
-      AtomicFiles.write(fs(), target, out -> write(state, out));
+      states.write(target, out -> write(state, out));
     } catch (IOException e) {
-      throw new UncheckedIOException("Cannot write the learner state to '" + dir + "'", e);
+      throw new UncheckedIOException("Cannot write the learner state to '" + location() + "'",
+          e);
     }
     try {
-      for (Path older : stateFiles()) {
-        if (older.getName().compareTo(target.getName()) < 0) {
-          fs().delete(older, false);
-        }
-      }
+      states.deleteOlderThan(target);
     } catch (IOException e) {
-      LOG.warn("Could not remove older learner states in {}: {}", dir, e.getMessage());
+      LOG.warn("Could not remove older learner states in {}: {}", location(), e.getMessage());
     }
   }
 
   /** The batch id whose model was last published to {@code modelPath}, or −1. */
   long publishedBatch(String modelPath) {
     try {
-      Path p = new Path(dir, PUBLISHED);
-      FileSystem fs = fs();
+      Path p = new Path(states.dir(), PUBLISHED);
+      FileSystem fs = states.fs();
       if (!fs.exists(p)) {
         return -1;
       }
@@ -181,9 +148,10 @@ final class LearnerStateStore {
   void markPublished(long batchId, String modelPath) {
     byte[] text = (batchId + "\t" + modelPath + "\n").getBytes(StandardCharsets.UTF_8);
     try {
-      AtomicFiles.write(fs(), new Path(dir, PUBLISHED), out -> out.write(text));
+      states.write(new Path(states.dir(), PUBLISHED), out -> out.write(text));
     } catch (IOException e) {
-      throw new UncheckedIOException("Cannot write the learner state to '" + dir + "'", e);
+      throw new UncheckedIOException("Cannot write the learner state to '" + location() + "'",
+          e);
     }
   }
 

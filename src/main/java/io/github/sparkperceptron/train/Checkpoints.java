@@ -1,16 +1,13 @@
 package io.github.sparkperceptron.train;
 
 import io.github.sparkperceptron.store.AtomicFiles;
+import io.github.sparkperceptron.store.StateDirectory;
 import io.github.sparkperceptron.store.StateFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.ChecksumException;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
@@ -20,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * Checkpoints of a training in a directory on any Hadoop file system: every
  * {@code checkpointInterval} epochs the whole {@link TrainingProgress} is written as
  * {@code epoch-NNNNNN.ckpt}. A file is written under a temporary name and renamed when complete
- * ({@link AtomicFiles}), and only complete names are ever read, so a driver that dies while writing leaves the previous
+ * ({@link AtomicFiles}, {@link StateDirectory}), and only complete names are ever read, so a driver that dies while writing leaves the previous
  * checkpoint intact. Older checkpoints are deleted once a newer one is in place, and all of them
  * when training completes.
  *
@@ -32,11 +29,7 @@ import org.slf4j.LoggerFactory;
  */
 final class Checkpoints {
   private static final Logger LOG = LoggerFactory.getLogger(Checkpoints.class);
-  private static final String PREFIX = "epoch-";
-  private static final String SUFFIX = ".ckpt";
-
-  private final Configuration conf;
-  private final Path dir;
+  private final StateDirectory files;
   private final String fingerprint;
   private final CheckpointFormat.Shape shape;
   private final int interval;
@@ -48,8 +41,7 @@ final class Checkpoints {
    */
   Checkpoints(Configuration conf, String dir, String fingerprint, CheckpointFormat.Shape shape,
       int interval) {
-    this.conf = conf;
-    this.dir = new Path(dir);
+    this.files = new StateDirectory(conf, new Path(dir), "epoch-", 6, ".ckpt");
     this.fingerprint = fingerprint;
     this.shape = shape;
     this.interval = interval;
@@ -60,26 +52,6 @@ final class Checkpoints {
     return epoch % interval == 0;
   }
 
-  private FileSystem fs() throws IOException {
-    return dir.getFileSystem(conf);
-  }
-
-  private List<Path> complete() throws IOException {
-    List<Path> out = new ArrayList<>();
-    FileSystem fs = fs();
-    if (!fs.exists(dir)) {
-      return out;
-    }
-    for (FileStatus f : fs.listStatus(dir)) {
-      String name = f.getPath().getName();
-      if (name.startsWith(PREFIX) && name.endsWith(SUFFIX)) {
-        out.add(f.getPath());
-      }
-    }
-    out.sort((a, b) -> a.getName().compareTo(b.getName()));
-    return out;
-  }
-
   /**
    * The latest checkpoint of this training, or {@code null} when the directory holds none.
    *
@@ -88,18 +60,17 @@ final class Checkpoints {
    *     the one-line message names the file and the fix
    */
   TrainingProgress latest() {
-    List<Path> files;
+    Path last;
     try {
-      files = complete();
+      last = files.latest();
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot list the checkpoints in '" + dir + "'", e);
+      throw new UncheckedIOException("cannot list the checkpoints in '" + files.dir() + "'", e);
     }
-    if (files.isEmpty()) {
+    if (last == null) {
       return null;
     }
-    Path last = files.get(files.size() - 1);
     try {
-      FileSystem fs = fs();
+      FileSystem fs = files.fs();
       long length = fs.getFileStatus(last).getLen();
       TrainingProgress progress;
       try (InputStream raw = fs.open(last)) {
@@ -109,9 +80,9 @@ final class Checkpoints {
       return progress;
     } catch (StateFile.Unreadable | ChecksumException e) {
       if (e instanceof StateFile.Unreadable && ((StateFile.Unreadable) e).otherOwner) {
-        throw new IllegalArgumentException("checkpointDir '" + dir + "' holds a checkpoint ("
-            + last.getName() + ") of a different training: its params, data or partitioning"
-            + " differ from this one's. Use an empty directory, or delete that one");
+        throw new IllegalArgumentException("checkpointDir '" + files.dir() + "' holds a"
+            + " checkpoint (" + last.getName() + ") of a different training: its params, data"
+            + " or workers differ from this one's. Use an empty directory, or delete that one");
       }
       // Hadoop's own checksums (HDFS blocks, the local file system's .crc files) catch damage
       // before the format's checksum does.
@@ -133,30 +104,22 @@ final class Checkpoints {
 
   /** Writes a checkpoint of {@code progress} atomically and drops the older ones. */
   void save(TrainingProgress progress) {
-    Path target = new Path(dir, String.format(Locale.ROOT, "%s%06d%s", PREFIX,
-        progress.epochsDone, SUFFIX));
+    Path target = files.file(progress.epochsDone);
     try {
-      FileSystem fs = fs();
-      AtomicFiles.write(fs, target, out -> CheckpointFormat.write(progress, fingerprint, out));
-      for (Path older : complete()) {
-        if (!older.equals(target) && older.getName().compareTo(target.getName()) < 0) {
-          fs.delete(older, false);
-        }
-      }
+      files.write(target, out -> CheckpointFormat.write(progress, fingerprint, out));
+      files.deleteOlderThan(target);
       LOG.info("Checkpoint written: {}", target);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write a checkpoint to '" + dir + "'", e);
+      throw new UncheckedIOException("cannot write a checkpoint to '" + files.dir() + "'", e);
     }
   }
 
   /** Removes this training's checkpoints (after it completed). */
   void clear() {
     try {
-      for (Path p : complete()) {
-        fs().delete(p, false);
-      }
+      files.deleteAll();
     } catch (IOException e) {
-      LOG.warn("Could not remove the checkpoints in {}: {}", dir, e.getMessage());
+      LOG.warn("Could not remove the checkpoints in {}: {}", files.dir(), e.getMessage());
     }
   }
 }
