@@ -1,8 +1,8 @@
 package io.github.sparkperceptron.kernel;
 
 /**
- * How far a shuffled epoch moves a row: anywhere among its worker's rows, or within a chunk of nearby
- * rows of a block laid out once in random order (see {@link VisitOrder}).
+ * How far a shuffled epoch moves a row: anywhere among its worker's rows, or within a chunk of
+ * nearby rows of a block laid out once in random order (see {@link VisitOrder}).
  *
  * <pre>
  * rows     a fresh uniform permutation of the worker's rows every epoch: the textbook order,

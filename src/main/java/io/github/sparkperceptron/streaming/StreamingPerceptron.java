@@ -94,8 +94,8 @@ import org.slf4j.LoggerFactory;
  * trainer.stop();   // stops the query and publishes the final model
  * }</pre>
  * Cost per batch: the batch's rows are converted to blocks once, scored once and trained on
- * {@code epochsPerBatch} times (one Spark job per mixing round each), plus one write of K'·(d+1) doubles (two with
- * averaging) for the state and, when publishing, one model save.
+ * {@code epochsPerBatch} times (one Spark job per mixing round each), plus one write of K'·(d+1)
+ * doubles (two with averaging) for the state and, when publishing, one model save.
  */
 public final class StreamingPerceptron {
   private static final Logger LOG = LoggerFactory.getLogger(StreamingPerceptron.class);

@@ -17,9 +17,9 @@ import org.slf4j.LoggerFactory;
  * Checkpoints of a training in a directory on any Hadoop file system: every
  * {@code checkpointInterval} epochs the whole {@link TrainingProgress} is written as
  * {@code epoch-NNNNNN.ckpt}. A file is written under a temporary name and renamed when complete
- * ({@link AtomicFiles}, {@link StateDirectory}), and only complete names are ever read, so a driver that dies while writing leaves the previous
- * checkpoint intact. Older checkpoints are deleted once a newer one is in place, and all of them
- * when training completes.
+ * ({@link AtomicFiles}, {@link StateDirectory}), and only complete names are ever read, so a
+ * driver that dies while writing leaves the previous checkpoint intact. Older checkpoints are
+ * deleted once a newer one is in place, and all of them when training completes.
  *
  * <p>The files are plain data in {@link CheckpointFormat} (never Java serialization: reading one
  * creates no object of a class the file names). Each starts with a fingerprint of the training
