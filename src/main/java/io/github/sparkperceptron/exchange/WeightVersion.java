@@ -29,11 +29,6 @@ final class WeightVersion implements Serializable {
   static WeightVersion changes(long version, int[] index, double[] values) {
     return new WeightVersion(version, index, values);
   }
-
-  boolean isSnapshot() {
-    return index == null;
-  }
-
   /** Applies these changes (not a snapshot) to {@code w}. */
   void applyTo(double[] w) {
     for (int k = 0; k < index.length; k++) {

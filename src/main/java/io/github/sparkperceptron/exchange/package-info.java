@@ -27,13 +27,13 @@
  * and Spark's serialised pieces of it (2w, in every deploy mode: executors fetch the pieces from
  * the driver; nothing while the snapshot is the all-zero start, which is shipped empty), the change
  * chain (at most a quarter of the coordinates, as index and value, twice), the support set's
- * coordinates with the epoch's start values, the partitions' changes being mixed and, with block
+ * coordinates with the epoch's start values, the workers' changes being mixed and, with block
  * momentum, Δ (w); with {@code averaging=vote} one start vector (w) per round. Each executor holds
  * its current copy (w), the snapshot broadcast it read and its pieces (2w; none in local mode,
  * where tasks read the driver's object) and, per task slot that ran a round, a working copy and an
  * accumulator (S) and the round's change, twice while it is serialised. The sparse changes cost
- * O(changed coordinates) per round on both sides, at most S when a partition touched more than
- * half the coordinates. {@code io.github.sparkperceptron.ml.MemoryPlan} counts exactly these
+ * O(changed coordinates) per round on both sides, at most S when a worker touched more than
+ * half the coordinates. {@code io.github.sparkperceptron.train.MemoryPlan} counts exactly these
  * before the first epoch and refuses a training that cannot fit.
  */
 package io.github.sparkperceptron.exchange;

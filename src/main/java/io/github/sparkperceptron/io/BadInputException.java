@@ -5,7 +5,7 @@ package io.github.sparkperceptron.io;
  * of range. The message is one line that names the place (file:line where there is one), the
  * problem and the fix; jobs print it and exit with code 2.
  */
-public class BadInputException extends IllegalArgumentException {
+public final class BadInputException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;
 
   public BadInputException(String message) {

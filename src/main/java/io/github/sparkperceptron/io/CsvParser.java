@@ -9,7 +9,7 @@ import java.util.Arrays;
  * own in whichever split it falls. One parser is reused for every line of a partition: the
  * fields live in its buffer until the next call.
  */
-public final class CsvParser {
+final class CsvParser {
   private String[] fields = new String[16];
   private int size;
   private boolean blank;

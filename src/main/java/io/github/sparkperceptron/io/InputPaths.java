@@ -16,7 +16,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 
 /** Checks and lookups on Hadoop paths (local, {@code file://}, {@code hdfs://}, globs). */
-public final class InputPaths {
+final class InputPaths {
   private InputPaths() {
   }
 

@@ -11,7 +11,7 @@ import java.util.Arrays;
  * <p>Spark's own LIBSVM source fails on a bad line with a stack trace that names neither the file
  * nor the line; this parser returns a one-line reason instead, and the caller adds the place.
  */
-public final class LibSvmParser {
+final class LibSvmParser {
   private int[] indices = new int[16];
   private double[] values = new double[16];
   private int size;

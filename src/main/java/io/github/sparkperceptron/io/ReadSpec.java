@@ -13,25 +13,30 @@ import java.util.List;
 public final class ReadSpec implements Serializable {
   private static final long serialVersionUID = 1L;
 
-  private final String labelCol;
-  private final String[] featureCols;
-  private final String featuresCol;
-  private final int numFeatures;
-  private final int numClasses;
-  private final boolean labelsChecked;
-  private final String widthSource;
-  private final String weightCol;
+  // Not final only so that the with-methods can change a fresh copy; never changed after.
+  private String labelCol = "label";
+  private String[] featureCols = new String[0];
+  private String featuresCol = "features";
+  private int numFeatures = -1;
+  private int numClasses = -1;
+  private boolean labelsChecked = true;
+  private String widthSource = "";
+  private String weightCol = "";
 
-  private ReadSpec(String labelCol, String[] featureCols, String featuresCol, int numFeatures,
-      int numClasses, boolean labelsChecked, String widthSource, String weightCol) {
-    this.labelCol = labelCol;
-    this.featureCols = featureCols;
-    this.featuresCol = featuresCol;
-    this.numFeatures = numFeatures;
-    this.numClasses = numClasses;
-    this.labelsChecked = labelsChecked;
-    this.widthSource = widthSource;
-    this.weightCol = weightCol;
+  private ReadSpec() {
+  }
+
+  private ReadSpec copy() {
+    ReadSpec c = new ReadSpec();
+    c.labelCol = labelCol;
+    c.featureCols = featureCols;
+    c.featuresCol = featuresCol;
+    c.numFeatures = numFeatures;
+    c.numClasses = numClasses;
+    c.labelsChecked = labelsChecked;
+    c.widthSource = widthSource;
+    c.weightCol = weightCol;
+    return c;
   }
 
   /**
@@ -39,24 +44,27 @@ public final class ReadSpec implements Serializable {
    * column (CSV) or in the vector column {@code features} (Parquet), widths learnt from the data.
    */
   public static ReadSpec labelled() {
-    return new ReadSpec("label", new String[0], "features", -1, -1, true, "", "");
+    return new ReadSpec();
   }
 
   public ReadSpec withLabelCol(String column) {
-    return new ReadSpec(column, featureCols, featuresCol, numFeatures, numClasses, labelsChecked,
-        widthSource, weightCol);
+    ReadSpec c = copy();
+    c.labelCol = column;
+    return c;
   }
 
   /** Numeric feature columns in vector order (CSV, Parquet); empty for the format's default. */
   public ReadSpec withFeatureCols(List<String> columns) {
-    return new ReadSpec(labelCol, columns.toArray(new String[0]), featuresCol, numFeatures,
-        numClasses, labelsChecked, widthSource, weightCol);
+    ReadSpec c = copy();
+    c.featureCols = columns.toArray(new String[0]);
+    return c;
   }
 
   /** The vector column of Parquet input, used when no feature columns are named. */
   public ReadSpec withFeaturesCol(String column) {
-    return new ReadSpec(labelCol, featureCols, column, numFeatures, numClasses, labelsChecked,
-        widthSource, weightCol);
+    ReadSpec c = copy();
+    c.featuresCol = column;
+    return c;
   }
 
   /**
@@ -65,14 +73,17 @@ public final class ReadSpec implements Serializable {
    * @param source whose width it is, for messages: "the model", "the training data"
    */
   public ReadSpec withNumFeatures(int count, String source) {
-    return new ReadSpec(labelCol, featureCols, featuresCol, count, numClasses, labelsChecked,
-        source, weightCol);
+    ReadSpec c = copy();
+    c.numFeatures = count;
+    c.widthSource = source;
+    return c;
   }
 
   /** The model's number of classes: labels must then be below it. */
   public ReadSpec withNumClasses(int count) {
-    return new ReadSpec(labelCol, featureCols, featuresCol, numFeatures, count, labelsChecked,
-        widthSource, weightCol);
+    ReadSpec c = copy();
+    c.numClasses = count;
+    return c;
   }
 
   /**
@@ -80,8 +91,9 @@ public final class ReadSpec implements Serializable {
    * data are only to be scored.
    */
   public ReadSpec withLabelsPassedThrough() {
-    return new ReadSpec(labelCol, featureCols, featuresCol, numFeatures, numClasses, false,
-        widthSource, weightCol);
+    ReadSpec c = copy();
+    c.labelsChecked = false;
+    return c;
   }
 
   /**
@@ -89,8 +101,9 @@ public final class ReadSpec implements Serializable {
    * training data), or the empty string for none. It is neither the label nor a feature.
    */
   public ReadSpec withWeightCol(String column) {
-    return new ReadSpec(labelCol, featureCols, featuresCol, numFeatures, numClasses, labelsChecked,
-        widthSource, column == null ? "" : column);
+    ReadSpec c = copy();
+    c.weightCol = column == null ? "" : column;
+    return c;
   }
 
   /** The sample weight column, or the empty string for none. */

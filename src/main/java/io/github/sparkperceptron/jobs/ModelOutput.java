@@ -1,11 +1,11 @@
 package io.github.sparkperceptron.jobs;
 
 import io.github.sparkperceptron.io.BadInputException;
+import io.github.sparkperceptron.store.AtomicFiles;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
@@ -60,26 +60,14 @@ final class ModelOutput {
 
   /** A fresh temporary sibling of {@code target}, removed again if the job fails. */
   String temporarySibling(String target) {
-    Path p = new Path(target);
-    return new Path(p.getParent() == null ? new Path(".") : p.getParent(),
-        "." + p.getName() + ".tmp-" + UUID.randomUUID()).toString();
+    return AtomicFiles.temporarySibling(new Path(target)).toString();
   }
 
   /** Moves the finished {@code temporary} output to {@code target}, replacing what was there. */
   void commit(String temporary, String target) {
     try {
-      Path tmp = new Path(temporary);
       Path dst = new Path(target);
-      FileSystem fs = dst.getFileSystem(conf);
-      if (fs.exists(dst)) {
-        fs.delete(dst, true);
-      }
-      if (dst.getParent() != null) {
-        fs.mkdirs(dst.getParent());
-      }
-      if (!fs.rename(tmp, dst)) {
-        throw new IOException("rename of " + tmp + " to " + dst + " failed");
-      }
+      AtomicFiles.replace(dst.getFileSystem(conf), new Path(temporary), dst);
     } catch (IOException e) {
       throw new UncheckedIOException("Could not move the output into '" + target + "'", e);
     }
@@ -87,9 +75,9 @@ final class ModelOutput {
 
   /** Best-effort removal of a temporary output after a failure. */
   void discard(String temporary) {
+    Path tmp = new Path(temporary);
     try {
-      Path tmp = new Path(temporary);
-      tmp.getFileSystem(conf).delete(tmp, true);
+      AtomicFiles.discard(tmp.getFileSystem(conf), tmp);
     } catch (IOException | RuntimeException e) {
       // nothing more to do: the name marks it as temporary
     }

@@ -623,7 +623,7 @@ public final class StreamTrainJob implements Callable<Integer> {
       Json.putNumber(b, "cumulativeAccuracy", r.cumulative().prequentialAccuracy());
       b.put("updates", r.updates());
       b.put("onlineMistakes", r.onlineMistakes());
-      b.put("partitions", r.partitions());
+      b.put("partitions", r.workers());
       Json.putNumber(b, "seconds", r.seconds());
       b.put("published", r.published());
       rows += r.rows();

@@ -369,7 +369,8 @@ public final class TrainJob implements Callable<Integer>, JobDefaults.ParamFlags
         format == DataFormat.libsvm ? 1 : 0);
     times.end("evaluate");
 
-    printReport(model, fitSeconds, trainEval, testEval, coefficients);
+    Fitted fitted = new Fitted(model, fitSeconds, trainEval, testEval, coefficients);
+    printReport(fitted);
     if (plotPath != null) {
       try {
         output.writeBytes(plotPath, TrainingPlot.png("Training curves: " + trainPath,
@@ -382,9 +383,8 @@ public final class TrainJob implements Callable<Integer>, JobDefaults.ParamFlags
     times.end("write");
     if (metricsPath != null) {
       // Last, so that the times in it cover everything else (writing it takes milliseconds).
-      output.writeText(metricsPath, Json.write(metrics(model, estimator, fitSeconds,
-          trainFrame.rdd().getNumPartitions(), trainEval, testEval, testAccuracy, coefficients,
-          times)));
+      output.writeText(metricsPath, Json.write(metrics(fitted, estimator,
+          trainFrame.rdd().getNumPartitions(), testAccuracy, times)));
       out.println("Metrics written to " + metricsPath);
     }
     out.println("Model saved to " + modelPath);
@@ -410,13 +410,23 @@ public final class TrainJob implements Callable<Integer>, JobDefaults.ParamFlags
         .repartition(partitions).sortWithinPartitions(rowNumber).drop(rowNumber);
   }
 
-  private void printReport(PerceptronClassificationModel model, double fitSeconds,
+  /** The trained model and what was measured of it, for the report and the metrics. */
+  private record Fitted(PerceptronClassificationModel model, double fitSeconds,
       Evaluation trainEval, Evaluation testEval, Coefficients coefficients) {
+  }
+
+  private void printReport(Fitted fitted) {
+    PerceptronClassificationModel model = fitted.model();
+    double fitSeconds = fitted.fitSeconds();
+    Evaluation trainEval = fitted.trainEval();
+    Evaluation testEval = fitted.testEval();
+    Coefficients coefficients = fitted.coefficients();
     PerceptronTrainingSummary s = model.summary();
     out.printf(Locale.ROOT, "Trained a perceptron (%s, averaging=%s, mixing=%s) on %,d rows x %,d"
         + " features, %d classes, with %d workers (input in %d partitions) in %.2f s%n",
         model.getUpdateRule(), model.getAveraging(), model.getMixing(), trainEval.rows,
-        model.numFeatures(), model.numClasses(), s.numWorkers(), s.numPartitions(), fitSeconds);
+        model.numFeatures(), model.numClasses(), s.numWorkers(), s.numInputPartitions(),
+        fitSeconds);
     out.println(epochTable(s));
     out.printf(Locale.ROOT, "Stopped: %s after %d epochs%s%n",
         s.stopReason().name().toLowerCase(Locale.ROOT).replace('_', ' '), s.totalIterations(),
@@ -456,9 +466,13 @@ public final class TrainJob implements Callable<Integer>, JobDefaults.ParamFlags
     return sb.toString().stripTrailing();
   }
 
-  private ObjectNode metrics(PerceptronClassificationModel model, PerceptronClassifier estimator,
-      double fitSeconds, int numPartitions, Evaluation trainEval, Evaluation testEval,
-      List<Double> testAccuracy, Coefficients coefficients, StageTimes times) {
+  private ObjectNode metrics(Fitted fitted, PerceptronClassifier estimator, int numPartitions,
+      List<Double> testAccuracy, StageTimes times) {
+    PerceptronClassificationModel model = fitted.model();
+    double fitSeconds = fitted.fitSeconds();
+    Evaluation trainEval = fitted.trainEval();
+    Evaluation testEval = fitted.testEval();
+    Coefficients coefficients = fitted.coefficients();
     ObjectNode root = Json.object();
     root.put("model", modelPath);
     ObjectNode params = root.putObject("params");

@@ -7,7 +7,7 @@ import java.util.Objects;
  * {@code rowStart[r] .. rowStart[r+1]-1} of {@code indices} and {@code values}, indices strictly
  * increasing within a row. Costs 12 bytes per stored value plus 4 per row.
  */
-public final class CsrFeatureBlock extends FeatureBlock {
+final class CsrFeatureBlock extends FeatureBlock {
   private static final long serialVersionUID = 1L;
 
   private final int numFeatures;

@@ -1,7 +1,7 @@
 package io.github.sparkperceptron.kernel;
 
 /**
- * One epoch's visiting order over a partition's stored rows, with the chunks it is made of, so
+ * One epoch's visiting order over a worker's stored rows, with the chunks it is made of, so
  * that the kernel can pull the next chunk into the cache while it visits the current one.
  *
  * <p>A chunked order ({@link VisitOrder}, shuffleScope=chunks) cuts the ring of n stored rows at

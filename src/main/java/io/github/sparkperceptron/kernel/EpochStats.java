@@ -3,7 +3,7 @@ package io.github.sparkperceptron.kernel;
 import java.io.Serializable;
 
 /**
- * What one epoch saw, summed over examples (and over partitions by {@link #add}). Losses are
+ * What one epoch saw, summed over examples (and over workers by {@link #add}). Losses are
  * measured before each example's update, so they cost no extra pass over the data:
  * the perceptron loss Σ s·max(0, −margin) (the objective the perceptron rule descends by
  * subgradient steps) and the hinge loss Σ s·max(0, 1 − margin) (the PA rules' objective), where

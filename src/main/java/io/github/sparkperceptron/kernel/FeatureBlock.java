@@ -3,7 +3,7 @@ package io.github.sparkperceptron.kernel;
 import java.io.Serializable;
 
 /**
- * The feature rows of one partition, stored once per training in primitive arrays.
+ * The feature rows of one worker, stored once per training in primitive arrays.
  *
  * <p>The three operations are the only ones the learners need, so that the learners never see
  * the storage layout. Every method reads or writes {@code numFeatures} consecutive slots of a

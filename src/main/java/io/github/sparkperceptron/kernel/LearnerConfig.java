@@ -3,7 +3,7 @@ package io.github.sparkperceptron.kernel;
 import java.io.Serializable;
 
 /**
- * The immutable settings a partition's learner needs, built once on the driver from the
+ * The immutable settings a worker's learner needs, built once on the driver from the
  * estimator's params, so that Spark closures capture this small object and never the estimator.
  */
 public final class LearnerConfig implements Serializable {

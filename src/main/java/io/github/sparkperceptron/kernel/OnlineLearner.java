@@ -1,7 +1,7 @@
 package io.github.sparkperceptron.kernel;
 
 /**
- * One epoch of the perceptron family over one partition's rows: the update rules of
+ * One epoch of the perceptron family over one worker's rows: the update rules of
  * {@link UpdateRule}, in place on a {@link LinearState}.
  *
  * <pre>
@@ -41,7 +41,7 @@ public final class OnlineLearner {
    *
    * @param order the rows to visit, in order (an epoch passes a permutation of 0 .. n-1)
    * @param clockScale how far the averaging clock advances per unit of sample weight: 1 for
-   *     serial training; T / T_i under parameter mixing, so that every partition's epoch spans the
+   *     serial training; T / T_i under parameter mixing, so that every worker's epoch spans the
    *     same stretch of the clock (see {@code io.github.sparkperceptron.mixing})
    * @param recorder told about every update, or {@code null}
    */

@@ -1,11 +1,11 @@
 package io.github.sparkperceptron.kernel;
 
 /**
- * The random stream behind a partition's visiting order in one epoch ({@link VisitOrder}), a pure
- * function of (seed, epoch, partition).
+ * The random stream behind a worker's visiting order in one epoch ({@link VisitOrder}), a pure
+ * function of (seed, epoch, worker).
  *
  * <p>This is what makes training reproducible under Spark's task retries and lost executors: a
- * re-run partition epoch sees the same broadcast weights, the same cached (or recomputed) rows and
+ * re-run worker epoch sees the same broadcast weights, the same cached (or recomputed) rows and
  * this same order, so it returns bit-identical results; nothing depends on the task attempt, the
  * executor, the thread or the clock. The generator is SplitMix64 (Steele, Lea &amp; Flood,
  * "Fast Splittable Pseudorandom Number Generators", OOPSLA 2014), written out here so that the
@@ -20,11 +20,11 @@ public final class SeededShuffle {
     this.state = seed;
   }
 
-  /** The stream for one (seed, epoch, partition). Epochs count from 1 over the whole training. */
-  public static SeededShuffle forEpoch(long seed, int epoch, int partition) {
+  /** The stream for one (seed, epoch, worker). Epochs count from 1 over the whole training. */
+  public static SeededShuffle forEpoch(long seed, int epoch, int worker) {
     long s = mix64(seed);
     s = mix64(s + GOLDEN_GAMMA * (epoch + 1L));
-    s = mix64(s ^ (0xD1B54A32D192ED03L * (partition + 1L)));
+    s = mix64(s ^ (0xD1B54A32D192ED03L * (worker + 1L)));
     return new SeededShuffle(s);
   }
 

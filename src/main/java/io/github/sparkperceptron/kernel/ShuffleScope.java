@@ -1,11 +1,11 @@
 package io.github.sparkperceptron.kernel;
 
 /**
- * How far a shuffled epoch moves a row: anywhere in its partition, or within a chunk of nearby
- * rows of a block laid out once in random order (see {@link VisitOrder}).
+ * How far a shuffled epoch moves a row: anywhere among its worker's rows, or within a chunk of
+ * nearby rows of a block laid out once in random order (see {@link VisitOrder}).
  *
  * <pre>
- * rows     a fresh uniform permutation of the partition's rows every epoch: the textbook order,
+ * rows     a fresh uniform permutation of the worker's rows every epoch: the textbook order,
  *          and scikit-learn's; every row is a random memory access
  * chunks   the rows are laid out once, in a seeded uniform order, when the block is built; each
  *          epoch visits chunks of nearby rows in a random order and the rows of a chunk in a
@@ -13,7 +13,7 @@ package io.github.sparkperceptron.kernel;
  * </pre>
  */
 public enum ShuffleScope implements ParamValue {
-  ROWS("rows", "a fresh uniform permutation of the partition's rows every epoch"),
+  ROWS("rows", "a fresh uniform permutation of the worker's rows every epoch"),
   CHUNKS("chunks", "the rows stored once in a seeded random order; each epoch visits chunks of a"
       + " few hundred neighbouring rows in a random order, and the rows of a chunk in a random"
       + " order: the same order statistics within an epoch, read from memory almost"

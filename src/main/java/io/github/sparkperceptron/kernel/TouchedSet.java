@@ -3,8 +3,8 @@ package io.github.sparkperceptron.kernel;
 import java.util.Arrays;
 
 /**
- * The set of state coordinates one partition changed during a mixing round, one bit per
- * coordinate: what lets a partition return only what it changed (O(touched coordinates)) instead
+ * The set of state coordinates one worker changed during a mixing round, one bit per
+ * coordinate: what lets a worker return only what it changed (O(touched coordinates)) instead
  * of its whole K·(d+1) state.
  *
  * <p>Marking costs one OR per stored value of an updated row, so an epoch's extra work is
@@ -126,14 +126,6 @@ public final class TouchedSet {
     }
     return out;
   }
-
-  /** Marks every coordinate of {@code coordinates}. */
-  public void markAll(int[] coordinates) {
-    for (int j : coordinates) {
-      mark(j);
-    }
-  }
-
   /** Empties the set (after an aborted round, whatever it held). */
   public void clear() {
     if (hi >= lo) {

@@ -4,7 +4,7 @@ import java.io.Serializable;
 import java.util.Objects;
 
 /**
- * The training data of one partition: feature rows, their class indices and (optionally) their
+ * The training data of one worker: feature rows, their class indices and (optionally) their
  * sample weights, built once per training and cached by Spark for every epoch.
  *
  * <p>A plain final class of primitive arrays, so that Spark's serializers (Java and Kryo) and its
@@ -42,7 +42,7 @@ public final class TrainingBlock implements Serializable {
     this.totalWeight = total;
   }
 
-  /** An empty block, for partitions without rows. */
+  /** An empty block, for workers without rows. */
   public static TrainingBlock empty(int numFeatures) {
     return new TrainingBlock(new CsrFeatureBlock(numFeatures, new int[] {0}, new int[0],
         new double[0]), new int[0], null);

@@ -87,8 +87,8 @@ public final class TrainingBlockBuilder {
   private void ensureEntries(int more) {
     long needed = (long) nnz + more;
     if (needed > Integer.MAX_VALUE - 8) {
-      throw new IllegalStateException("a partition holds more than " + (Integer.MAX_VALUE - 8)
-          + " non-zeros; repartition the input into more partitions");
+      throw new IllegalStateException("a worker holds more than " + (Integer.MAX_VALUE - 8)
+          + " non-zeros; train on more workers (numWorkers), each of which then holds fewer");
     }
     if (needed > indices.length) {
       int size = grow(indices.length, (int) needed);

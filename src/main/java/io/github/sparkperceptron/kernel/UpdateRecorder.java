@@ -4,7 +4,7 @@ package io.github.sparkperceptron.kernel;
  * Observes every weight change of an epoch, for the voted perceptron, which must remember each
  * intermediate weight vector (as the update that produced it) and how long it survived.
  */
-public interface UpdateRecorder {
+interface UpdateRecorder {
   /**
    * Called after the update made at {@code row}: weight row {@code raised} moved by
    * +delta·x and, for multiclass models, weight row {@code lowered} by −delta·x

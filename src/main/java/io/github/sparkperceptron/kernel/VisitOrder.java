@@ -3,16 +3,16 @@ package io.github.sparkperceptron.kernel;
 import java.io.Serializable;
 
 /**
- * The order in which a partition visits its rows, epoch after epoch, and the order in which its
- * block stores them: pure functions of (seed, epoch, partition) and the block's shape, so that a
+ * The order in which a worker visits its rows, epoch after epoch, and the order in which its
+ * block stores them: pure functions of (seed, epoch, worker) and the block's shape, so that a
  * retried or recomputed task sees the same rows in the same order (see {@link SeededShuffle}).
  *
  * <pre>
  * shuffle = false          the input order, every epoch
  * shuffle, scope rows      a fresh uniform permutation of the rows every epoch (Fisher–Yates)
  * shuffle, scope chunks    layout: the block stores the rows in a seeded uniform order π,
- *                          drawn once when it is built (stream (seed, epoch 0, partition));
- *                          each epoch e (stream (seed, e, partition)): cut the ring of stored
+ *                          drawn once when it is built (stream (seed, epoch 0, worker));
+ *                          each epoch e (stream (seed, e, worker)): cut the ring of stored
  *                          rows into chunks of C consecutive rows at a random place, visit the
  *                          chunks in a random order and the rows of each chunk in a random order
  * </pre>
@@ -80,27 +80,27 @@ public final class VisitOrder implements Serializable {
   }
 
   /**
-   * How a partition's block stores its rows: stored row i is input row {@code layout[i]}; or
+   * How a worker's block stores its rows: stored row i is input row {@code layout[i]}; or
    * {@code null} when the block keeps the input order. Pass it to
    * {@link TrainingBlockBuilder#build(int[])}.
    */
-  public int[] layout(int partition, int numRows) {
+  public int[] layout(int worker, int numRows) {
     if (!shuffle || scope != ShuffleScope.CHUNKS) {
       return null;
     }
-    return SeededShuffle.forEpoch(seed, LAYOUT_EPOCH, partition).permutation(numRows);
+    return SeededShuffle.forEpoch(seed, LAYOUT_EPOCH, worker).permutation(numRows);
   }
 
   /**
    * The stored rows of {@code rows} (a block built with {@link #layout}) to visit in
    * {@code epoch}, in order: a permutation of 0 .. n-1.
    */
-  public EpochOrder epochOrder(int epoch, int partition, FeatureBlock rows) {
+  public EpochOrder epochOrder(int epoch, int worker, FeatureBlock rows) {
     int n = rows.numRows();
     if (!shuffle) {
       return EpochOrder.of(identity(n));
     }
-    SeededShuffle stream = SeededShuffle.forEpoch(seed, epoch, partition);
+    SeededShuffle stream = SeededShuffle.forEpoch(seed, epoch, worker);
     return scope == ShuffleScope.ROWS ? EpochOrder.of(stream.permutation(n))
         : chunked(stream, n, chunkRows(rows));
   }
@@ -122,10 +122,10 @@ public final class VisitOrder implements Serializable {
 
   /**
    * The chunked order of {@code n} stored rows in chunks of {@code chunkRows}, drawn from the
-   * stream of (seed, epoch, partition).
+   * stream of (seed, epoch, worker).
    */
-  public static EpochOrder chunked(long seed, int epoch, int partition, int n, int chunkRows) {
-    return chunked(SeededShuffle.forEpoch(seed, epoch, partition), n, chunkRows);
+  public static EpochOrder chunked(long seed, int epoch, int worker, int n, int chunkRows) {
+    return chunked(SeededShuffle.forEpoch(seed, epoch, worker), n, chunkRows);
   }
 
   /**

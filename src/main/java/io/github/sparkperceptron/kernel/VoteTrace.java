@@ -4,7 +4,7 @@ import java.io.Serializable;
 import java.util.Arrays;
 
 /**
- * The intermediate weight vectors one partition passed through while training, stored compactly
+ * The intermediate weight vectors one worker passed through while training, stored compactly
  * for the voted perceptron: a start vector (by index, kept once on the driver) followed by the
  * updates that produced each next vector, with the mistake rows copied in CSR form. The vector
  * after update j is start + Σ_{i≤j} Δ_i, and it survives from update j's clock to update j+1's.
@@ -111,10 +111,10 @@ public final class VoteTrace implements UpdateRecorder, Serializable {
     rowStart[count] = stored;
   }
 
-  /** Marks the end of recording at the given clock, with the partition's unnormalised μ. */
-  public void finish(double clock, double partitionMixWeight) {
+  /** Marks the end of recording at the given clock, with the worker's unnormalised μ. */
+  public void finish(double clock, double workerMixWeight) {
     this.endClock = clock;
-    this.mixWeight = partitionMixWeight;
+    this.mixWeight = workerMixWeight;
     this.source = null;
   }
 
@@ -137,7 +137,7 @@ public final class VoteTrace implements UpdateRecorder, Serializable {
     return clockBefore[j];
   }
 
-  /** The partition's unnormalised mixing weight, set by {@link #finish}. */
+  /** The worker's unnormalised mixing weight, set by {@link #finish}. */
   public double mixWeight() {
     return mixWeight;
   }

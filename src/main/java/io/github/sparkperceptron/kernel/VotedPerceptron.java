@@ -14,10 +14,10 @@ import java.util.List;
  * over every intermediate weight vector w_k, where c_k is how many examples w_k survived (sign(0)
  * counts as −1 and arg-max ties go to the lowest class, as in training).
  *
- * <p>Under parameter mixing the vote ranges over every partition's own sequence of intermediate
- * vectors in every epoch: partition i's epoch n starts from the mixed vector w̄⁽ⁿ⁾ and each vector
- * it passes through votes with weight μ_i,n · c (c measured on the partition's clock, which spans
- * the same T per epoch on every partition). With one partition μ = 1, the clock counts examples
+ * <p>Under parameter mixing the vote ranges over every worker's own sequence of intermediate
+ * vectors in every epoch: worker i's epoch n starts from the mixed vector w̄⁽ⁿ⁾ and each vector
+ * it passes through votes with weight μ_i,n · c (c measured on the worker's clock, which spans
+ * the same T per epoch on every worker). With one worker μ = 1, the clock counts examples
  * and this is exactly Freund &amp; Schapire's voted perceptron.
  *
  * <p>Storage: the E start vectors (K'·(d+1) doubles each, one per epoch) and the updates
@@ -252,7 +252,7 @@ public final class VotedPerceptron implements Serializable {
   }
 
   /**
-   * Collects start vectors and the partitions' traces epoch by epoch, and assembles the vote,
+   * Collects start vectors and the workers' traces epoch by epoch, and assembles the vote,
    * optionally only up to some epoch (early stopping keeps the best epoch's vote).
    */
   public static final class Builder implements Serializable {
@@ -278,9 +278,9 @@ public final class VotedPerceptron implements Serializable {
     }
 
     /**
-     * Adds the traces one epoch produced (one per partition, or per partition over all epochs
+     * Adds the traces one epoch produced (one per worker, or per worker over all epochs
      * for one-shot mixing), each weighted by its μ_i = mixWeight_i / Σ_j mixWeight_j; when every
-     * mixing weight is zero (no partition updated), by 1 / #traces.
+     * mixing weight is zero (no worker updated), by 1 / #traces.
      */
     public void addEpoch(int epoch, List<VoteTrace> epochTraces) {
       double total = 0;

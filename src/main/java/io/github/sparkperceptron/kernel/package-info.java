@@ -1,7 +1,7 @@
 /**
  * Spark-free learning kernels: the perceptron family's per-example updates over primitive arrays.
  *
- * <p>Nothing in this package imports Spark. A partition's training data arrives as one
+ * <p>Nothing in this package imports Spark. A worker's training data arrives as one
  * {@link io.github.sparkperceptron.kernel.TrainingBlock} (CSR or dense rows, class indices,
  * optional sample weights) and {@link io.github.sparkperceptron.kernel.OnlineLearner} runs one
  * epoch of updates over it in place on a {@link io.github.sparkperceptron.kernel.LinearState}, in

@@ -13,19 +13,19 @@ import java.util.Arrays;
  *   intra-block parallel optimization and blockwise model-update filtering", ICASSP 2016 (BMUF).
  * McDonald, Hall &amp; Mann, NAACL-HLT 2010 (iterative parameter mixing and its mistake bound).
  *
- * round t:  v_t = w_t + β·Δ_{t−1}                      look-ahead, broadcast to every partition
- *           g_t = Σ_i μ_i·(w_i − v_t)                 the mistake-weighted mix of the partitions'
+ * round t:  v_t = w_t + β·Δ_{t−1}                      look-ahead, broadcast to every worker
+ *           g_t = Σ_i μ_i·(w_i − v_t)                 the mistake-weighted mix of the workers'
  *                                                        changes from v_t (μ_i = k_i / Σ_j k_j)
  *           w_{t+1} = v_t + g_t,   Δ_t = β·Δ_{t−1} + g_t
- * β = 1 − 1/P (P partitions): block learning rate 1, so Δ builds up to about P·g, the sum of the
- *   partitions' changes, over about P rounds, and damps what the partitions' changes do not
+ * β = 1 − 1/W (W workers): block learning rate 1, so Δ builds up to about W·g, the sum of the
+ *   workers' changes, over about W rounds, and damps what the workers' changes do not
  *   agree on.
  * </pre>
  *
- * <p><b>Why.</b> Mixing the P partitions' changes by their mean moves the weights about as far as
- * one partition's pass over 1/P of the data: with many partitions an epoch is worth a fraction of
- * a serial one (BENCHMARKS.md measures 4 to 15 points of accuracy lost at 16 to 64 partitions).
- * Adding the changes instead overshoots and diverges wherever the partitions correct the same
+ * <p><b>Why.</b> Mixing the W workers' changes by their mean moves the weights about as far as
+ * one worker's pass over 1/W of the data: with many workers an epoch is worth a fraction of
+ * a serial one (BENCHMARKS.md measures 4 to 15 points of accuracy lost at 16 to 64 workers).
+ * Adding the changes instead overshoots and diverges wherever the workers correct the same
  * error (the intercept, dense features). Momentum accumulates the consistent part of the mean
  * change over rounds and lets the noise cancel; it needs enough rounds to act, which is why the
  * trainer cuts each epoch into several mixing rounds.
@@ -34,7 +34,7 @@ import java.util.Arrays;
  * Σ τ accumulated by the trajectory (each look-ahead adds β·m_Δ, the decayed mass of Δ; each
  * round adds Σ_i μ_i·m_i). On data separable with margin γ by a unit u, every Δ is a
  * non-negative combination of update vectors y·x̃, so u·w_t ≥ γ·M_t. A round's mix from v keeps
- * ‖w_{t+1}‖² ≤ ‖v_t‖² + ρ·Σ_i μ_i·m_i (each partition's own mistakes add at most τ²‖x̃‖² ≤ ρ·τ
+ * ‖w_{t+1}‖² ≤ ‖v_t‖² + ρ·Σ_i μ_i·m_i (each worker's own mistakes add at most τ²‖x̃‖² ≤ ρ·τ
  * with ρ = η·s_max·max‖x̃‖² (twice that for multiclass), and the mean is convex), so the
  * invariant ‖w_t‖² ≤ ‖w_0‖² + ρ·M_t holds as long as every look-ahead satisfies it. The look-ahead
  * is therefore checked, and skipped (Δ reset to 0: a restart, as in O'Donoghue &amp; Candès 2015)
@@ -45,7 +45,7 @@ import java.util.Arrays;
  *
  * <p>Cost on the driver: O(K·(d+1)) per round for the look-ahead (one dense Δ). The averaging
  * accumulator absorbs each jump at the round's clock c (u += c·jump), so the running average
- * w − u/c is unchanged by a jump and keeps averaging the weights the partitions actually used.
+ * w − u/c is unchanged by a jump and keeps averaging the weights the workers actually used.
  */
 public final class BlockMomentum implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -76,9 +76,9 @@ public final class BlockMomentum implements Serializable {
     this.velocity = new double[length];
   }
 
-  /** β = 1 − 1/P for P partitions, Chen &amp; Huo's choice (0 for one partition: no momentum). */
-  public static double defaultMomentum(int partitions) {
-    return 1.0 - 1.0 / partitions;
+  /** β = 1 − 1/W for W workers, Chen &amp; Huo's choice (0 for one worker: no momentum). */
+  public static double defaultMomentum(int workers) {
+    return 1.0 - 1.0 / workers;
   }
 
   public double momentum() {

@@ -2,7 +2,7 @@ package io.github.sparkperceptron.mixing;
 
 import io.github.sparkperceptron.kernel.ParamValue;
 
-/** How the partitions' weights are combined; see the package documentation for the formulas. */
+/** How the workers' weights are combined; see the package documentation for the formulas. */
 public enum MixingMode implements ParamValue {
   UNIFORM("uniform", "each round, weighted by share of examples"),
   MISTAKES("mistakes", "each round, weighted by share of updates, McDonald et al. 2010"),
@@ -29,19 +29,13 @@ public enum MixingMode implements ParamValue {
   }
 
   /**
-   * The unnormalised μ of one partition: its total sample weight (its row count when unweighted)
+   * The unnormalised μ of one worker: its total sample weight (its row count when unweighted)
    * for uniform and one-shot mixing, its number of updates for mistake-weighted mixing and for
    * block momentum (whose rounds are mistake-weighted mixes).
    */
-  public double mixWeight(double partitionWeight, long partitionUpdates) {
-    return this == MISTAKES || this == MOMENTUM ? partitionUpdates : partitionWeight;
+  public double mixWeight(double workerWeight, long workerUpdates) {
+    return this == MISTAKES || this == MOMENTUM ? workerUpdates : workerWeight;
   }
-
-  /** Whether the partitions are mixed after every round (all but one-shot mixing). */
-  public boolean isIterative() {
-    return this != ONESHOT;
-  }
-
   /** Looks a mode up by its param value (case-insensitive). */
   public static MixingMode fromParam(String value) {
     return ParamValue.parse(MixingMode.class, "mixing", value);

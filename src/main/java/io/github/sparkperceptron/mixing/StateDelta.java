@@ -4,15 +4,15 @@ import java.io.Serializable;
 import java.util.Arrays;
 
 /**
- * What one partition's mixing round changed in the learner state, or the μ-weighted mean of such
- * changes over a range of partitions: δw (the weights' change) and δu (the averaging
+ * What one worker's mixing round changed in the learner state, or the μ-weighted mean of such
+ * changes over a range of workers: δw (the weights' change) and δu (the averaging
  * accumulator's change, when averaging), at the coordinates that changed.
  *
  * <p>Two representations, chosen by density, with identical arithmetic: <b>sparse</b> (sorted
  * coordinate indices with their δw, δu; 4 + 8 + 8 bytes per changed coordinate) and <b>dense</b>
  * (one δw and one δu per coordinate; 16 bytes per coordinate). A perceptron update touches only
  * the non-zeros of a row (and only two of the K class rows), so on high-dimensional data a
- * partition's round changes a small part of the K·(d+1) state and its result costs O(changed
+ * worker's round changes a small part of the K·(d+1) state and its result costs O(changed
  * coordinates), not O(K·d).
  *
  * <p>Every operation treats a coordinate a sparse delta does not store as 0.0 and evaluates the
@@ -20,9 +20,9 @@ import java.util.Arrays;
  * zeros. So a sparse and a dense delta holding the same changes mix and apply to bit-identical
  * states, whichever representation each side of a merge has.
  *
- * <p>A delta of a single partition may also carry the partition's new weights themselves
- * ({@link #exactWeights()}): w + (w_i − w) need not round back to w_i, and a training on one
- * partition must be the serial algorithm bit for bit, so that case takes the weights as they are.
+ * <p>A delta of a single worker may also carry the worker's new weights themselves
+ * ({@code exactWeights}): w + (w_i − w) need not round back to w_i, and a training on one
+ * worker must be the serial algorithm bit for bit, so that case takes the weights as they are.
  */
 public final class StateDelta implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -46,7 +46,7 @@ public final class StateDelta implements Serializable {
   private final double[] dw;
   /** δu, aligned with {@link #dw}, or {@code null} when not averaging. */
   private final double[] du;
-  /** The partition's new weights aligned with {@link #dw}, or {@code null}. */
+  /** The worker's new weights aligned with {@link #dw}, or {@code null}. */
   private final double[] exactWeights;
 
   private StateDelta(int length, int[] index, double[] dw, double[] du, double[] exactWeights,
@@ -94,9 +94,9 @@ public final class StateDelta implements Serializable {
   }
 
   /**
-   * The change a partition made: δw = w − base and δu = u at the {@code touched} coordinates
+   * The change a worker made: δw = w − base and δu = u at the {@code touched} coordinates
    * (increasing), where {@code u} accumulated from zero. Stored sparse or dense by density; with
-   * {@code keepWeights} the new weights themselves travel along (a single partition's result).
+   * {@code keepWeights} the new weights themselves travel along (a single worker's result).
    */
   public static StateDelta between(int[] touched, double[] w, double[] base, double[] u,
       boolean keepWeights) {
@@ -159,11 +159,6 @@ public final class StateDelta implements Serializable {
     return du != null;
   }
 
-  /** Whether the partition's new weights travel along (see the class documentation). */
-  public boolean hasExactWeights() {
-    return exactWeights != null;
-  }
-
   /** The coordinate of stored entry {@code k}. */
   public int coordinate(int k) {
     return index == null ? k : index[k];
@@ -178,12 +173,6 @@ public final class StateDelta implements Serializable {
   public double averageChange(int k) {
     return du == null ? 0.0 : du[k];
   }
-
-  /** The new weight of stored entry {@code k}; only with {@link #hasExactWeights()}. */
-  public double exactWeight(int k) {
-    return exactWeights[k];
-  }
-
   /** Bytes of the arrays this delta holds (what shipping it costs, before framing). */
   public long sizeInBytes() {
     long entries = storedEntries();
@@ -193,7 +182,7 @@ public final class StateDelta implements Serializable {
 
   /**
    * The coordinate-wise a + r·(b − a) of this (a) and {@code right} (b), absent coordinates being
-   * 0.0: the running weighted mean of {@link PartitionResult#absorb}. Returns a new delta (never
+   * 0.0: the running weighted mean of {@link WorkerResult#absorb}. Returns a new delta (never
    * with exact weights); sparse while the union of the coordinates stays sparse.
    */
   public StateDelta blend(StateDelta right, double r) {
@@ -285,39 +274,6 @@ public final class StateDelta implements Serializable {
     return new StateDelta(length, null, denseWeights(), du == null ? null : denseAverages(),
         null, denseAbove);
   }
-
-  /** This delta stored sparsely over its non-zero coordinates (for tests and measurements). */
-  public StateDelta toSparse() {
-    if (index != null) {
-      return this;
-    }
-    int m = 0;
-    for (int j = 0; j < length; j++) {
-      if (dw[j] != 0.0 || (du != null && du[j] != 0.0)) {
-        m++;
-      }
-    }
-    int[] idx = new int[m];
-    double[] w = new double[m];
-    double[] u = du == null ? null : new double[m];
-    double[] exact = exactWeights == null ? null : new double[m];
-    int k = 0;
-    for (int j = 0; j < length; j++) {
-      if (dw[j] != 0.0 || (du != null && du[j] != 0.0)) {
-        idx[k] = j;
-        w[k] = dw[j];
-        if (u != null) {
-          u[k] = du[j];
-        }
-        if (exact != null) {
-          exact[k] = exactWeights[j];
-        }
-        k++;
-      }
-    }
-    return new StateDelta(length, idx, w, u, exact, denseAbove);
-  }
-
   private double[] denseWeights() {
     if (index == null) {
       return dw.clone();
@@ -342,7 +298,7 @@ public final class StateDelta implements Serializable {
 
   /**
    * Applies the change to a state: w_j += δw_j and u_j += δu_j where they are non-zero (or, with
-   * exact weights, w_j = the partition's weight at every stored coordinate). Returns the number
+   * exact weights, w_j = the worker's weight at every stored coordinate). Returns the number
    * of weight coordinates written.
    *
    * @param u the averaging accumulator, or {@code null} when not averaging

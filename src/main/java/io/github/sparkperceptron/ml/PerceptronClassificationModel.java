@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.ml;
 
+import io.github.sparkperceptron.train.InputChecks;
 import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.ml.attribute.AttributeGroup;

@@ -1,16 +1,16 @@
 package io.github.sparkperceptron.ml;
 
-import io.github.sparkperceptron.kernel.Averaging;
-import io.github.sparkperceptron.kernel.EpochStats;
 import io.github.sparkperceptron.kernel.LearnerConfig;
 import io.github.sparkperceptron.kernel.LinearState;
 import io.github.sparkperceptron.kernel.UpdateRule;
-import io.github.sparkperceptron.kernel.VisitOrder;
-import io.github.sparkperceptron.kernel.VotedPerceptron;
-import io.github.sparkperceptron.mixing.BlockMomentum;
 import io.github.sparkperceptron.mixing.MixingMode;
+import io.github.sparkperceptron.train.EpochCallback;
+import io.github.sparkperceptron.train.InputChecks;
+import io.github.sparkperceptron.train.MixingLoop;
+import io.github.sparkperceptron.train.TrainingConfig;
+import io.github.sparkperceptron.train.TrainingInput;
+import io.github.sparkperceptron.train.TrainingResult;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -28,7 +28,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A perceptron classifier for Spark ML, trained on every partition at once and combined by
+ * A perceptron classifier for Spark ML, trained on every worker at once and combined by
  * iterative parameter mixing.
  *
  * <pre>
@@ -42,8 +42,9 @@ import org.slf4j.LoggerFactory;
  * label column's metadata when present, else the largest label + 1. Defaults: 10 epochs, averaged
  * perceptron, mistake-weighted mixing, a fresh full shuffle every epoch (shuffleScope=rows; the
  * faster chunked order is an option, see {@link io.github.sparkperceptron.kernel.VisitOrder}),
- * seed 42. One epoch costs one Spark job
- * and O(non-zeros) work per partition; the driver holds a few K'·(d+1) weight arrays.
+ * seed 42. One epoch costs one Spark job per mixing round ({@code mixingRounds}; one for the
+ * mean mixes, about one per worker for momentum) and O(non-zeros) work per worker; the driver
+ * holds a few K'·(d+1) weight arrays.
  *
  * <p>Usage: {@code new PerceptronClassifier().setMaxIter(20).fit(train)} or as a stage of a
  * {@code Pipeline}; see the README for Java and Scala examples.
@@ -227,17 +228,15 @@ public class PerceptronClassifier
   @Override
   public PerceptronClassificationModel train(Dataset<?> dataset) {
     UpdateRule rule = updateRuleValue();
-    Averaging averagingMode = averagingValue();
     MixingMode mixingMode = mixingValue();
-    String validationCol = getValidationIndicatorCol();
-    if (!validationCol.isEmpty() && mixingMode == MixingMode.ONESHOT) {
+    if (!getValidationIndicatorCol().isEmpty() && mixingMode == MixingMode.ONESHOT) {
       throw new IllegalArgumentException("validationIndicatorCol needs a model after every"
           + " epoch, which mixing=oneshot never forms; use mixing=mistakes or mixing=uniform, or"
           + " unset validationIndicatorCol");
     }
     if (mixingMode == MixingMode.ONESHOT && getMixingRounds() > 1) {
       throw new IllegalArgumentException("mixingRounds=" + getMixingRounds() + " needs iterative"
-          + " mixing, but mixing=oneshot trains every partition alone and mixes once; use"
+          + " mixing, but mixing=oneshot trains every worker alone and mixes once; use"
           + " mixing=momentum or mistakes, or leave mixingRounds at 0");
     }
     if (rule.isPassiveAggressive() && getStepSize() != 1.0) {
@@ -245,27 +244,19 @@ public class PerceptronClassifier
           + " their own step", getStepSize(), getUpdateRule());
     }
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(dataset.sparkSession().sparkContext());
-
-    try (TrainingInput input = TrainingInput.prepare(dataset, getLabelCol(), getFeaturesCol(),
-        getWeightCol(), validationCol, getNumWorkers(), jsc.sc().defaultParallelism(),
-        VisitOrder.of(getShuffle(), shuffleScopeValue(), getSeed()), false)) {
-      LearnerConfig learner = new LearnerConfig(input.numFeatures, input.numClasses,
-          getFitIntercept(), getStepSize(), rule, getAggressiveness(), averagingMode,
+    TrainingConfig config = trainingConfig();
+    try (TrainingInput input = TrainingInput.prepare(dataset, config,
+        jsc.sc().defaultParallelism())) {
+      LearnerConfig learner = config.learner(input.numFeatures(), input.numClasses(),
           classWeights(input));
-      MixingSettings settings = mixingSettings(jsc, input, learner, getMaxIter(), getSeed(),
-          validationCol);
-      if (averagingMode == Averaging.VOTE) {
-        MemoryPlan.requireVoteFits(getMaxIter(), settings.rounds, input.numRows,
-            input.storedValues, learner.stateLength(), Runtime.getRuntime().maxMemory());
-      }
+      MixingLoop loop = new MixingLoop(jsc, input, learner, config);
       // Before anything of the model's size is allocated (the zero state, the initial model's
       // weights): a model that cannot fit is refused with a message, not an OutOfMemoryError.
-      MemoryPlan.forTraining(learner, input, settings, initialModel != null, jsc.sc())
-          .enforce(jsc.sc());
-      LinearState start = initialState(learner);
+      loop.requireMemory();
+      LinearState start = config.initialState(learner);
       LOG.info("Training {}: {} on {} rows x {} features, {} classes, {} workers",
-          uid(), describeParams(), input.numRows, input.numFeatures, input.numClasses,
-          input.numPartitions);
+          uid(), describeParams(), input.numRows(), input.numFeatures(), input.numClasses(),
+          input.numWorkers());
 
       int onlyClass = input.singleClass();
       if (onlyClass >= 0 && getFitIntercept() && initialModel == null) {
@@ -279,107 +270,41 @@ public class PerceptronClassifier
             + " fitIntercept=false or an initial model is set", onlyClass);
       }
 
-      Checkpoints checkpoints = checkpoints(jsc, input, learner, settings);
-      EpochListener listener = epochListener == null ? null : (epoch, snapshot) -> {
+      EpochCallback callback = epochListener == null ? null : (epoch, state, vote) -> {
+        PerceptronClassificationModel snapshot = PerceptronClassificationModel.fromStateWeights(
+            uid(), learner.numClasses(), learner.numFeatures(), state.modelWeights(), vote);
         PerceptronClassificationModel m = copyValues(snapshot, extractParamMap());
         m.setParent(this);
         epochListener.onEpoch(epoch, m);
       };
-      TrainingProgress progress = IterativeParameterMixing.run(jsc, input, learner, settings,
-          start, checkpoints, getCheckpointInterval(), listener, uid());
+      TrainingResult result = loop.run(start, () -> fingerprint(input), callback);
       PerceptronClassificationModel model = PerceptronClassificationModel.fromStateWeights(uid(),
-          learner.numClasses(), learner.numFeatures(), progress.modelState().modelWeights(),
-          progress.finalVote);
-      if (checkpoints != null) {
-        checkpoints.clear();
-      }
-      return model.setSummary(summarize(progress, rule, input));
+          learner.numClasses(), learner.numFeatures(), result.modelWeights(), result.vote());
+      return model.setSummary(new PerceptronTrainingSummary(result,
+          rule.isPassiveAggressive()));
     }
-  }
-
-  /** The dense-above share {@link MixingSettings#EXCHANGE_KEY} asks for. */
-  private static double exchangeDensity(String mode) {
-    switch (mode.toLowerCase(Locale.ROOT)) {
-      case "auto":
-        return io.github.sparkperceptron.mixing.StateDelta.DENSE_ABOVE;
-      case "sparse":
-        return Double.POSITIVE_INFINITY;
-      case "dense":
-        return -1.0;
-      default:
-        throw new IllegalArgumentException(MixingSettings.EXCHANGE_KEY + " must be auto, sparse"
-            + " or dense, got '" + mode + "'");
-    }
-  }
-
-  /** From this many workers on, the mean mixes warn that they dilute (see mixingSettings). */
-  static final int DILUTING_WORKERS = 8;
-
-  /**
-   * The mixing loop's settings for this data: rounds, block momentum and its bound resolved, the
-   * exchange's representation from {@link MixingSettings#EXCHANGE_KEY}. {@code maxIter} and
-   * {@code seed} are parameters because a stream's micro-batch ({@link OnlineTraining}) runs its
-   * own number of epochs with a seed of its own.
-   */
-  MixingSettings mixingSettings(JavaSparkContext jsc, TrainingInput input, LearnerConfig learner,
-      int maxIter, long seed, String validationCol) {
-    MixingMode mixingMode = mixingValue();
-    int workers = input.numPartitions;
-    int rounds = mixingMode == MixingMode.ONESHOT ? 1
-        : getMixingRounds() > 0 ? getMixingRounds()
-        : MixingSettings.automaticRounds(mixingMode, workers);
-    double momentum = mixingMode == MixingMode.MOMENTUM
-        ? BlockMomentum.defaultMomentum(workers) : 0.0;
-    double bound = 0.0;
-    if (learner.updateRule() == UpdateRule.PERCEPTRON) {
-      // ρ of BlockMomentum's bound: one update grows ‖w‖² by at most τ·(τ_max·max‖x̃‖²), twice
-      // that for multiclass (two rows move).
-      double maxWeight = 0.0;
-      for (int k = 0; k < input.numClasses; k++) {
-        double classFactor = learner.classWeights() == null ? 1.0 : learner.classWeights()[k];
-        maxWeight = Math.max(maxWeight, input.maxWeightByClass[k] * classFactor);
-      }
-      double radius = input.maxSquaredNorm + (learner.fitIntercept() ? 1.0 : 0.0);
-      bound = (learner.isBinary() ? 1.0 : 2.0) * learner.stepSize() * maxWeight * radius;
-    }
-    if (workers >= DILUTING_WORKERS
-        && (mixingMode == MixingMode.MISTAKES || mixingMode == MixingMode.UNIFORM)) {
-      // BENCHMARKS.md, issue 9: the mean of W workers' changes moves the weights about as far as
-      // an epoch over 1/W of the data, so these modes lose accuracy per epoch as W grows.
-      LOG.warn("mixing={} averages the changes of {} workers, which costs accuracy per epoch"
-          + " (pendigits: 3 points at 8 workers, 6 at 64, after 10 epochs); mixing=momentum"
-          + " keeps one worker's accuracy at 64 workers (BENCHMARKS.md, issue 9)",
-          mixingMode.paramValue(), workers);
-    }
-    if (mixingMode != MixingMode.ONESHOT) {
-      LOG.info("Mixing: {} over {} workers, {} round{} per epoch{}", mixingMode.paramValue(),
-          workers, rounds, rounds == 1 ? "" : "s",
-          momentum > 0 ? String.format(Locale.ROOT, ", block momentum %.4f", momentum) : "");
-    }
-    MixingSettings settings = new MixingSettings(maxIter, getTol(), mixingMode, getShuffle(),
-        shuffleScopeValue(), seed, getAggregationDepth(), !validationCol.isEmpty(),
-        getValidationPatience(), getThreshold(), rounds, momentum, bound);
-    String exchange = jsc.getLocalProperty(MixingSettings.EXCHANGE_KEY);
-    settings.denseAbove = exchangeDensity(exchange != null ? exchange
-        : jsc.getConf().get(MixingSettings.EXCHANGE_KEY, "auto"));
-    return settings;
   }
 
   /**
-   * The checkpoints of this training, or null when {@code checkpointDir} is unset, checkpoints
-   * are off (interval −1) or there is nothing to checkpoint (one-shot mixing is one job).
+   * The engine's settings for these params: the one place where the params become a
+   * {@link TrainingConfig}, for {@code fit} and for streams ({@link EngineBridge}).
    */
-  private Checkpoints checkpoints(JavaSparkContext jsc, TrainingInput input,
-      LearnerConfig learner, MixingSettings settings) {
-    if (getCheckpointDir().isEmpty() || getCheckpointInterval() < 1) {
-      return null;
+  TrainingConfig trainingConfig() {
+    TrainingConfig.Builder b = TrainingConfig.builder().name(uid())
+        .columns(getLabelCol(), getFeaturesCol(), getWeightCol(), getValidationIndicatorCol())
+        .numWorkers(getNumWorkers())
+        .visitOrder(getShuffle(), shuffleScopeValue(), getSeed())
+        .learner(updateRuleValue(), getStepSize(), getAggressiveness(), getFitIntercept(),
+            averagingValue())
+        .epochs(getMaxIter(), getTol(), getValidationPatience())
+        .mixing(mixingValue(), getMixingRounds(), getAggregationDepth())
+        .threshold(getThreshold())
+        .checkpoints(getCheckpointDir(), getCheckpointInterval());
+    PerceptronClassificationModel initial = initialModel;
+    if (initial != null) {
+      b.initialWeights(initial.numClasses(), initial.numFeatures(), initial::toStateWeights);
     }
-    if (settings.mixing == MixingMode.ONESHOT) {
-      LOG.warn("checkpointDir is ignored with mixing=oneshot: its training is a single Spark job");
-      return null;
-    }
-    return new Checkpoints(jsc.hadoopConfiguration(), getCheckpointDir(), fingerprint(input),
-        CheckpointFormat.Shape.of(learner, input.numPartitions, settings));
+    return b.build();
   }
 
   /**
@@ -398,13 +323,7 @@ public class PerceptronClassifier
       sb.append(p.name()).append('=').append(isDefined(p) ? String.valueOf(getOrDefault(p)) : "")
           .append('\n');
     }
-    sb.append("rows=").append(input.numRows).append(" validation=").append(input.validationRows)
-        .append(" features=").append(input.numFeatures).append(" classes=")
-        .append(input.numClasses).append(" stored=").append(input.storedValues)
-        .append(" weight=").append(Double.doubleToLongBits(input.totalWeight))
-        .append(" workers=").append(input.numPartitions)
-        .append(" partitionRows=").append(Arrays.toString(input.partitionRows))
-        .append(" classCounts=").append(Arrays.toString(input.classCounts)).append('\n');
+    sb.append(input.identity()).append('\n');
     if (initialModel != null) {
       sb.append("initial=").append(Arrays.hashCode(initialModel.toStateWeights()));
     }
@@ -423,28 +342,11 @@ public class PerceptronClassifier
 
   /** The per-class factors on the sample weights that {@code classWeight} asks for, or null. */
   private double[] classWeights(TrainingInput input) {
-    double[] weights = classWeightValue().factors(input.classWeightSums);
+    double[] weights = classWeightValue().factors(input.classWeightSums());
     if (weights != null) {
       LOG.info("classWeight={}: class weights {}", getClassWeight(), Arrays.toString(weights));
     }
     return weights;
-  }
-
-  LinearState initialState(LearnerConfig learner) {
-    LinearState state = LinearState.zero(learner);
-    if (initialModel != null) {
-      if (initialModel.numFeatures() != learner.numFeatures()
-          || initialModel.numClasses() != learner.numClasses()) {
-        throw new IllegalArgumentException("The initial model (setInitialModel) has "
-            + initialModel.numFeatures() + " features and " + initialModel.numClasses()
-            + " classes, but the training data have " + learner.numFeatures() + " features and "
-            + learner.numClasses() + " classes; warm-start only from a model trained on data of"
-            + " the same shape");
-      }
-      double[] w = initialModel.toStateWeights();
-      System.arraycopy(w, 0, state.weights(), 0, w.length);
-    }
-    return state;
   }
 
   private PerceptronClassificationModel constantModel(LearnerConfig learner, int onlyClass,
@@ -460,43 +362,8 @@ public class PerceptronClassifier
     PerceptronClassificationModel model = new PerceptronClassificationModel(uid(),
         learner.numClasses(), learner.numFeatures(),
         new double[rows * learner.numFeatures()], intercepts, null);
-    return model.setSummary(new PerceptronTrainingSummary(new long[0], new long[0], new long[0],
-        new double[0], new double[0], new double[0], new double[0], new double[0], new long[0][],
-        new double[0], 0, PerceptronTrainingSummary.StopReason.NOTHING_TO_TRAIN,
-        input.layout.inputPartitions, input.numPartitions));
-  }
-
-  private static PerceptronTrainingSummary summarize(TrainingProgress progress, UpdateRule rule,
-      TrainingInput input) {
-    List<EpochStats> epochs = progress.epochs;
-    int n = epochs.size();
-    long[] updates = new long[n];
-    long[] mistakes = new long[n];
-    long[] examples = new long[n];
-    double[] objective = new double[n];
-    double[] loss = new double[n];
-    double[] hinge = new double[n];
-    double[] change = new double[n];
-    double[] seconds = new double[n];
-    for (int e = 0; e < n; e++) {
-      EpochStats s = epochs.get(e);
-      updates[e] = s.updates;
-      mistakes[e] = s.mistakes;
-      examples[e] = s.examples;
-      loss[e] = s.perceptronLoss;
-      hinge[e] = s.hingeLoss;
-      double descended = rule.isPassiveAggressive() ? s.hingeLoss : s.perceptronLoss;
-      objective[e] = s.weightSeen > 0 ? descended / s.weightSeen : 0.0;
-      change[e] = progress.weightChanges.get(e);
-      seconds[e] = progress.seconds.get(e);
-    }
-    PerceptronTrainingSummary.StopReason reason =
-        n == 0 ? PerceptronTrainingSummary.StopReason.NOTHING_TO_TRAIN : progress.stopReason;
-    double[] validation = progress.validationAccuracy.stream().mapToDouble(Double::doubleValue)
-        .toArray();
-    return new PerceptronTrainingSummary(updates, mistakes, examples, objective, loss, hinge,
-        change, seconds, progress.partitionUpdates.toArray(new long[0][]), validation,
-        progress.modelEpoch, reason, input.layout.inputPartitions, input.numPartitions);
+    return model.setSummary(new PerceptronTrainingSummary(TrainingResult.nothingToTrain(input),
+        false));
   }
 
   private String describeParams() {

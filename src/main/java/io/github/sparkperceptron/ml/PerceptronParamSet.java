@@ -79,15 +79,15 @@ public final class PerceptronParamSet implements Serializable {
         "which weights make the model: " + ParamValue.describe(Averaging.class),
         ParamChecks.oneOf("averaging", Averaging.class));
     mixing = new Param<>(owner, "mixing",
-        "how the partitions' weights are combined: " + ParamValue.describe(MixingMode.class),
+        "how the workers' weights are combined: " + ParamValue.describe(MixingMode.class),
         ParamChecks.oneOf("mixing", MixingMode.class));
     mixingRounds = new IntParam(owner, "mixingRounds",
-        "mixing rounds per epoch: every partition's epoch is cut into this many consecutive"
-            + " parts and the partitions are mixed after each (one Spark job per round); 0 ="
+        "mixing rounds per epoch: every worker's epoch is cut into this many consecutive"
+            + " parts and the workers are mixed after each (one Spark job per round); 0 ="
             + " automatic: min(workers, 64) with mixing=momentum, 1 otherwise (>= 0)",
         ParamChecks.intAtLeast("mixingRounds", 0));
     shuffle = new BooleanParam(owner, "shuffle",
-        "whether each partition visits its rows in a new seeded order every epoch");
+        "whether each worker visits its rows in a new seeded order every epoch");
     shuffleScope = new Param<>(owner, "shuffleScope",
         "with shuffle, how far the order moves a row: " + ParamValue.describe(ShuffleScope.class),
         ParamChecks.oneOf("shuffleScope", ShuffleScope.class));
@@ -102,7 +102,7 @@ public final class PerceptronParamSet implements Serializable {
             + " empty: every weight is 1)",
         ParamChecks.optionalName("weightCol"));
     aggregationDepth = new IntParam(owner, "aggregationDepth",
-        "depth of the tree aggregation of partition results (>= 2)",
+        "depth of the tree aggregation of the workers' results (>= 2)",
         ParamChecks.intAtLeast("aggregationDepth", 2));
     validationIndicatorCol = new Param<>(owner, "validationIndicatorCol",
         "boolean column marking validation rows (true): they are not trained on; each epoch the"

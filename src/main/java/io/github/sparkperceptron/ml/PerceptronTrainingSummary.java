@@ -1,13 +1,16 @@
 package io.github.sparkperceptron.ml;
 
+import io.github.sparkperceptron.kernel.EpochStats;
+import io.github.sparkperceptron.train.TrainingResult;
 import java.io.Serializable;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * What training did, epoch by epoch: available from {@link PerceptronClassificationModel#summary()}
  * on a freshly trained model (as for Spark's own models, not after loading). Every per-epoch array
- * has {@link #totalIterations()} entries; counts and losses are summed over partitions and measured
- * by the partitions during the epoch, before each example's update (no extra pass over the data).
+ * has {@link #totalIterations()} entries; counts and losses are summed over workers and measured
+ * by the workers during the epoch, before each example's update (no extra pass over the data).
  */
 public final class PerceptronTrainingSummary implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -16,7 +19,7 @@ public final class PerceptronTrainingSummary implements Serializable {
   public enum StopReason {
     /** {@code maxIter} epochs ran. */
     MAX_ITER,
-    /** An epoch made no update on any partition. */
+    /** An epoch made no update on any worker. */
     CONVERGED,
     /** An epoch changed the mixed weights by less than {@code tol}, relative to their norm. */
     TOL,
@@ -34,31 +37,46 @@ public final class PerceptronTrainingSummary implements Serializable {
   private final double[] hingeLoss;
   private final double[] weightChange;
   private final double[] epochSeconds;
-  private final long[][] partitionUpdates;
+  private final long[][] workerUpdates;
   private final double[] validationAccuracy;
   private final int modelEpoch;
   private final StopReason stopReason;
-  private final int numPartitions;
+  private final int numInputPartitions;
   private final int numWorkers;
 
-  PerceptronTrainingSummary(long[] updates, long[] mistakes, long[] examples,
-      double[] objective, double[] perceptronLoss, double[] hingeLoss, double[] weightChange, double[] epochSeconds,
-      long[][] partitionUpdates, double[] validationAccuracy, int modelEpoch,
-      StopReason stopReason, int numPartitions, int numWorkers) {
-    this.updates = updates;
-    this.mistakes = mistakes;
-    this.examples = examples;
-    this.objective = objective;
-    this.perceptronLoss = perceptronLoss;
-    this.hingeLoss = hingeLoss;
-    this.weightChange = weightChange;
-    this.epochSeconds = epochSeconds;
-    this.partitionUpdates = partitionUpdates;
-    this.validationAccuracy = validationAccuracy;
-    this.modelEpoch = modelEpoch;
-    this.stopReason = stopReason;
-    this.numPartitions = numPartitions;
-    this.numWorkers = numWorkers;
+  /**
+   * The summary of {@code result}.
+   *
+   * @param passiveAggressive whether the update rule descends the hinge loss (pa, pa1, pa2),
+   *     else the perceptron loss: what {@link #objectiveHistory()} reports
+   */
+  PerceptronTrainingSummary(TrainingResult result, boolean passiveAggressive) {
+    List<EpochStats> epochs = result.epochs();
+    int n = epochs.size();
+    this.updates = new long[n];
+    this.mistakes = new long[n];
+    this.examples = new long[n];
+    this.objective = new double[n];
+    this.perceptronLoss = new double[n];
+    this.hingeLoss = new double[n];
+    for (int e = 0; e < n; e++) {
+      EpochStats s = epochs.get(e);
+      updates[e] = s.updates;
+      mistakes[e] = s.mistakes;
+      examples[e] = s.examples;
+      perceptronLoss[e] = s.perceptronLoss;
+      hingeLoss[e] = s.hingeLoss;
+      double descended = passiveAggressive ? s.hingeLoss : s.perceptronLoss;
+      objective[e] = s.weightSeen > 0 ? descended / s.weightSeen : 0.0;
+    }
+    this.weightChange = result.weightChanges();
+    this.epochSeconds = result.epochSeconds();
+    this.workerUpdates = result.workerUpdates();
+    this.validationAccuracy = result.validationAccuracy();
+    this.modelEpoch = result.modelEpoch();
+    this.stopReason = StopReason.valueOf(result.stopReason().name());
+    this.numInputPartitions = result.inputPartitions();
+    this.numWorkers = result.numWorkers();
   }
 
   /** Epochs run. */
@@ -67,7 +85,7 @@ public final class PerceptronTrainingSummary implements Serializable {
   }
 
   /**
-   * Per epoch, the updates: examples that changed the weights, summed over partitions. For the
+   * Per epoch, the updates: examples that changed the weights, summed over workers. For the
    * {@code perceptron} rule an update is a mistake (margin ≤ 0), so this equals
    * {@link #mistakesHistory()}; the passive-aggressive rules also update on correctly classified
    * examples whose margin is below 1.
@@ -78,7 +96,7 @@ public final class PerceptronTrainingSummary implements Serializable {
 
   /**
    * Per epoch, the mistakes: examples whose margin was ≤ 0 (misclassified, a zero margin counted
-   * as an error) when the partition visited them, summed over partitions.
+   * as an error) when the worker visited them, summed over workers.
    */
   public long[] mistakesHistory() {
     return mistakes.clone();
@@ -128,17 +146,28 @@ public final class PerceptronTrainingSummary implements Serializable {
   }
 
   /**
-   * Per epoch, the updates of each worker's partition (k_i,n in McDonald et al. 2010, who count
-   * mistakes of the perceptron rule): shows how evenly the workers learn and gives the
-   * mistake-weighted mixing weights μ_i,n = k_i,n / Σ_j k_j,n. Each row has
-   * {@link #numWorkers()} entries and sums to that epoch's {@link #updatesHistory()}.
+   * Per epoch, the updates of each worker (k_i,n in McDonald et al. 2010, who count mistakes of
+   * the perceptron rule): shows how evenly the workers learn and gives the mistake-weighted
+   * mixing weights μ_i,n = k_i,n / Σ_j k_j,n. Each row has {@link #numWorkers()} entries and
+   * sums to that epoch's {@link #updatesHistory()}.
    */
-  public long[][] partitionUpdatesHistory() {
-    long[][] out = new long[partitionUpdates.length][];
+  public long[][] workerUpdatesHistory() {
+    long[][] out = new long[workerUpdates.length][];
     for (int e = 0; e < out.length; e++) {
-      out[e] = partitionUpdates[e].clone();
+      out[e] = workerUpdates[e].clone();
     }
     return out;
+  }
+
+  /**
+   * Per epoch, the updates of each worker.
+   *
+   * @deprecated one entry per worker, not per input partition: use
+   *     {@link #workerUpdatesHistory()}
+   */
+  @Deprecated
+  public long[][] partitionUpdatesHistory() {
+    return workerUpdatesHistory();
   }
 
   /**
@@ -157,7 +186,7 @@ public final class PerceptronTrainingSummary implements Serializable {
     return modelEpoch;
   }
 
-  /** Whether some epoch made no update on any partition. */
+  /** Whether some epoch made no update on any worker. */
   public boolean converged() {
     return stopReason == StopReason.CONVERGED;
   }
@@ -168,16 +197,27 @@ public final class PerceptronTrainingSummary implements Serializable {
 
   /**
    * Partitions of the input dataset given to {@code fit}, before they were coalesced or split
-   * into {@link #numWorkers()} training partitions.
+   * over the {@link #numWorkers()} workers.
    */
+  public int numInputPartitions() {
+    return numInputPartitions;
+  }
+
+  /**
+   * Partitions of the input dataset.
+   *
+   * @deprecated the input's partitions, not the workers': use {@link #numInputPartitions()}
+   *     (and {@link #numWorkers()} for the training partitions)
+   */
+  @Deprecated
   public int numPartitions() {
-    return numPartitions;
+    return numInputPartitions();
   }
 
   /**
    * Perceptrons trained in parallel and mixed after every epoch: the {@code numWorkers} param,
    * or with {@code numWorkers = 0} the cluster's task slots when {@code fit} started. Every
-   * per-partition history ({@link #partitionUpdatesHistory()}) has one entry per worker.
+   * per-worker history ({@link #workerUpdatesHistory()}) has one entry per worker.
    */
   public int numWorkers() {
     return numWorkers;

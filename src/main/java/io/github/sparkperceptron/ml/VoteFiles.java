@@ -16,7 +16,7 @@ import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * Saves and loads a {@link VotedPerceptron} beside a model's {@code data/}: {@code vote/starts}
- * (one row per start vector) and {@code vote/segments} (one row per partition segment, with its
+ * (one row per start vector) and {@code vote/segments} (one row per worker segment, with its
  * updates as arrays), both Parquet.
  */
 final class VoteFiles {

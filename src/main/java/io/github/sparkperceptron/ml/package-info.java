@@ -1,16 +1,15 @@
 /**
  * The Spark ML face of the library: {@link io.github.sparkperceptron.ml.PerceptronClassifier}
  * (an {@code Estimator}) and {@link io.github.sparkperceptron.ml.PerceptronClassificationModel}
- * (its {@code Model}), their params, training summary and persistence.
+ * (its {@code Model}), their params, training summary, evaluation and persistence.
  *
- * <p>Training reads as an outline in {@code PerceptronClassifier.train}: check the params →
- * {@code TrainingInput} lays the input's partitions out over {@code numWorkers} workers
- * ({@code WorkerLayout}: as they are, coalesced or split), converts each worker's rows once into
- * cached primitive-array blocks and validates every row (bad rows are reported as data and raised on the driver, never thrown
- * inside Spark) → {@code IterativeParameterMixing} runs one Spark job per epoch over the blocks,
- * with the Spark-free kernel ({@code io.github.sparkperceptron.kernel}) inside the tasks and the
- * order-independent mixing ({@code io.github.sparkperceptron.mixing}) in {@code treeAggregate}
- * → the model and its summary are built on the driver. Closures capture small immutable
- * settings objects ({@code LearnerConfig}, {@code MixingSettings}), never the estimator.
+ * <p>Training reads as an outline in {@code PerceptronClassifier.train}: check the params → turn
+ * them into the engine's immutable {@code TrainingConfig} → {@code TrainingInput} lays the input
+ * out over the workers and converts it into cached blocks → {@code MixingLoop} (the engine,
+ * {@code io.github.sparkperceptron.train}) runs the epochs and calls back after each, which the
+ * estimator turns into {@link io.github.sparkperceptron.ml.EpochListener} calls with models → the
+ * model and its {@link io.github.sparkperceptron.ml.PerceptronTrainingSummary} are built from the
+ * engine's {@code TrainingResult}. {@link io.github.sparkperceptron.ml.EngineBridge} offers the
+ * same conversions to the stream learner.
  */
 package io.github.sparkperceptron.ml;

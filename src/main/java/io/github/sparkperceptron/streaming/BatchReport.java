@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.streaming;
 
+import io.github.sparkperceptron.train.OnlineTraining.BatchOutcome;
 import java.util.Locale;
 
 /**
@@ -15,21 +16,20 @@ public final class BatchReport {
   private final long updates;
   private final long onlineMistakes;
   private final int epochs;
-  private final int partitions;
+  private final int workers;
   private final double seconds;
   private final boolean published;
   private final StreamingProgress cumulative;
 
-  BatchReport(long batchId, long rows, long prequentialCorrect, long updates,
-      long onlineMistakes, int epochs, int partitions, double seconds, boolean published,
+  BatchReport(long batchId, BatchOutcome outcome, double seconds, boolean published,
       StreamingProgress cumulative) {
     this.batchId = batchId;
-    this.rows = rows;
-    this.prequentialCorrect = prequentialCorrect;
-    this.updates = updates;
-    this.onlineMistakes = onlineMistakes;
-    this.epochs = epochs;
-    this.partitions = partitions;
+    this.rows = outcome.rows;
+    this.prequentialCorrect = outcome.prequentialCorrect;
+    this.updates = outcome.updates;
+    this.onlineMistakes = outcome.onlineMistakes;
+    this.epochs = outcome.epochs;
+    this.workers = outcome.workers;
     this.seconds = seconds;
     this.published = published;
     this.cumulative = cumulative;
@@ -65,7 +65,7 @@ public final class BatchReport {
 
   /**
    * Examples with margin ≤ 0 met in the batch's first epoch, each against the weights of that
-   * moment: the perceptron's own online mistake count (under mixing, per partition's weights).
+   * moment: the perceptron's own online mistake count (under mixing, per worker's weights).
    */
   public long onlineMistakes() {
     return onlineMistakes;
@@ -75,9 +75,19 @@ public final class BatchReport {
     return epochs;
   }
 
-  /** Partitions (perceptrons mixed) the batch was trained on. */
+  /** Workers (perceptrons mixed) the batch was trained on. */
+  public int workers() {
+    return workers;
+  }
+
+  /**
+   * Workers the batch was trained on.
+   *
+   * @deprecated the batch's workers, not its input partitions: use {@link #workers()}
+   */
+  @Deprecated
   public int partitions() {
-    return partitions;
+    return workers();
   }
 
   /** Wall time of the batch: validation, scoring, training, saving the state and publishing. */

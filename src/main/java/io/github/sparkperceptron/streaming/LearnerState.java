@@ -1,7 +1,7 @@
 package io.github.sparkperceptron.streaming;
 
 import io.github.sparkperceptron.kernel.LinearState;
-import io.github.sparkperceptron.ml.OnlineTraining.BatchOutcome;
+import io.github.sparkperceptron.train.OnlineTraining.BatchOutcome;
 
 /**
  * Everything a stream's learner must carry from one micro-batch to the next, and what is
@@ -25,17 +25,17 @@ final class LearnerState {
   final int numFeatures;
   final LinearState state;
 
-  LearnerState(String configuration, String queryId, long lastBatchId, long batches, long rows,
-      long prequentialCorrect, long updates, int numClasses, int numFeatures, LinearState state) {
+  LearnerState(String configuration, String queryId, StreamingProgress progress,
+      LinearState state) {
     this.configuration = configuration;
     this.queryId = queryId;
-    this.lastBatchId = lastBatchId;
-    this.batches = batches;
-    this.rows = rows;
-    this.prequentialCorrect = prequentialCorrect;
-    this.updates = updates;
-    this.numClasses = numClasses;
-    this.numFeatures = numFeatures;
+    this.lastBatchId = progress.lastBatchId();
+    this.batches = progress.batches();
+    this.rows = progress.rows();
+    this.prequentialCorrect = progress.prequentialCorrect();
+    this.updates = progress.updates();
+    this.numClasses = progress.numClasses();
+    this.numFeatures = progress.numFeatures();
     this.state = state;
   }
 
@@ -46,9 +46,9 @@ final class LearnerState {
     long rows = previous == null ? 0 : previous.rows;
     long correct = previous == null ? 0 : previous.prequentialCorrect;
     long updates = previous == null ? 0 : previous.updates;
-    return new LearnerState(configuration, queryId, batchId, batches + 1, rows + outcome.rows,
-        correct + outcome.prequentialCorrect, updates + outcome.updates, outcome.numClasses,
-        outcome.numFeatures, outcome.state);
+    return new LearnerState(configuration, queryId, new StreamingProgress(batchId, batches + 1,
+        rows + outcome.rows, correct + outcome.prequentialCorrect, updates + outcome.updates,
+        outcome.numClasses, outcome.numFeatures), outcome.state);
   }
 
   StreamingProgress progress() {

@@ -1,9 +1,10 @@
 package io.github.sparkperceptron.streaming;
 
-import io.github.sparkperceptron.ml.OnlineTraining;
-import io.github.sparkperceptron.ml.OnlineTraining.BatchOutcome;
+import io.github.sparkperceptron.ml.EngineBridge;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
+import io.github.sparkperceptron.train.OnlineTraining;
+import io.github.sparkperceptron.train.OnlineTraining.BatchOutcome;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
@@ -44,11 +45,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Learning.</b> Configured by a {@link PerceptronClassifier} (update rule, averaging,
  * mixing, step size, shuffle, seed, columns, initial model, ...). Each micro-batch is trained on
- * with iterative parameter mixing over its partitions for {@link #setEpochsPerBatch epochsPerBatch}
+ * with iterative parameter mixing over its workers for {@link #setEpochsPerBatch epochsPerBatch}
  * epochs (default 1: pure online learning), starting from the whole learner state the previous
  * batch left: the weights w, and for averaging the accumulator u and the clock c. The averaged
  * perceptron's average therefore runs over every example since the stream began, not over the
- * batch: on one partition with one epoch per batch, a file fed in k batches gives bit for bit
+ * batch: on one worker with one epoch per batch, a file fed in k batches gives bit for bit
  * the model of one serial online pass over it (whose averaging sum is added to u at each batch's
  * end, as the trainer adds each mixing round's). {@code maxIter} is not used (a stream has no
  * number of epochs); {@code tol} stops a batch's epochs early when {@code epochsPerBatch} &gt; 1;
@@ -93,8 +94,8 @@ import org.slf4j.LoggerFactory;
  * trainer.stop();   // stops the query and publishes the final model
  * }</pre>
  * Cost per batch: the batch's rows are converted to blocks once, scored once and trained on
- * {@code epochsPerBatch} times (one Spark job each), plus one write of K'·(d+1) doubles (two with
- * averaging) for the state and, when publishing, one model save.
+ * {@code epochsPerBatch} times (one Spark job per mixing round each), plus one write of K'·(d+1)
+ * doubles (two with averaging) for the state and, when publishing, one model save.
  */
 public final class StreamingPerceptron {
   private static final Logger LOG = LoggerFactory.getLogger(StreamingPerceptron.class);
@@ -368,9 +369,9 @@ public final class StreamingPerceptron {
         return;
       }
     }
-    BatchOutcome outcome = OnlineTraining.trainBatch(batch.get(), params, epochsPerBatch, batchId,
-        before == null ? null : before.state, before == null ? numClasses : before.numClasses,
-        before == null ? -1 : before.numFeatures);
+    BatchOutcome outcome = OnlineTraining.trainBatch(batch.get(), EngineBridge.config(params),
+        epochsPerBatch, batchId, before == null ? null : before.state,
+        before == null ? numClasses : before.numClasses, before == null ? -1 : before.numFeatures);
     if (outcome.state == null) {
       LOG.info("Batch {} holds no rows; nothing to learn", batchId);
       return;
@@ -387,9 +388,8 @@ public final class StreamingPerceptron {
     if (publish) {
       publish(after);
     }
-    BatchReport report = new BatchReport(batchId, outcome.rows, outcome.prequentialCorrect,
-        outcome.updates, outcome.onlineMistakes, outcome.epochs, outcome.partitions,
-        (System.nanoTime() - started) / 1e9, publish, after.progress());
+    BatchReport report = new BatchReport(batchId, outcome, (System.nanoTime() - started) / 1e9,
+        publish, after.progress());
     LOG.info("{}", report);
     for (BatchListener listener : listeners) {
       listener.onBatch(report);
@@ -408,7 +408,7 @@ public final class StreamingPerceptron {
       throw new IllegalStateException("No model yet: the stream has not learnt from any batch"
           + " (hasModel() tells)");
     }
-    return OnlineTraining.model(params, s.numClasses, s.numFeatures, s.state);
+    return EngineBridge.model(params, s.numClasses, s.numFeatures, s.state);
   }
 
   /** Whether a model exists: some batch with rows has been learnt (now or in an earlier run). */
@@ -446,7 +446,7 @@ public final class StreamingPerceptron {
   }
 
   private void publish(LearnerState s) {
-    ModelPublisher.publish(spark, OnlineTraining.model(params, s.numClasses, s.numFeatures,
+    ModelPublisher.publish(spark, EngineBridge.model(params, s.numClasses, s.numFeatures,
         s.state), modelPath);
     store.markPublished(s.lastBatchId, modelPath);
     publishedBatch = s.lastBatchId;
@@ -560,7 +560,7 @@ public final class StreamingPerceptron {
   }
 
   private void requireStreamable() {
-    String problem = OnlineTraining.streamingProblem(params);
+    String problem = EngineBridge.streamingProblem(params);
     if (problem != null) {
       throw new IllegalArgumentException("Cannot learn from a stream with these params: "
           + problem);

@@ -116,7 +116,7 @@ class BadInputBatteryTest {
     checkpointFixtures();
   }
 
-  /** The test property that makes partition epochs fail (ml.FaultInjection). */
+  /** The test property that makes partition epochs fail (train.FaultInjection). */
   private static final String INJECT = "spark.perceptron.test.injectFailure";
 
   /**

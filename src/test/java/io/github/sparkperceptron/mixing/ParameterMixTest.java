@@ -15,24 +15,24 @@ import org.junit.jupiter.api.Test;
 class ParameterMixTest {
 
   /** A leaf whose change is {@code w} (dense, with δu = w too). */
-  private static PartitionResult leaf(int partition, double weight, double[] w, long updates) {
+  private static WorkerResult leaf(int partition, double weight, double[] w, long updates) {
     EpochStats stats = new EpochStats();
     stats.updates = updates;
     stats.stepSum = updates;
     stats.perceptronLoss = 0.1 * (partition + 1);
-    return new PartitionResult(partition, weight, StateDelta.dense(w.clone(), w.clone()),
+    return new WorkerResult(partition, weight, StateDelta.dense(w.clone(), w.clone()),
         new EpochStats[] {stats});
   }
 
   /** The change a result describes, as dense weights. */
-  private static double[] weights(PartitionResult r) {
+  private static double[] weights(WorkerResult r) {
     double[] w = new double[r.delta().length()];
     r.delta().applyTo(w, null);
     return w;
   }
 
-  private static List<PartitionResult> randomLeaves(Random rnd, int p, int d) {
-    List<PartitionResult> leaves = new ArrayList<>();
+  private static List<WorkerResult> randomLeaves(Random rnd, int p, int d) {
+    List<WorkerResult> leaves = new ArrayList<>();
     for (int i = 0; i < p; i++) {
       double[] w = new double[d];
       for (int j = 0; j < d; j++) {
@@ -43,10 +43,10 @@ class ParameterMixTest {
     return leaves;
   }
 
-  private static List<PartitionResult> copies(List<PartitionResult> leaves) {
-    List<PartitionResult> out = new ArrayList<>();
-    for (PartitionResult r : leaves) {
-      out.add(new PartitionResult(r.partition(), r.mixWeight(), r.delta(),
+  private static List<WorkerResult> copies(List<WorkerResult> leaves) {
+    List<WorkerResult> out = new ArrayList<>();
+    for (WorkerResult r : leaves) {
+      out.add(new WorkerResult(r.worker(), r.mixWeight(), r.delta(),
           new EpochStats[] {r.epochs()[0].copy()}));
     }
     return out;
@@ -60,14 +60,14 @@ class ParameterMixTest {
   void resultIsBitIdenticalForEveryArrivalOrderAndGrouping() {
     Random rnd = new Random(3);
     for (int p : new int[] {1, 2, 3, 5, 8, 13, 16}) {
-      List<PartitionResult> leaves = randomLeaves(rnd, p, 6);
-      PartitionResult reference = null;
+      List<WorkerResult> leaves = randomLeaves(rnd, p, 6);
+      WorkerResult reference = null;
       for (int trial = 0; trial < 30; trial++) {
-        List<PartitionResult> shuffled = copies(leaves);
+        List<WorkerResult> shuffled = copies(leaves);
         Collections.shuffle(shuffled, rnd);
         // random grouping into sub-mixes, merged in random order
         List<ParameterMix> groups = new ArrayList<>();
-        for (PartitionResult r : shuffled) {
+        for (WorkerResult r : shuffled) {
           if (groups.isEmpty() || rnd.nextBoolean()) {
             groups.add(new ParameterMix(p));
           }
@@ -78,7 +78,7 @@ class ParameterMixTest {
         for (ParameterMix g : groups) {
           total.merge(g);
         }
-        PartitionResult result = total.result();
+        WorkerResult result = total.result();
         if (reference == null) {
           reference = result;
         } else {
@@ -93,24 +93,24 @@ class ParameterMixTest {
   @Test
   void resultIsTheWeightedMean() {
     Random rnd = new Random(5);
-    List<PartitionResult> leaves = randomLeaves(rnd, 7, 4);
+    List<WorkerResult> leaves = randomLeaves(rnd, 7, 4);
     double total = 0;
     double[] expected = new double[4];
     long updates = 0;
-    for (PartitionResult r : leaves) {
+    for (WorkerResult r : leaves) {
       total += r.mixWeight();
       updates += r.epochs()[0].updates;
     }
-    for (PartitionResult r : leaves) {
+    for (WorkerResult r : leaves) {
       for (int j = 0; j < 4; j++) {
         expected[j] += r.mixWeight() / total * weights(r)[j];
       }
     }
     ParameterMix mix = new ParameterMix(7);
-    for (PartitionResult r : copies(leaves)) {
+    for (WorkerResult r : copies(leaves)) {
       mix.add(r);
     }
-    PartitionResult result = mix.result();
+    WorkerResult result = mix.result();
     for (int j = 0; j < 4; j++) {
       // Pairwise blending and a direct weighted sum round differently; weights span 1e-4..1e4.
       assertEquals(expected[j], weights(result)[j], 1e-9 * (1 + Math.abs(expected[j])));
@@ -122,8 +122,8 @@ class ParameterMixTest {
   @Test
   void singlePartitionPassesThroughUntouched() {
     double[] w = {0.1, 0.2, 0.30000000000000004};
-    PartitionResult only = leaf(0, 3, w, 3);
-    PartitionResult result = new ParameterMix(1).add(only).result();
+    WorkerResult only = leaf(0, 3, w, 3);
+    WorkerResult result = new ParameterMix(1).add(only).result();
     assertSame(only, result);
     assertArrayEquals(w, weights(result), 0.0);
   }

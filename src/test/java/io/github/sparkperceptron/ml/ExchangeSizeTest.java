@@ -13,7 +13,7 @@ import io.github.sparkperceptron.kernel.TouchedSet;
 import io.github.sparkperceptron.kernel.TrainingBlock;
 import io.github.sparkperceptron.kernel.TrainingBlockBuilder;
 import io.github.sparkperceptron.kernel.UpdateRule;
-import io.github.sparkperceptron.mixing.PartitionResult;
+import io.github.sparkperceptron.mixing.WorkerResult;
 import io.github.sparkperceptron.mixing.StateDelta;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import java.io.ByteArrayOutputStream;
@@ -93,7 +93,7 @@ class ExchangeSizeTest {
         + written.length + " touched of " + n);
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-      out.writeObject(new PartitionResult(0, stats.updates, delta, new EpochStats[] {stats}));
+      out.writeObject(new WorkerResult(0, stats.updates, delta, new EpochStats[] {stats}));
     }
     assertTrue(bytes.size() < 24L * written.length + 4096, bytes.size() + " serialized bytes for "
         + written.length + " coordinates (the dense state is " + 16L * n + ")");

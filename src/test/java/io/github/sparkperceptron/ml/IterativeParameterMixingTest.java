@@ -37,7 +37,7 @@ class IterativeParameterMixingTest {
       PerceptronTrainingSummary summary = model.summary();
       assertTrue(summary.converged(), "separable data must converge: " + summary);
       double weighted = 0;
-      for (long[] k : summary.partitionUpdatesHistory()) {
+      for (long[] k : summary.workerUpdatesHistory()) {
         assertEquals(4, k.length);
         long total = Arrays.stream(k).sum();
         for (long ki : k) {

@@ -2,7 +2,7 @@ package io.github.sparkperceptron.bench.jmh;
 
 import io.github.sparkperceptron.kernel.EpochStats;
 import io.github.sparkperceptron.mixing.ParameterMix;
-import io.github.sparkperceptron.mixing.PartitionResult;
+import io.github.sparkperceptron.mixing.WorkerResult;
 import io.github.sparkperceptron.mixing.StateDelta;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -46,12 +46,12 @@ public class MixingBenchmark {
   @Param({"1.0", "0.01"})
   double density;
 
-  private PartitionResult[] results;
+  private WorkerResult[] results;
 
   @Setup(Level.Trial)
   public void setUp() {
     Random rnd = new Random(5);
-    results = new PartitionResult[partitions];
+    results = new WorkerResult[partitions];
     for (int p = 0; p < partitions; p++) {
       StateDelta delta;
       if (density >= 1.0) {
@@ -75,16 +75,16 @@ public class MixingBenchmark {
       }
       EpochStats stats = new EpochStats();
       stats.updates = 100 + p;
-      results[p] = new PartitionResult(p, 100 + p, delta, new EpochStats[] {stats});
+      results[p] = new WorkerResult(p, 100 + p, delta, new EpochStats[] {stats});
     }
   }
 
   @Benchmark
   public StateDelta mix() {
     ParameterMix mix = new ParameterMix(partitions);
-    for (PartitionResult r : results) {
+    for (WorkerResult r : results) {
       // Blending never mutates a delta, so the same deltas serve every invocation.
-      mix.add(new PartitionResult(r.partition(), r.mixWeight(), r.delta(),
+      mix.add(new WorkerResult(r.worker(), r.mixWeight(), r.delta(),
           new EpochStats[] {r.epochs()[0].copy()}));
     }
     return mix.result().delta();

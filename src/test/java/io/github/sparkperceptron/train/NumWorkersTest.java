@@ -1,4 +1,4 @@
-package io.github.sparkperceptron.ml;
+package io.github.sparkperceptron.train;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -8,6 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.sparkperceptron.ml.PerceptronClassificationModel;
+import io.github.sparkperceptron.ml.PerceptronClassifier;
+import io.github.sparkperceptron.ml.PerceptronTrainingSummary;
+import io.github.sparkperceptron.kernel.ShuffleScope;
 import io.github.sparkperceptron.testing.LogCapture;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
@@ -52,6 +56,16 @@ class NumWorkersTest {
     double[] w = Arrays.copyOf(coefficients, coefficients.length + intercepts.length);
     System.arraycopy(intercepts, 0, w, coefficients.length, intercepts.length);
     return w;
+  }
+
+  /**
+   * The training input of {@code frame}'s "label" and "features" (and {@code weightCol}) on
+   * {@code workers} workers of a cluster with 2 task slots, rows shuffled with seed 0.
+   */
+  private static TrainingInput prepare(Dataset<Row> frame, String weightCol, int workers) {
+    TrainingConfig config = TrainingConfig.builder().columns("label", "features", weightCol, "")
+        .numWorkers(workers).visitOrder(true, ShuffleScope.ROWS, 0).build();
+    return TrainingInput.prepare(frame, config, 2);
   }
 
   /** A DataFrame whose partition p holds exactly {@code parts.get(p)}, in that order. */
@@ -101,8 +115,8 @@ class NumWorkersTest {
     }
     assertEquals(0, model.getNumWorkers());
     assertEquals(2, model.summary().numWorkers());
-    assertEquals(200, model.summary().numPartitions());
-    for (long[] perWorker : model.summary().partitionUpdatesHistory()) {
+    assertEquals(200, model.summary().numInputPartitions());
+    for (long[] perWorker : model.summary().workerUpdatesHistory()) {
       assertEquals(2, perWorker.length);
     }
   }
@@ -149,7 +163,7 @@ class NumWorkersTest {
     PerceptronClassificationModel expected = three.fit(partitionedByHand(byHand));
     PerceptronClassificationModel coalesced = three.fit(seven);
     assertEquals(3, coalesced.summary().numWorkers());
-    assertEquals(7, coalesced.summary().numPartitions());
+    assertEquals(7, coalesced.summary().numInputPartitions());
     assertArrayEquals(weights(expected), weights(coalesced), 0.0);
   }
 
@@ -258,24 +272,22 @@ class NumWorkersTest {
     };
     for (Object[] c : cases) {
       int workers = (Integer) c[0];
-      try (TrainingInput input = TrainingInput.prepare(five, "label", "features", "", "",
-          workers, 2)) {
+      try (TrainingInput input = prepare(five, "", workers)) {
         String what = "numWorkers=" + workers;
-        assertEquals(workers, input.numPartitions, what);
-        assertEquals(workers, input.partitions.getNumPartitions(), what);
+        assertEquals(workers, input.numWorkers, what);
+        assertEquals(workers, input.blocks.getNumPartitions(), what);
         assertEquals(5, input.layout.inputPartitions, what);
-        assertEquals(c[1], hasCoalesce(input.partitions.rdd()), what);
-        assertEquals(c[2], hasShuffle(input.partitions.rdd()), what);
-        assertArrayEquals((long[]) c[3], input.partitionRows, what);
+        assertEquals(c[1], hasCoalesce(input.blocks.rdd()), what);
+        assertEquals(c[2], hasShuffle(input.blocks.rdd()), what);
+        assertArrayEquals((long[]) c[3], input.workerRows, what);
       }
     }
     // Uneven input partitions (900 and 100 rows) still give every worker a quarter: the first
     // deals 225 rows to each worker, the second (first row to worker ⌈1·4/2⌉ = 2) 25 to each.
     Dataset<Row> skewed = partitionedByHand(List.of(rows.subList(0, 900),
         rows.subList(900, 1000)));
-    try (TrainingInput input = TrainingInput.prepare(skewed, "label", "features", "", "", 4,
-        2)) {
-      assertArrayEquals(new long[] {250, 250, 250, 250}, input.partitionRows);
+    try (TrainingInput input = prepare(skewed, "", 4)) {
+      assertArrayEquals(new long[] {250, 250, 250, 250}, input.workerRows);
     }
   }
 
@@ -312,10 +324,9 @@ class NumWorkersTest {
     Dataset<Row> three = SPARK.createDataFrame(new JavaSparkContext(SPARK.sparkContext())
         .parallelize(rows, 3), TestData.SCHEMA.add("weight", "double"));
     for (int workers : new int[] {3, 2, 1, 7}) {
-      try (TrainingInput input = TrainingInput.prepare(three, "label", "features", "weight", "",
-          workers, 2)) {
+      try (TrainingInput input = prepare(three, "weight", workers)) {
         String what = "numWorkers=" + workers;
-        assertEquals(workers, input.numPartitions, what);
+        assertEquals(workers, input.numWorkers, what);
         assertEquals(maxNorm, input.maxSquaredNorm, 0.0, what);
         assertArrayEquals(maxWeight, input.maxWeightByClass, 0.0, what);
       }
@@ -414,7 +425,7 @@ class NumWorkersTest {
   @Test
   void theMeanMixesWarnThatManyWorkersDiluteThem() {
     Dataset<Row> two = TestData.frameInOrder(SPARK, PENDIGITS, 2);
-    try (LogCapture log = LogCapture.of(PerceptronClassifier.class)) {
+    try (LogCapture log = LogCapture.of(MixingSettings.class)) {
       new PerceptronClassifier().setNumWorkers(8).setMaxIter(1).fit(two);
       new PerceptronClassifier().setNumWorkers(8).setMaxIter(1).setMixing("uniform").fit(two);
       new PerceptronClassifier().setNumWorkers(8).setMaxIter(1).setMixing("momentum").fit(two);

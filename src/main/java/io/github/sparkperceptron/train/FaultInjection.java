@@ -1,15 +1,15 @@
-package io.github.sparkperceptron.ml;
+package io.github.sparkperceptron.train;
 
 import org.apache.spark.TaskContext;
 
 /**
  * A seam for recovery tests. Spark offers no way to make a chosen task fail from outside (its
- * executor plugins' exceptions are swallowed), so partition-epoch tasks read one job-local
+ * executor plugins' exceptions are swallowed), so worker-epoch tasks read one job-local
  * property, {@link #PROPERTY}, and fail on purpose when a test set it:
  * <ul>
- *   <li>{@code first-attempt}: the first attempt of every partition epoch fails before it starts
+ *   <li>{@code first-attempt}: the first attempt of every worker epoch fails before it starts
  *       (Spark's retries must then produce the same model);</li>
- *   <li>{@code first-attempt-mid-epoch}: the first attempt of every partition epoch learns the
+ *   <li>{@code first-attempt-mid-epoch}: the first attempt of every worker epoch learns the
  *       first half of its rows, in the epoch's order, into its copy of the state, then fails:
  *       the retry must start again from the broadcast state, not from the half-trained copy
  *       (in local mode every task of the JVM shares the broadcast object, so a task that
@@ -17,7 +17,7 @@ import org.apache.spark.TaskContext;
  *   <li>{@code from-epoch:N}: every attempt of epoch N and later fails, which aborts the training
  *       as a dying driver would (a resumed training must then end with the same model).</li>
  * </ul>
- * Without the property (always, outside tests) it costs one property lookup per task epoch;
+ * Without the property (always, outside tests) it costs one property lookup per worker epoch;
  * the kernel knows nothing of it (the failing attempt runs the kernel on a prefix of the order).
  */
 final class FaultInjection {
@@ -27,7 +27,7 @@ final class FaultInjection {
   private FaultInjection() {
   }
 
-  static void beforePartitionEpoch(int epoch, int partition) {
+  static void beforeWorkerEpoch(int epoch, int worker) {
     TaskContext task = TaskContext.get();
     String mode = task == null ? null : task.getLocalProperty(PROPERTY);
     if (mode == null) {
@@ -36,7 +36,7 @@ final class FaultInjection {
     boolean fail = mode.equals("first-attempt") ? task.attemptNumber() == 0
         : mode.startsWith("from-epoch:") && epoch >= Integer.parseInt(mode.substring(11));
     if (fail) {
-      throw failure(epoch, partition, task, mode, "");
+      throw failure(epoch, worker, task, mode, "");
     }
   }
 
@@ -44,23 +44,23 @@ final class FaultInjection {
    * How many rows (a prefix of the epoch's order of {@code rows}) this attempt learns before it
    * must fail, or −1 when it runs normally.
    */
-  static int rowsBeforeFailure(int epoch, int partition, int rows) {
+  static int rowsBeforeFailure(int epoch, int worker, int rows) {
     TaskContext task = TaskContext.get();
     String mode = task == null ? null : task.getLocalProperty(PROPERTY);
     return "first-attempt-mid-epoch".equals(mode) && task.attemptNumber() == 0 ? rows / 2 : -1;
   }
 
   /** Fails the attempt after it learned {@code rowsLearned} rows of its epoch. */
-  static void failMidEpoch(int epoch, int partition, int rowsLearned) {
+  static void failMidEpoch(int epoch, int worker, int rowsLearned) {
     TaskContext task = TaskContext.get();
-    throw failure(epoch, partition, task, task.getLocalProperty(PROPERTY),
+    throw failure(epoch, worker, task, task.getLocalProperty(PROPERTY),
         " after learning " + rowsLearned + " rows");
   }
 
-  private static IllegalStateException failure(int epoch, int partition, TaskContext task,
+  private static IllegalStateException failure(int epoch, int worker, TaskContext task,
       String mode, String when) {
-    return new IllegalStateException("injected failure: epoch " + epoch + ", partition "
-        + partition + ", attempt " + task.attemptNumber() + when + " (" + PROPERTY + "=" + mode
+    return new IllegalStateException("injected failure: epoch " + epoch + ", worker "
+        + worker + ", attempt " + task.attemptNumber() + when + " (" + PROPERTY + "=" + mode
         + ")");
   }
 }

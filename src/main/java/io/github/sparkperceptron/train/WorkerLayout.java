@@ -1,4 +1,4 @@
-package io.github.sparkperceptron.ml;
+package io.github.sparkperceptron.train;
 
 import java.io.Serializable;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package io.github.sparkperceptron.ml;
+package io.github.sparkperceptron.train;
 
 import java.util.Arrays;
 import org.apache.spark.ml.linalg.SQLDataTypes;
@@ -10,11 +10,11 @@ import org.apache.spark.sql.types.StructType;
  * Schema checks run before any Spark job, with messages that name the param, the column, what was
  * found and the fix (Spark's own say "requirement failed" or list the whole schema).
  */
-final class InputChecks {
+public final class InputChecks {
   private InputChecks() {
   }
 
-  static void requireColumn(StructType schema, String column, String param) {
+  public static void requireColumn(StructType schema, String column, String param) {
     if (!Arrays.asList(schema.fieldNames()).contains(column)) {
       throw new IllegalArgumentException("Column '" + column + "' (" + param + ") is not in the"
           + " dataset, whose columns are " + Arrays.toString(schema.fieldNames()) + "; set "
@@ -22,7 +22,7 @@ final class InputChecks {
     }
   }
 
-  static void requireVectorColumn(StructType schema, String column, String param) {
+  public static void requireVectorColumn(StructType schema, String column, String param) {
     requireColumn(schema, column, param);
     DataType type = schema.apply(column).dataType();
     if (!type.equals(SQLDataTypes.VectorType())) {
@@ -33,7 +33,7 @@ final class InputChecks {
     }
   }
 
-  static void requireNumericColumn(StructType schema, String column, String param) {
+  public static void requireNumericColumn(StructType schema, String column, String param) {
     requireColumn(schema, column, param);
     DataType type = schema.apply(column).dataType();
     if (!(type instanceof NumericType)) {
@@ -43,7 +43,7 @@ final class InputChecks {
     }
   }
 
-  static void requireBooleanColumn(StructType schema, String column, String param) {
+  public static void requireBooleanColumn(StructType schema, String column, String param) {
     requireColumn(schema, column, param);
     DataType type = schema.apply(column).dataType();
     if (!type.typeName().equals("boolean")) {

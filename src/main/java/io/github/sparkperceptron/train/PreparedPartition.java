@@ -1,4 +1,4 @@
-package io.github.sparkperceptron.ml;
+package io.github.sparkperceptron.train;
 
 import io.github.sparkperceptron.kernel.TrainingBlock;
 import io.github.sparkperceptron.kernel.TrainingBlockBuilder;
@@ -26,8 +26,8 @@ final class PreparedPartition implements Serializable {
   final TrainingBlock block;
   /** The validation rows ({@code validationIndicatorCol} true), or {@code null}. */
   final TrainingBlock validation;
-  /** The training partition (worker) index. */
-  final int partition;
+  /** The worker (training partition) index. */
+  final int worker;
   /** Training rows. */
   final int rows;
   final int validationRows;
@@ -49,23 +49,57 @@ final class PreparedPartition implements Serializable {
   /** The first bad row, or {@code null}. */
   final String problem;
 
-  private PreparedPartition(TrainingBlock block, TrainingBlock validation, int partition,
-      int rows, int validationRows, int numFeatures, long firstRowId, long storedValues,
-      double totalWeight, long[] classCounts, double[] classWeightSums,
-      double[] maxWeightByClass, double maxSquaredNorm, String problem) {
+  /** A worker's blocks, with the facts {@code facts} gathered while converting its rows. */
+  private PreparedPartition(Converter facts, TrainingBlock block, TrainingBlock validation) {
     this.block = block;
     this.validation = validation;
-    this.partition = partition;
-    this.rows = rows;
-    this.validationRows = validationRows;
-    this.numFeatures = numFeatures;
-    this.firstRowId = firstRowId;
-    this.storedValues = storedValues;
-    this.totalWeight = totalWeight;
-    this.classCounts = classCounts;
-    this.classWeightSums = classWeightSums;
-    this.maxWeightByClass = maxWeightByClass;
-    this.maxSquaredNorm = maxSquaredNorm;
+    this.worker = facts.worker;
+    this.rows = facts.count;
+    this.validationRows = facts.validationCount;
+    this.numFeatures = facts.count + facts.validationCount == 0 ? -1 : facts.numFeatures;
+    this.firstRowId = facts.firstRowId;
+    this.storedValues = block == null ? 0 : block.features().storedValues();
+    this.totalWeight = facts.totalWeight;
+    this.classCounts = facts.classCounts;
+    this.classWeightSums = facts.classWeightSums;
+    this.maxWeightByClass = facts.maxWeightByClass;
+    this.maxSquaredNorm = facts.maxSquaredNorm;
+    this.problem = null;
+  }
+
+  /** {@code other}'s facts without its blocks. */
+  private PreparedPartition(PreparedPartition other) {
+    this.block = null;
+    this.validation = null;
+    this.worker = other.worker;
+    this.rows = other.rows;
+    this.validationRows = other.validationRows;
+    this.numFeatures = other.numFeatures;
+    this.firstRowId = other.firstRowId;
+    this.storedValues = other.storedValues;
+    this.totalWeight = other.totalWeight;
+    this.classCounts = other.classCounts;
+    this.classWeightSums = other.classWeightSums;
+    this.maxWeightByClass = other.maxWeightByClass;
+    this.maxSquaredNorm = other.maxSquaredNorm;
+    this.problem = other.problem;
+  }
+
+  /** A worker whose rows have {@code problem}: no blocks, no facts. */
+  private PreparedPartition(int worker, String problem) {
+    this.block = null;
+    this.validation = null;
+    this.worker = worker;
+    this.rows = 0;
+    this.validationRows = 0;
+    this.numFeatures = -1;
+    this.firstRowId = -1;
+    this.storedValues = 0;
+    this.totalWeight = 0.0;
+    this.classCounts = new long[0];
+    this.classWeightSums = new double[0];
+    this.maxWeightByClass = new double[0];
+    this.maxSquaredNorm = 0.0;
     this.problem = problem;
   }
 
@@ -105,16 +139,20 @@ final class PreparedPartition implements Serializable {
     /** The column of the row ids ({@link #describeRow}): the last one. */
     final int rowIdIndex;
 
-    Spec(String labelCol, String featuresCol, String weightCol, String validationCol,
-        int expectedFeatures, int maxLabel, boolean labelsFromMetadata, VisitOrder order) {
-      this.labelCol = labelCol;
-      this.featuresCol = featuresCol;
-      this.weightCol = weightCol;
-      this.validationCol = validationCol;
+    /**
+     * @param expectedFeatures the vector size the features column's metadata declares, or −1
+     * @param declaredClasses the classes the label column's metadata declares, or −1
+     */
+    Spec(TrainingConfig config, int expectedFeatures, int declaredClasses) {
+      this.labelCol = config.labelCol;
+      this.featuresCol = config.featuresCol;
+      this.weightCol = config.weightCol;
+      this.validationCol = config.validationCol;
       this.expectedFeatures = expectedFeatures;
-      this.maxLabel = maxLabel;
-      this.labelsFromMetadata = labelsFromMetadata;
-      this.order = order;
+      this.maxLabel = (declaredClasses > 0 ? declaredClasses
+          : TrainingInput.MAX_INFERRED_CLASSES) - 1;
+      this.labelsFromMetadata = declaredClasses > 0;
+      this.order = config.visitOrder();
       this.rowIdIndex = 2 + (weightCol.isEmpty() ? 0 : 1) + (validationCol.isEmpty() ? 0 : 1);
     }
   }
@@ -123,13 +161,13 @@ final class PreparedPartition implements Serializable {
    * Converts the rows (label: double, features: Vector[, weight: double][, validation: boolean],
    * row id: long) of one training partition. Stops at the first bad row.
    */
-  static PreparedPartition prepare(int partition, Iterator<Row> rows, Spec spec) {
-    Converter converter = new Converter(partition, spec.expectedFeatures);
+  static PreparedPartition prepare(int worker, Iterator<Row> rows, Spec spec) {
+    Converter converter = new Converter(worker, spec.expectedFeatures);
     while (rows.hasNext()) {
       Row row = rows.next();
       String problem = converter.add(row, row.getLong(spec.rowIdIndex), spec);
       if (problem != null) {
-        return failed(partition, problem);
+        return failed(worker, problem);
       }
     }
     return converter.finish(spec.order);
@@ -229,7 +267,7 @@ final class PreparedPartition implements Serializable {
 
   /** One training partition's blocks and facts, built row by row. */
   private static final class Converter {
-    private final int partition;
+    private final int worker;
     private TrainingBlockBuilder train;
     private TrainingBlockBuilder held;
     private int numFeatures;
@@ -243,8 +281,8 @@ final class PreparedPartition implements Serializable {
     private long firstRowId = -1;
 
     /** {@code numFeatures}: the vector size every row must have, or −1 for the first row's. */
-    Converter(int partition, int numFeatures) {
-      this.partition = partition;
+    Converter(int worker, int numFeatures) {
+      this.worker = worker;
       this.numFeatures = numFeatures;
     }
 
@@ -376,25 +414,19 @@ final class PreparedPartition implements Serializable {
      */
     PreparedPartition finish(VisitOrder order) {
       TrainingBlock block = train == null ? null
-          : train.build(order == null ? null : order.layout(partition, train.numRows()));
+          : train.build(order == null ? null : order.layout(worker, train.numRows()));
       TrainingBlock validation = held == null ? null : held.build();
-      return new PreparedPartition(block, validation, partition, count, validationCount,
-          count + validationCount == 0 ? -1 : numFeatures, firstRowId,
-          block == null ? 0 : block.features().storedValues(), totalWeight, classCounts,
-          classWeightSums, maxWeightByClass, maxSquaredNorm, null);
+      return new PreparedPartition(this, block, validation);
     }
   }
 
   /** The facts alone, for shipping to the driver. */
   PreparedPartition withoutBlock() {
-    return new PreparedPartition(null, null, partition, rows, validationRows, numFeatures,
-        firstRowId, storedValues, totalWeight, classCounts, classWeightSums, maxWeightByClass,
-        maxSquaredNorm, problem);
+    return new PreparedPartition(this);
   }
 
-  private static PreparedPartition failed(int partition, String problem) {
-    return new PreparedPartition(null, null, partition, 0, 0, -1, -1, 0, 0.0, new long[0],
-        new double[0], new double[0], 0.0, problem);
+  private static PreparedPartition failed(int worker, String problem) {
+    return new PreparedPartition(worker, problem);
   }
 
   private static double squaredNorm(Vector features) {

@@ -8,34 +8,34 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What one partition (or, after combining, a contiguous range of partitions) returns from a
+ * What one worker (or, after combining, a contiguous range of workers) returns from a
  * training pass: the change it made to the state ({@link StateDelta}: only the coordinates it
  * touched), its unnormalised mixing weight μ, the mass of its updates and the stats of each local
  * epoch (one per mixing round for iterative mixing, up to maxIter for one-shot mixing).
  */
-public final class PartitionResult implements Serializable {
+public final class WorkerResult implements Serializable {
   private static final long serialVersionUID = 2L;
 
-  private final int partition;
+  private final int worker;
   private double mixWeight;
   private StateDelta delta;
   private double stepSum;
   private EpochStats[] epochs;
-  /** Updates per local epoch of every partition covered, in partition order. */
-  private long[][] updatesByPartition;
-  /** The voted perceptron's traces of the partitions covered, in partition order (or empty). */
+  /** Updates per local epoch of every worker covered, in worker order. */
+  private long[][] updatesByWorker;
+  /** The voted perceptron's traces of the workers covered, in worker order (or empty). */
   private List<VoteTrace> voteTraces = new ArrayList<>();
 
   /**
-   * @param delta the partition's change to the state it started from
+   * @param delta the worker's change to the state it started from
    * @param epochs the stats of each local epoch; their {@code stepSum}s add up to the
-   *     partition's update mass
+   *     worker's update mass
    */
-  public PartitionResult(int partition, double mixWeight, StateDelta delta, EpochStats[] epochs) {
+  public WorkerResult(int worker, double mixWeight, StateDelta delta, EpochStats[] epochs) {
     if (!(mixWeight >= 0) || Double.isInfinite(mixWeight)) {
       throw new IllegalArgumentException("mixing weight must be finite and >= 0, got " + mixWeight);
     }
-    this.partition = partition;
+    this.worker = worker;
     this.mixWeight = mixWeight;
     this.delta = Objects.requireNonNull(delta, "delta");
     this.epochs = Objects.requireNonNull(epochs, "epochs");
@@ -46,63 +46,63 @@ public final class PartitionResult implements Serializable {
       mass += epochs[e].stepSum;
     }
     this.stepSum = mass;
-    this.updatesByPartition = new long[][] {updates};
+    this.updatesByWorker = new long[][] {updates};
   }
 
-  /** The first partition index this result covers. */
-  public int partition() {
-    return partition;
+  /** The first worker index this result covers. */
+  public int worker() {
+    return worker;
   }
 
-  /** Σ of the unnormalised μ of the partitions combined into this result. */
+  /** Σ of the unnormalised μ of the workers combined into this result. */
   public double mixWeight() {
     return mixWeight;
   }
 
-  /** The μ-weighted mean change of the partitions combined into this result. */
+  /** The μ-weighted mean change of the workers combined into this result. */
   public StateDelta delta() {
     return delta;
   }
 
   /**
-   * The μ-weighted mean of the partitions' update masses Σ τ (the quantity McDonald et al.'s
+   * The μ-weighted mean of the workers' update masses Σ τ (the quantity McDonald et al.'s
    * bound counts, Σ_i μ_i·k_i, for the perceptron rule with unit steps).
    */
   public double stepSum() {
     return stepSum;
   }
 
-  /** Per local epoch, the stats summed over the partitions combined into this result. */
+  /** Per local epoch, the stats summed over the workers combined into this result. */
   public EpochStats[] epochs() {
     return epochs;
   }
 
   /**
-   * The updates k_i,e of each partition i covered (in partition order) in each local epoch e: the
-   * per-partition mistake counts of McDonald et al.'s analysis.
+   * The updates k_i,e of each worker i covered (in worker order) in each local epoch e: the
+   * per-worker mistake counts of McDonald et al.'s analysis.
    */
-  public long[][] updatesByPartition() {
-    return updatesByPartition;
+  public long[][] updatesByWorker() {
+    return updatesByWorker;
   }
 
-  /** Attaches this partition's vote trace; returns this. */
-  public PartitionResult withVoteTrace(VoteTrace trace) {
+  /** Attaches this worker's vote trace; returns this. */
+  public WorkerResult withVoteTrace(VoteTrace trace) {
     voteTraces.add(trace);
     return this;
   }
 
-  /** The vote traces of the partitions covered, in partition order. */
+  /** The vote traces of the workers covered, in worker order. */
   public List<VoteTrace> voteTraces() {
     return voteTraces;
   }
 
   /**
-   * Combines {@code right} (covering higher partition indices) into this result and returns this:
+   * Combines {@code right} (covering higher worker indices) into this result and returns this:
    * the weighted mean D ← D + r·(D_R − D) with r = μ_R / (μ + μ_R) of the changes (and of the
    * update masses), which leaves a coordinate on which both sides agree exactly unchanged, and
    * the sum of the stats. A side whose μ is zero contributes nothing.
    */
-  PartitionResult absorb(PartitionResult right) {
+  WorkerResult absorb(WorkerResult right) {
     double total = mixWeight + right.mixWeight;
     if (mixWeight == 0.0 && right.mixWeight > 0.0) {
       delta = right.delta;
@@ -114,11 +114,11 @@ public final class PartitionResult implements Serializable {
     }
     mixWeight = total;
     epochs = sumStats(epochs, right.epochs);
-    long[][] both = new long[updatesByPartition.length + right.updatesByPartition.length][];
-    System.arraycopy(updatesByPartition, 0, both, 0, updatesByPartition.length);
-    System.arraycopy(right.updatesByPartition, 0, both, updatesByPartition.length,
-        right.updatesByPartition.length);
-    updatesByPartition = both;
+    long[][] both = new long[updatesByWorker.length + right.updatesByWorker.length][];
+    System.arraycopy(updatesByWorker, 0, both, 0, updatesByWorker.length);
+    System.arraycopy(right.updatesByWorker, 0, both, updatesByWorker.length,
+        right.updatesByWorker.length);
+    updatesByWorker = both;
     if (!right.voteTraces.isEmpty()) {
       List<VoteTrace> traces = new ArrayList<>(voteTraces);
       traces.addAll(right.voteTraces);

@@ -1,4 +1,4 @@
-package io.github.sparkperceptron.ml;
+package io.github.sparkperceptron.train;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -20,6 +20,7 @@ import io.github.sparkperceptron.kernel.VoteTrace;
 import io.github.sparkperceptron.kernel.VotedPerceptron;
 import io.github.sparkperceptron.mixing.BlockMomentum;
 import io.github.sparkperceptron.mixing.StateDelta;
+import io.github.sparkperceptron.store.StateFile;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -114,13 +115,13 @@ class CheckpointFormatTest {
       p.epochs.add(stats);
       p.weightChanges.add(0.25 * epoch);
       p.seconds.add(0.5 + epoch);
-      p.partitionUpdates.add(new long[] {stats.updates, epoch, 0});
+      p.workerUpdates.add(new long[] {stats.updates, epoch, 0});
       p.validationAccuracy.add(0.5 + 0.1 * epoch);
     }
     p.best = p.state.copy();
     p.bestAccuracy = 0.8;
     p.modelEpoch = 3;
-    p.stopReason = PerceptronTrainingSummary.StopReason.TOL;
+    p.stopReason = StopReason.TOL;
     return p;
   }
 
@@ -131,7 +132,7 @@ class CheckpointFormatTest {
   }
 
   private static TrainingProgress read(byte[] file, LearnerConfig learner)
-      throws CheckpointFormat.Unreadable {
+      throws StateFile.Unreadable {
     try {
       return CheckpointFormat.read(new ByteArrayInputStream(file), file.length, FINGERPRINT,
           shape(learner));
@@ -141,7 +142,7 @@ class CheckpointFormatTest {
   }
 
   private static String refusal(byte[] file, LearnerConfig learner) {
-    return assertThrows(CheckpointFormat.Unreadable.class, () -> read(file, learner))
+    return assertThrows(StateFile.Unreadable.class, () -> read(file, learner))
         .getMessage();
   }
 
@@ -171,7 +172,7 @@ class CheckpointFormatTest {
       assertEquals(p.epochs.get(e).nonFiniteMargins, back.epochs.get(e).nonFiniteMargins);
       assertTrue(p.epochs.get(e).stepSum > 0, "the kernel must have recorded update mass");
       assertEquals(p.epochs.get(e).stepSum, back.epochs.get(e).stepSum, 0.0);
-      assertArrayEquals(p.partitionUpdates.get(e), back.partitionUpdates.get(e));
+      assertArrayEquals(p.workerUpdates.get(e), back.workerUpdates.get(e));
     }
     assertEquals(p.weightChanges, back.weightChanges);
     assertEquals(p.seconds, back.seconds);
@@ -199,6 +200,66 @@ class CheckpointFormatTest {
       back.vote.addStartVector(back.state.weights());
       assertEquals(a.startVectors().length + 1, back.vote.startVectors().size());
     }
+  }
+
+  /** A fixture written by an earlier version (src/test/resources/state-files/README.md). */
+  static byte[] fixture(String name) throws IOException {
+    try (java.io.InputStream in = CheckpointFormatTest.class.getResourceAsStream(
+        "/state-files/" + name)) {
+      assertNotNull(in, name + " is missing from src/test/resources/state-files");
+      return in.readAllBytes();
+    }
+  }
+
+  /**
+   * The progress of the fixture {@code checkpoint-v3-momentum.ckpt}: {@link #progress} with a
+   * block momentum after four rounds (whose look-aheads move the state, as they did there).
+   */
+  private static TrainingProgress fixtureWithMomentum(LearnerConfig learner) {
+    TrainingProgress p = progress(learner);
+    int length = learner.stateLength();
+    p.momentum = new BlockMomentum(length, 2.0 / 3.0, 7.5, 0.25);
+    Random rnd = new Random(11);
+    for (int round = 0; round < 4; round++) {
+      p.momentum.lookAhead(p.state.weights(), p.state.averageAccumulator(), p.state.clock());
+      double[] dw = new double[length];
+      for (int j = 0; j < length; j++) {
+        dw[j] = rnd.nextGaussian();
+      }
+      p.momentum.afterRound(StateDelta.dense(dw, new double[length]), 1.0 + round);
+    }
+    return p;
+  }
+
+  /**
+   * Checkpoints in format 3, written by the code before the state-file container, still load,
+   * and today's writer writes them byte for byte (so checkpoints of a training interrupted
+   * under the old version resume under the new one).
+   */
+  @Test
+  void formatThreeCheckpointsOfTheEarlierVersionStillLoad() throws Exception {
+    LearnerConfig voted = learner(3, Averaging.VOTE);
+    byte[] file = fixture("checkpoint-v3-vote.ckpt");
+    TrainingProgress expected = progress(voted);
+    TrainingProgress back = read(file, voted);
+    assertEquals(expected.epochsDone, back.epochsDone);
+    assertEquals(expected.stopReason, back.stopReason);
+    assertArrayEquals(expected.state.weights(), back.state.weights(), 0.0);
+    assertArrayEquals(expected.best.averageAccumulator(), back.best.averageAccumulator(), 0.0);
+    assertEquals(expected.epochs.toString(), back.epochs.toString());
+    assertEquals(expected.vote.build(3).startVectors().length,
+        back.vote.build(3).startVectors().length);
+    assertArrayEquals(file, bytes(expected));
+
+    LearnerConfig averaged = learner(3, Averaging.AVERAGE);
+    file = fixture("checkpoint-v3-momentum.ckpt");
+    expected = fixtureWithMomentum(averaged);
+    back = CheckpointFormat.read(new ByteArrayInputStream(file), file.length, FINGERPRINT,
+        new CheckpointFormat.Shape(averaged, PARTITIONS, MAX_ITER, 2.0 / 3.0, 7.5));
+    assertArrayEquals(expected.momentum.velocity(), back.momentum.velocity(), 0.0);
+    assertEquals(expected.momentum.mass(), back.momentum.mass(), 0.0);
+    assertArrayEquals(expected.state.averageAccumulator(), back.state.averageAccumulator(), 0.0);
+    assertArrayEquals(file, bytes(expected));
   }
 
   /**
@@ -244,7 +305,7 @@ class CheckpointFormatTest {
     assertArrayEquals(wa, wb, 0.0);
     assertArrayEquals(a.velocity(), b.velocity(), 0.0);
 
-    String why = assertThrows(CheckpointFormat.Unreadable.class, () -> CheckpointFormat.read(
+    String why = assertThrows(StateFile.Unreadable.class, () -> CheckpointFormat.read(
         new ByteArrayInputStream(file), file.length, FINGERPRINT, new CheckpointFormat.Shape(
             learner, PARTITIONS, MAX_ITER, 0.75, rho))).getMessage();
     assertTrue(why.contains("section MOMENTUM is inconsistent") && why.contains("0.75"), why);
@@ -252,7 +313,7 @@ class CheckpointFormatTest {
     assertTrue(why.contains("it holds a block momentum, but the training mixes without one"),
         why);
     byte[] without = bytes(progress(learner));
-    why = assertThrows(CheckpointFormat.Unreadable.class, () -> CheckpointFormat.read(
+    why = assertThrows(StateFile.Unreadable.class, () -> CheckpointFormat.read(
         new ByteArrayInputStream(without), without.length, FINGERPRINT, shape)).getMessage();
     assertTrue(why.contains("section MOMENTUM is missing"), why);
   }
@@ -366,10 +427,10 @@ class CheckpointFormatTest {
   void anotherTrainingsCheckpointIsRecognisedAsSuch() throws Exception {
     LearnerConfig learner = learner(2, Averaging.AVERAGE);
     byte[] file = bytes(progress(learner));
-    CheckpointFormat.Unreadable e = assertThrows(CheckpointFormat.Unreadable.class,
+    StateFile.Unreadable e = assertThrows(StateFile.Unreadable.class,
         () -> CheckpointFormat.read(new ByteArrayInputStream(file), file.length, "other",
             shape(learner)));
-    assertTrue(e.otherTraining);
+    assertTrue(e.otherOwner);
   }
 
   @Test

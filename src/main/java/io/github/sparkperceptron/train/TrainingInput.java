@@ -1,11 +1,11 @@
-package io.github.sparkperceptron.ml;
+package io.github.sparkperceptron.train;
 
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.monotonically_increasing_id;
 
-import io.github.sparkperceptron.kernel.ShuffleScope;
 import io.github.sparkperceptron.kernel.VisitOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
@@ -27,24 +27,24 @@ import scala.Tuple2;
 
 /**
  * The training data of one {@code fit}: the input's partitions laid out over the workers
- * ({@link WorkerLayout}), every training partition converted once into a cached
+ * ({@link WorkerLayout}), every worker's rows converted once into a cached
  * {@link io.github.sparkperceptron.kernel.TrainingBlock} (MEMORY_AND_DISK), its rows stored in the
  * layout of the {@link VisitOrder}, validated as a whole, and released by {@link #close()}.
  */
-final class TrainingInput implements AutoCloseable {
+public final class TrainingInput implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TrainingInput.class);
 
   /** The name of the cached training blocks (in Spark's UI, under Storage). */
-  static final String BLOCKS_NAME = "spark-perceptron training blocks";
+  public static final String BLOCKS_NAME = "spark-perceptron training blocks";
 
   /** Without label metadata, at most this many classes are inferred from the largest label. */
   static final int MAX_INFERRED_CLASSES = 10_000;
 
-  /** One element per training partition (worker), in worker order. */
-  final JavaRDD<PreparedPartition> partitions;
-  /** Training partitions: the number of workers. */
-  final int numPartitions;
-  /** How the input's partitions became the training partitions. */
+  /** The cached blocks: one element per worker (training partition), in worker order. */
+  final JavaRDD<PreparedPartition> blocks;
+  /** The number of workers: training partitions, one perceptron each. */
+  final int numWorkers;
+  /** How the input's partitions were laid out over the workers. */
   final WorkerLayout layout;
   final int numFeatures;
   final int numClasses;
@@ -61,16 +61,16 @@ final class TrainingInput implements AutoCloseable {
   final double[] maxWeightByClass;
   /** The largest ‖x‖² of a training row. */
   final double maxSquaredNorm;
-  /** Training rows per training partition, in partition order. */
-  final long[] partitionRows;
-  /** Each partition's facts (without its blocks), in partition order. */
+  /** Training rows per worker, in worker order. */
+  final long[] workerRows;
+  /** Each worker's facts (without its blocks), in worker order. */
   private final List<PreparedPartition> facts;
 
-  private TrainingInput(JavaRDD<PreparedPartition> partitions, WorkerLayout layout,
+  private TrainingInput(JavaRDD<PreparedPartition> blocks, WorkerLayout layout,
       List<PreparedPartition> facts, int numFeatures, int numClasses) {
-    this.partitions = partitions;
+    this.blocks = blocks;
     this.layout = layout;
-    this.numPartitions = facts.size();
+    this.numWorkers = facts.size();
     this.numFeatures = numFeatures;
     this.numClasses = numClasses;
     long rows = 0;
@@ -79,7 +79,7 @@ final class TrainingInput implements AutoCloseable {
     double weight = 0.0;
     long[] counts = new long[numClasses];
     double[] weightSums = new double[numClasses];
-    long[] perPartition = new long[facts.size()];
+    long[] perWorker = new long[facts.size()];
     double[] maxWeights = new double[numClasses];
     double maxNorm = 0.0;
     for (PreparedPartition f : facts) {
@@ -91,7 +91,7 @@ final class TrainingInput implements AutoCloseable {
       heldOut += f.validationRows;
       stored += f.storedValues;
       weight += f.totalWeight;
-      perPartition[f.partition] = f.rows;
+      perWorker[f.worker] = f.rows;
       for (int k = 0; k < f.classCounts.length; k++) {
         counts[k] += f.classCounts[k];
         weightSums[k] += f.classWeightSums[k];
@@ -104,35 +104,36 @@ final class TrainingInput implements AutoCloseable {
     this.storedValues = stored;
     this.totalWeight = weight;
     this.classCounts = counts;
-    this.partitionRows = perPartition;
+    this.workerRows = perWorker;
     this.maxWeightByClass = maxWeights;
     this.maxSquaredNorm = maxNorm;
   }
 
   /**
-   * Lays {@code dataset} out over the workers, converts and validates it; throws
-   * {@link IllegalArgumentException} naming the first problem (schema, then rows in input order,
-   * then dataset-wide facts).
+   * Lays {@code dataset} out over {@code config}'s workers, each worker's training rows stored in
+   * the layout of the configuration's {@link VisitOrder} ({@link VisitOrder#layout}), converts
+   * and validates it; throws {@link IllegalArgumentException} naming the first problem (schema,
+   * then rows in input order, then dataset-wide facts).
    *
-   * @param numWorkers the {@code numWorkers} param (0: automatic)
-   * @param slots the cluster's task slots ({@code SparkContext.defaultParallelism})
+   * @param slots the cluster's task slots ({@code SparkContext.defaultParallelism}), which
+   *     automatic {@code numWorkers} takes
    */
-  static TrainingInput prepare(Dataset<?> dataset, String labelCol, String featuresCol,
-      String weightCol, String validationCol, int numWorkers, int slots) {
-    return prepare(dataset, labelCol, featuresCol, weightCol, validationCol, numWorkers, slots,
-        VisitOrder.of(true, ShuffleScope.ROWS, 0), false);
+  public static TrainingInput prepare(Dataset<?> dataset, TrainingConfig config, int slots) {
+    return prepare(dataset, config, slots, false);
   }
 
   /**
-   * As {@link #prepare(Dataset, String, String, String, String, int, int)}, each worker's
-   * training rows stored in {@code order}'s layout for that worker ({@link VisitOrder#layout}).
-   * With {@code nothingToLearnIsFine} (a stream's micro-batch) an input without rows or with only
-   * zero weights is returned (its {@link #numRows} or {@link #totalWeight} is 0, and
-   * {@link #numFeatures} is −1 without rows) instead of being refused.
+   * As {@link #prepare(Dataset, TrainingConfig, int)}. With {@code nothingToLearnIsFine} (a
+   * stream's micro-batch) an input without rows or with only zero weights is returned (its
+   * {@link #numRows} or {@link #totalWeight} is 0, and {@link #numFeatures} is −1 without rows)
+   * instead of being refused.
    */
-  static TrainingInput prepare(Dataset<?> dataset, String labelCol, String featuresCol,
-      String weightCol, String validationCol, int numWorkers, int slots, VisitOrder order,
+  static TrainingInput prepare(Dataset<?> dataset, TrainingConfig config, int slots,
       boolean nothingToLearnIsFine) {
+    String labelCol = config.labelCol;
+    String featuresCol = config.featuresCol;
+    String weightCol = config.weightCol;
+    String validationCol = config.validationCol;
     InputChecks.requireNumericColumn(dataset.schema(), labelCol, "labelCol");
     InputChecks.requireVectorColumn(dataset.schema(), featuresCol, "featuresCol");
     if (!weightCol.isEmpty()) {
@@ -144,10 +145,8 @@ final class TrainingInput implements AutoCloseable {
     int declaredClasses = declaredClasses(dataset.schema().apply(labelCol));
     int declaredFeatures = AttributeGroup.fromStructField(dataset.schema().apply(featuresCol))
         .size();
-    PreparedPartition.Spec spec = new PreparedPartition.Spec(labelCol, featuresCol, weightCol,
-        validationCol, declaredFeatures,
-        (declaredClasses > 0 ? declaredClasses : MAX_INFERRED_CLASSES) - 1, declaredClasses > 0,
-        order);
+    PreparedPartition.Spec spec = new PreparedPartition.Spec(config, declaredFeatures,
+        declaredClasses);
 
     List<Column> columns = new ArrayList<>();
     columns.add(col(labelCol).cast("double"));
@@ -162,7 +161,7 @@ final class TrainingInput implements AutoCloseable {
     // they end up, whatever worker reads them.
     columns.add(monotonically_increasing_id());
     JavaRDD<Row> rows = dataset.select(columns.toArray(new Column[0])).toJavaRDD();
-    WorkerLayout layout = WorkerLayout.of(numWorkers, slots, rows.getNumPartitions());
+    WorkerLayout layout = WorkerLayout.of(config.numWorkers, slots, rows.getNumPartitions());
     layout.log();
     JavaRDD<PreparedPartition> prepared = convert(rows, layout, spec)
         .setName(BLOCKS_NAME).persist(StorageLevel.MEMORY_AND_DISK());
@@ -263,9 +262,9 @@ final class TrainingInput implements AutoCloseable {
     TrainingInput input = new TrainingInput(prepared, layout, facts, numFeatures,
         Math.max(2, numClasses));
     LOG.info("Training data: {} rows (+ {} validation rows), {} features, {} classes, {} stored"
-        + " values in {} training partitions (from {} input partitions)", input.numRows,
+        + " values on {} workers (from {} input partitions)", input.numRows,
         input.validationRows, input.numFeatures, input.numClasses, input.storedValues,
-        input.numPartitions, layout.inputPartitions);
+        input.numWorkers, layout.inputPartitions);
     return input;
   }
 
@@ -284,7 +283,7 @@ final class TrainingInput implements AutoCloseable {
     return -1;
   }
 
-  /** Σ_i T_i with the class weights applied, summed in partition order. */
+  /** Σ_i T_i with the class weights applied, summed in worker order. */
   double trainingWeight(double[] classWeights) {
     double t = 0.0;
     for (PreparedPartition f : facts) {
@@ -294,7 +293,7 @@ final class TrainingInput implements AutoCloseable {
   }
 
   /** Index of the only class present, or −1 when two or more are. */
-  int singleClass() {
+  public int singleClass() {
     int found = -1;
     for (int k = 0; k < classCounts.length; k++) {
       if (classCounts[k] > 0) {
@@ -307,8 +306,43 @@ final class TrainingInput implements AutoCloseable {
     return found;
   }
 
+  public int numFeatures() {
+    return numFeatures;
+  }
+
+  public int numClasses() {
+    return numClasses;
+  }
+
+  /** Training rows (validation rows excluded). */
+  public long numRows() {
+    return numRows;
+  }
+
+  /** Workers: training partitions, one perceptron each. */
+  public int numWorkers() {
+    return numWorkers;
+  }
+
+  /** Σ of the training rows' sample weights per class. */
+  public double[] classWeightSums() {
+    return classWeightSums.clone();
+  }
+
+  /**
+   * The facts of the data and of its layout over the workers that identify a training, on one
+   * line: a checkpoint resumes only a training with the same (and the same params).
+   */
+  public String identity() {
+    // "partitionRows" (the rows per worker) keeps the fingerprints of checkpoints written before.
+    return "rows=" + numRows + " validation=" + validationRows + " features=" + numFeatures
+        + " classes=" + numClasses + " stored=" + storedValues + " weight="
+        + Double.doubleToLongBits(totalWeight) + " workers=" + numWorkers + " partitionRows="
+        + Arrays.toString(workerRows) + " classCounts=" + Arrays.toString(classCounts);
+  }
+
   @Override
   public void close() {
-    partitions.unpersist(false);
+    blocks.unpersist(false);
   }
 }

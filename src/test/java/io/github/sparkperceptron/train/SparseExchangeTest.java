@@ -1,8 +1,10 @@
-package io.github.sparkperceptron.ml;
+package io.github.sparkperceptron.train;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import io.github.sparkperceptron.data.SyntheticData;
+import io.github.sparkperceptron.ml.PerceptronClassificationModel;
+import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
 import org.apache.spark.sql.Dataset;

@@ -1,4 +1,4 @@
-package io.github.sparkperceptron.ml;
+package io.github.sparkperceptron.train;
 
 import io.github.sparkperceptron.kernel.EpochStats;
 import io.github.sparkperceptron.kernel.LinearState;
@@ -33,11 +33,11 @@ final class TrainingProgress {
   final List<EpochStats> epochs = new ArrayList<>();
   final List<Double> weightChanges = new ArrayList<>();
   final List<Double> seconds = new ArrayList<>();
-  /** Per epoch, the updates of each partition. */
-  final List<long[]> partitionUpdates = new ArrayList<>();
+  /** Per epoch, the updates of each worker. */
+  final List<long[]> workerUpdates = new ArrayList<>();
   /** Per epoch, the model's accuracy on the validation rows (empty without validation). */
   final List<Double> validationAccuracy = new ArrayList<>();
-  PerceptronTrainingSummary.StopReason stopReason = PerceptronTrainingSummary.StopReason.MAX_ITER;
+  StopReason stopReason = StopReason.MAX_ITER;
 
   TrainingProgress(LinearState initial, VotedPerceptron.Builder vote) {
     this.state = initial;

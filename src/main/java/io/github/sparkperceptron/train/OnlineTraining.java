@@ -1,13 +1,10 @@
-package io.github.sparkperceptron.ml;
+package io.github.sparkperceptron.train;
 
-import io.github.sparkperceptron.kernel.VisitOrder;
-import io.github.sparkperceptron.kernel.Averaging;
 import io.github.sparkperceptron.kernel.EpochStats;
 import io.github.sparkperceptron.kernel.LearnerConfig;
 import io.github.sparkperceptron.kernel.LinearState;
 import io.github.sparkperceptron.kernel.Predictor;
 import io.github.sparkperceptron.kernel.TrainingBlock;
-import io.github.sparkperceptron.mixing.MixingMode;
 import java.util.List;
 import java.util.Locale;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -15,26 +12,26 @@ import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.Dataset;
 
 /**
- * Internal: one micro-batch of online learning, the single entry point through which
- * {@code io.github.sparkperceptron.streaming} trains. Not a public API; it may change without
- * notice.
+ * Internal: one micro-batch of online learning, the engine's single entry point through which
+ * {@code io.github.sparkperceptron.streaming} trains, from a {@link TrainingConfig}. Not a
+ * public API; it may change without notice.
  *
  * <p>A batch is trained exactly as {@code PerceptronClassifier.fit} trains a dataset (the rows
  * are validated and converted by {@link TrainingInput}, the epochs run by
- * {@link IterativeParameterMixing#run}), except that it starts from the whole learner state the
+ * {@link MixingLoop#run}), except that it starts from the whole learner state the
  * previous batch left, not just its weights: w, the averaging accumulator u and the averaging
  * clock c. Under mixing every epoch spans [c, c + T] of the clock (T = the batch's total weight,
  * see {@code io.github.sparkperceptron.mixing}), so carrying c and u over makes the averaged
  * model the clock-weighted mean of every intermediate weight vector since the stream began, not
- * since the batch began. With one partition and one epoch per batch this is the serial online
+ * since the batch began. With one worker and one epoch per batch this is the serial online
  * averaged perceptron over the concatenated batches, bit for bit when its running sum of
- * averaging terms is added to u once per batch (a round's partitions return their sum from zero
+ * averaging terms is added to u once per batch (a round's workers return their sum from zero
  * and the driver adds it: the same terms, associated per batch; a plain running sum differs in
  * the last bits only).
  *
- * <p>Each batch goes through the batch trainer's code unchanged: the partitions return sparse
+ * <p>Each batch goes through the batch trainer's code unchanged: the workers return sparse
  * state changes, mixed along the fixed tree, in {@code mixingRounds} rounds per epoch (resolved
- * for the batch's partitions as {@code fit} resolves them), the weights shipped by the exchange
+ * for the batch's workers as {@code fit} resolves them), the weights shipped by the exchange
  * layer.
  *
  * <p><b>Block momentum ({@code mixing=momentum}) restarts at every micro-batch.</b> The velocity
@@ -81,30 +78,42 @@ public final class OnlineTraining {
     /** Examples with margin ≤ 0 met during the batch's first epoch (online mistakes). */
     public final long onlineMistakes;
     public final int epochs;
-    public final int partitions;
+    /** The workers the batch was laid out over. */
+    public final int workers;
 
-    BatchOutcome(LinearState state, int numClasses, int numFeatures, long rows,
-        long prequentialCorrect, double weight, long updates, long onlineMistakes, int epochs,
-        int partitions) {
+    /**
+     * @param input the batch
+     * @param result its training, or null when nothing was learnt
+     */
+    BatchOutcome(LinearState state, int numClasses, int numFeatures, TrainingInput input,
+        long prequentialCorrect, TrainingResult result) {
       this.state = state;
       this.numClasses = numClasses;
       this.numFeatures = numFeatures;
-      this.rows = rows;
+      this.rows = input.numRows;
       this.prequentialCorrect = prequentialCorrect;
-      this.weight = weight;
-      this.updates = updates;
-      this.onlineMistakes = onlineMistakes;
-      this.epochs = epochs;
-      this.partitions = partitions;
+      this.weight = result == null ? 0.0 : input.totalWeight;
+      long sum = 0;
+      if (result != null) {
+        for (EpochStats e : result.epochs()) {
+          sum += e.updates;
+        }
+      }
+      this.updates = sum;
+      this.onlineMistakes = result == null || result.epochs().isEmpty() ? 0
+          : result.epochs().get(0).mistakes;
+      this.epochs = result == null ? 0 : result.epochs().size();
+      this.workers = input.numWorkers;
     }
   }
 
   /**
    * Scores {@code batch} with the model of {@code start}, then trains on it for {@code epochs}
-   * epochs with the estimator's params (update rule, averaging, mixing, step size, shuffle, ...).
+   * epochs with {@code config}'s settings (update rule, averaging, mixing, step size, shuffle,
+   * ...).
    *
    * @param start the state the previous batch left, or {@code null} for the first batch (the
-   *     state then starts at zero, or at the estimator's initial model)
+   *     state then starts at zero, or at the configuration's initial weights)
    * @param numClasses with {@code start}: the model's K; for the first batch: K if the caller
    *     fixed it, else 0 to take it from the label metadata or the largest label
    * @param numFeatures with {@code start}: the model's d (ignored for the first batch)
@@ -112,17 +121,16 @@ public final class OnlineTraining {
    * @return the outcome; for a first batch without rows its state is {@code null}
    * @throws IllegalArgumentException for a bad row, a label beyond K or a vector not of size d
    */
-  public static BatchOutcome trainBatch(Dataset<?> batch, PerceptronClassifier params,
-      int epochs, long batchId, LinearState start, int numClasses, int numFeatures) {
+  public static BatchOutcome trainBatch(Dataset<?> batch, TrainingConfig config, int epochs,
+      long batchId, LinearState start, int numClasses, int numFeatures) {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(batch.sparkSession().sparkContext());
+    TrainingConfig batchConfig = config.forBatch(epochs, batchSeed(config.seed, batchId));
     // Each batch is laid out over numWorkers workers as fit lays out a dataset (automatic: the
     // task slots when the batch starts).
-    try (TrainingInput input = TrainingInput.prepare(batch, params.getLabelCol(),
-        params.getFeaturesCol(), params.getWeightCol(), "", params.getNumWorkers(),
-        jsc.sc().defaultParallelism(), VisitOrder.of(params.getShuffle(),
-            params.shuffleScopeValue(), batchSeed(params.getSeed(), batchId)), true)) {
+    try (TrainingInput input = TrainingInput.prepare(batch, batchConfig,
+        jsc.sc().defaultParallelism(), true)) {
       if (start == null && input.numRows == 0) {
-        return new BatchOutcome(null, numClasses, -1, 0, 0, 0.0, 0, 0, 0, input.numPartitions);
+        return new BatchOutcome(null, numClasses, -1, input, 0, null);
       }
       int k = start != null || numClasses > 0 ? numClasses : input.numClasses;
       int d = start != null ? numFeatures : input.numFeatures;
@@ -130,75 +138,23 @@ public final class OnlineTraining {
         throw new IllegalArgumentException(String.format(Locale.ROOT, "Column '%s' (featuresCol)"
             + " holds vectors of size %d in this batch, but the model has %d features, fixed by"
             + " the first batch it learnt from; every batch must have vectors of one size",
-            params.getFeaturesCol(), input.numFeatures, d));
+            config.featuresCol, input.numFeatures, d));
       }
       if (input.numClasses > k) {
-        throw new IllegalArgumentException(labelBeyondClasses(params, input, k));
+        throw new IllegalArgumentException(labelBeyondClasses(config, input, k));
       }
-      LearnerConfig learner = new LearnerConfig(d, k, params.getFitIntercept(),
-          params.getStepSize(), params.updateRuleValue(), params.getAggressiveness(),
-          params.averagingValue(), null);
-      LinearState from = start != null ? start : params.initialState(learner);
-      long correct = prequentialCorrect(jsc, input, learner, params.getThreshold(), from);
+      LearnerConfig learner = batchConfig.learner(d, k, null);
+      LinearState from = start != null ? start : batchConfig.initialState(learner);
+      long correct = prequentialCorrect(jsc, input, learner, config.threshold, from);
       if (input.numRows == 0 || !(input.totalWeight > 0)) {
-        return new BatchOutcome(from, k, d, input.numRows, correct, 0.0, 0, 0, 0,
-            input.numPartitions);
+        return new BatchOutcome(from, k, d, input, correct, null);
       }
-      // The same rounds, block momentum β = 1 − 1/P and bound ρ as fit() resolves for this
-      // batch's P partitions and rows; a fresh BlockMomentum each batch (see the class doc).
-      MixingSettings settings = params.mixingSettings(jsc, input, learner, epochs,
-          batchSeed(params.getSeed(), batchId), "");
-      TrainingProgress progress = IterativeParameterMixing.run(jsc, input, learner, settings,
-          from, null, 0, null, params.uid());
-      long updates = 0;
-      for (EpochStats e : progress.epochs) {
-        updates += e.updates;
-      }
-      long mistakes = progress.epochs.isEmpty() ? 0 : progress.epochs.get(0).mistakes;
-      return new BatchOutcome(progress.state, k, d, input.numRows, correct, input.totalWeight,
-          updates, mistakes, progress.epochsDone, input.numPartitions);
+      // The same rounds, block momentum β = 1 − 1/W and bound ρ as fit() resolves for this
+      // batch's W workers and rows; a fresh BlockMomentum each batch (see the class doc).
+      TrainingResult result = new MixingLoop(jsc, input, learner, batchConfig)
+          .run(from, null, null);
+      return new BatchOutcome(result.finalState(), k, d, input, correct, result);
     }
-  }
-
-  /**
-   * The model of a learner state, carrying {@code params}' param values (averaged weights when
-   * averaging; a stream never votes).
-   */
-  public static PerceptronClassificationModel model(PerceptronClassifier params, int numClasses,
-      int numFeatures, LinearState state) {
-    PerceptronClassificationModel model = PerceptronClassificationModel.fromStateWeights(
-        params.uid(), numClasses, numFeatures, state.modelWeights(), null);
-    return params.copyValues(model, params.extractParamMap()).setParent(params);
-  }
-
-  /**
-   * Why these params cannot learn from a stream, or {@code null} when they can. Each refused
-   * param needs the whole dataset up front or grows without bound.
-   */
-  public static String streamingProblem(PerceptronClassifier params) {
-    if (params.averagingValue() == Averaging.VOTE) {
-      return "averaging=vote keeps every intermediate weight vector, which grows without bound on"
-          + " a stream (and is saved with every published model); use averaging=average, the"
-          + " voted perceptron's O(features) approximation (Freund & Schapire 1999)";
-    }
-    if (params.mixingValue() == MixingMode.ONESHOT) {
-      return "mixing=oneshot trains every partition apart over all the data and averages once at"
-          + " the end, which a stream never reaches; use mixing=mistakes, uniform or momentum";
-    }
-    if (!params.getValidationIndicatorCol().isEmpty()) {
-      return "validationIndicatorCol chooses the best epoch of a finite training; a stream is"
-          + " evaluated prequentially instead (each batch is scored before it is learnt), so"
-          + " unset it";
-    }
-    if (params.classWeightValue() == ClassWeight.BALANCED) {
-      return "classWeight=balanced needs every class's size before training starts, which a"
-          + " stream does not know; use a weight column (weightCol) instead";
-    }
-    if (!params.getCheckpointDir().isEmpty()) {
-      return "checkpointDir checkpoints the epochs of a finite training; a stream keeps its"
-          + " learner state in its own checkpoint location, so unset checkpointDir";
-    }
-    return null;
   }
 
   /** A seed of its own for every batch, so that batches are not all shuffled alike. */
@@ -215,7 +171,7 @@ public final class OnlineTraining {
         threshold, state.modelWeights());
     Broadcast<Predictor> broadcast = jsc.broadcast(predictor);
     try {
-      List<Long> counts = input.partitions.map(part -> correct(broadcast.value(), part.block))
+      List<Long> counts = input.blocks.map(part -> correct(broadcast.value(), part.block))
           .collect();
       long correct = 0;
       for (long c : counts) {
@@ -240,8 +196,7 @@ public final class OnlineTraining {
     return correct;
   }
 
-  private static String labelBeyondClasses(PerceptronClassifier params, TrainingInput input,
-      int k) {
+  private static String labelBeyondClasses(TrainingConfig config, TrainingInput input, int k) {
     int label = input.classCounts.length - 1;
     while (label >= k && input.classCounts[label] == 0) {
       label--;
@@ -253,7 +208,7 @@ public final class OnlineTraining {
         + " (labels 0..%d), fixed when it began learning (by numClasses, the label column's"
         + " metadata or the first batch's largest label); a stream cannot add classes later."
         + " Start a new stream with numClasses set to the total number of classes (submit/"
-        + "stream-train: --num-classes), or drop these rows", params.getLabelCol(), what, k,
+        + "stream-train: --num-classes), or drop these rows", config.labelCol, what, k,
         k - 1);
   }
 }

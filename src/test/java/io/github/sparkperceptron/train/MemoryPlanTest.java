@@ -1,4 +1,4 @@
-package io.github.sparkperceptron.ml;
+package io.github.sparkperceptron.train;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -6,32 +6,20 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.sparkperceptron.io.LibSvmSource;
 import io.github.sparkperceptron.kernel.ShuffleScope;
 import io.github.sparkperceptron.kernel.Averaging;
 import io.github.sparkperceptron.kernel.LearnerConfig;
 import io.github.sparkperceptron.kernel.UpdateRule;
 import io.github.sparkperceptron.mixing.MixingMode;
-import io.github.sparkperceptron.testing.SparkTestSupport;
-import io.github.sparkperceptron.testing.TestData;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import org.apache.spark.ml.linalg.Vectors;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
+import io.github.sparkperceptron.mixing.StateDelta;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The memory estimate made before the first epoch: its arithmetic against hand-counted copies,
- * its line against a measured out-of-memory, and the refusals a user meets (a wide LIBSVM file, an
- * initial model of that size), which must come before anything of the model's size is allocated.
+ * The memory estimate made before the first epoch: its arithmetic against hand-counted copies
+ * and its line against a measured out-of-memory. The refusals a user meets through {@code fit}
+ * are in {@code ml.MemoryRefusalTest}.
  */
 class MemoryPlanTest {
-  @TempDir
-  Path tmp;
 
   private static LearnerConfig binary(int d, Averaging averaging) {
     return new LearnerConfig(d, 2, true, 1.0, UpdateRule.PERCEPTRON, 1.0, averaging);
@@ -45,8 +33,18 @@ class MemoryPlanTest {
   private static MixingSettings mixing(String mode, int rounds, boolean validate) {
     MixingMode m = MixingMode.fromParam(mode);
     double momentum = m == MixingMode.MOMENTUM ? 0.5 : 0.0;
-    return new MixingSettings(10, 0.0, m, true, ShuffleScope.ROWS, 1L, 2, validate, 5, 0.0, rounds, momentum,
-        1.0);
+    return settings(10, m, 1L, validate, rounds, momentum);
+  }
+
+  /** Settings of {@code maxIter} epochs, depth 2, bound ρ = 1, the default exchange. */
+  private static MixingSettings settings(int maxIter, MixingMode m, long seed, boolean validate,
+      int rounds, double momentum) {
+    TrainingConfig config = TrainingConfig.builder()
+        .columns("label", "features", "", validate ? "validation" : "")
+        .visitOrder(true, ShuffleScope.ROWS, seed).epochs(maxIter, 0.0, 5).mixing(m, rounds, 2)
+        .build();
+    return new MixingSettings(config, rounds, new double[] {momentum, 1.0},
+        StateDelta.DENSE_ABOVE);
   }
 
   private static MixingSettings mistakes() {
@@ -87,7 +85,7 @@ class MemoryPlanTest {
     // coordinates, stored sparse: index, δw, δu = 20 bytes each. Both partitions: 30,001.
     long partitionDelta = 15_001 * 20;
     long mixedDelta = 30_001 * 20;
-    assertEquals(partitionDelta, plan.partitionDeltaBytes);
+    assertEquals(partitionDelta, plan.workerDeltaBytes);
     long driver = 2 * w // w and u
         + 24 * 300_010 // the change chain: 10 rounds of at most 30,001 changes, index + value,
                        // object + pieces (the snapshot stays the empty zero one)
@@ -153,7 +151,7 @@ class MemoryPlanTest {
     long w = 8 * length;
     MemoryPlan plan = new MemoryPlan(binary(d, Averaging.AVERAGE), 2, 2_000_000, 100_000_000,
         mistakes(), false, local(2, 8L << 30));
-    assertEquals(2 * w, plan.partitionDeltaBytes);
+    assertEquals(2 * w, plan.workerDeltaBytes);
     long driver = 2 * w + 2 * w + 24 * (length / 4) + 16 * length + 2 * ceilDiv(length, 8)
         + 2 * 2 * w + 2 * 2 * w;
     long tasks = w + 2 * (2 * w + ceilDiv(length, 8)) + 2 * 2 * 2 * w
@@ -175,7 +173,7 @@ class MemoryPlanTest {
     // coordinates of a partition (two class rows per update), 12 bytes each.
     MemoryPlan plan = new MemoryPlan(learner, 4, 1000, 100_000, mistakes(), false, cluster);
     long delta = 2 * (25_000 + 250) * 12L;
-    assertEquals(delta, plan.partitionDeltaBytes);
+    assertEquals(delta, plan.workerDeltaBytes);
     long executor = 2 * w + 24 * (length / 4) + w + 4 * (w + ceilDiv(length, 8))
         + 4 * 2 * delta + 4 * (12 * 25_000 + 16 * 250);
     assertEquals(executor, plan.executorBytes());
@@ -192,7 +190,7 @@ class MemoryPlanTest {
 
   @Test
   void aRoundWhoseChangesExceedMaxResultSizeIsRefused() {
-    // 4 partitions each touching every coordinate of 2^26 + 1: dense changes of w and u, 1 GiB
+    // 4 workers each touching every coordinate of 2^26 + 1: dense changes of w and u, 1 GiB
     // each; Spark would abort the first round at spark.driver.maxResultSize=1g.
     LearnerConfig learner = binary(1 << 26, Averaging.AVERAGE);
     MemoryPlan.Cluster big = new MemoryPlan.Cluster(false, 4, 64L << 30, 64L << 30, 1,
@@ -200,7 +198,7 @@ class MemoryPlanTest {
     long values = 4L << 26;
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> new MemoryPlan(learner, 4, 1 << 20, values, mistakes(), false, big).requireFits());
-    assertTrue(e.getMessage().startsWith("Every mixing round can send the driver 4 partition"
+    assertTrue(e.getMessage().startsWith("Every mixing round can send the driver 4 worker"
         + " changes of up to 1,025 MiB (4,097 MiB), more than spark.driver.maxResultSize=1024m"
         + " allows"), e.getMessage());
     assertTrue(e.getMessage().contains("--conf spark.driver.maxResultSize=9g"), e.getMessage());
@@ -221,8 +219,7 @@ class MemoryPlanTest {
   @Test
   void theLineFallsBetweenWhatTrainedAndWhatRanOutOfMemory() {
     MemoryPlan.Cluster twoGig = local(2, 2L << 30);
-    MixingSettings twoEpochs = new MixingSettings(2, 0.0, MixingMode.MISTAKES, true, ShuffleScope.ROWS, 42L, 2,
-        false, 3, 0.0, 1, 0.0, 1.0);
+    MixingSettings twoEpochs = settings(2, MixingMode.MISTAKES, 42L, false, 1, 0.0);
     assertDoesNotThrow(() -> new MemoryPlan(binary(1 << 24, Averaging.AVERAGE), 2, 2000, 60_000,
         twoEpochs, false, twoGig).requireFits());
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
@@ -238,43 +235,5 @@ class MemoryPlanTest {
     assertTrue(m.contains("FeatureHasher or HashingTF"), m);
     assertFalse(m.contains("fewer classes"), "a binary model has no classes to spare: " + m);
     assertFalse(m.contains("\n"));
-  }
-
-  @Test
-  void aWideLibSvmFileIsRefusedBeforeTheFirstEpoch() throws Exception {
-    // The file: two lines, one index of 300,000,000. A zero state alone is 4.8 GB here.
-    SparkSession spark = SparkTestSupport.spark();
-    Path file = tmp.resolve("wide.libsvm");
-    Files.writeString(file, "1 300000000:1\n0 1:1\n");
-    Dataset<Row> frame = LibSvmSource.read(spark, file.toString(), -1, "data").frame();
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new PerceptronClassifier().fit(frame));
-    String m = e.getMessage();
-    assertTrue(m.startsWith("Training needs about "), m);
-    assertTrue(m.contains("MiB on the driver"), m);
-    assertTrue(m.contains("with d = 300,000,000 features and K = 2 classes, one copy of the"
-        + " weights takes 2,289 MiB"), m);
-    assertTrue(m.contains("--driver-memory"), m);
-  }
-
-  @Test
-  void anInitialModelOfThatSizeIsRefusedBeforeItIsCopied() {
-    // 40 million features: the model itself (320 MB) fits this JVM, its training does not:
-    // the check must come before the zero state and the copy of the initial weights.
-    int d = 40_000_000;
-    SparkSession spark = SparkTestSupport.spark();
-    PerceptronClassificationModel initial = new PerceptronClassificationModel("initial", 2, d,
-        new double[d], new double[1], null);
-    List<TestData.Example> rows = List.of(
-        new TestData.Example(1.0, Vectors.sparse(d, new int[] {d - 1}, new double[] {1.0})),
-        new TestData.Example(0.0, Vectors.sparse(d, new int[] {0}, new double[] {1.0})));
-    Dataset<Row> frame = TestData.frameInOrder(spark, rows, 1);
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new PerceptronClassifier().setInitialModel(initial).fit(frame));
-    String m = e.getMessage();
-    assertTrue(m.contains("with d = 40,000,000 features and K = 2 classes"), m);
-    assertTrue(m.contains("one copy of the weights takes 306 MiB"), m);
-    assertTrue(m.contains("the initial model's weights (1 copy)"), m);
-    assertTrue(m.contains("--driver-memory"), m);
   }
 }

@@ -1,4 +1,4 @@
-package io.github.sparkperceptron.ml;
+package io.github.sparkperceptron.train;
 
 import io.github.sparkperceptron.kernel.Averaging;
 import io.github.sparkperceptron.kernel.LearnerConfig;
@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * state, is w plus the averaging accumulator u of the same size when {@code averaging=average}.
  * The counts are the arrays the code holds at the peak of a mixing round with the sparse exchange
  * ({@code io.github.sparkperceptron.exchange}, whose package documentation states the same model),
- * read from {@code IterativeParameterMixing}, {@code WeightShipper}, {@code ExecutorWeights},
+ * read from {@code MixingLoop}, {@code JobPerRound}, {@code WeightShipper}, {@code ExecutorWeights},
  * {@code StateDelta}, {@code ParameterMix}, {@code BlockMomentum} and Spark's
  * {@code TorrentBroadcast}, {@code treeAggregate} and task results. <b>Change them here when the
  * exchange changes</b>: every check reads them from this class.
@@ -43,21 +43,21 @@ import org.slf4j.LoggerFactory;
  *          16 B per support the support set's coordinates and the epoch's start values
  *                           (relative change), and a third coordinate array while it ends
  *          2·L/8 B          two TouchedSets (the support, the shipper's changed set)
- *          deltas           r partition changes waiting for their sibling in ParameterMix, plus
+ *          deltas           r worker changes waiting for their sibling in ParameterMix, plus
  *                           the mix so far and the blend being made (2 deltas of the union)
  * executor w                ExecutorWeights' cached copy of the round's weights
  *          2w + chain       the snapshot broadcast deserialised and its pieces (0 in local mode:
  *                           tasks there read the driver's object)
  *          per task slot    a working copy of w, its accumulator (S in all), a TouchedSet (L/8 B),
- *                           its change and that change serialised (2 deltas), its partition's
+ *                           its change and that change serialised (2 deltas), its worker's
  *                           block (12 B per stored value + 16 per row), its vote trace
- *          tree level       ⌈P/r⌉ deltas when treeAggregate adds a level
+ *          tree level       ⌈W/r⌉ deltas when treeAggregate adds a level
  * </pre>
  * A delta is sparse (4 + 8 + 8 bytes per touched coordinate with averaging, 4 + 8 without) up to
- * half of the coordinates and dense (S) above; a partition's round touches at most
+ * half of the coordinates and dense (S) above; a worker's round touches at most
  * min(L, K'·(min(d, nnz) + 1), c·(nnz + rows)) coordinates (c = 1 binary, 2 multiclass: an update
- * moves two class rows), nnz and rows being the partition's. In local mode the driver is the
- * executor: its estimate is the sum, with T = min(P, cores) task slots. One-shot mixing broadcasts
+ * moves two class rows), nnz and rows being the worker's. In local mode the driver is the
+ * executor: its estimate is the sum, with T = min(W, cores) task slots. One-shot mixing broadcasts
  * the whole state once (S on the driver, S + pieces per executor), each task trains a copy (S) and
  * returns the change of its model (w). The training data's cached blocks are not counted: they
  * are cached MEMORY_AND_DISK and spill. The vote's own worst case (every example a mistake every
@@ -68,10 +68,10 @@ import org.slf4j.LoggerFactory;
  * ("Memory model") gives the measured limits this plan is checked against.
  *
  * <p>Spark also caps the serialized task results of one job ({@code spark.driver.maxResultSize},
- * 1g by default): a round sends P changes to the driver, and a training whose round would exceed
+ * 1g by default): a round sends W changes (one per worker) to the driver, and a training whose round would exceed
  * the cap is refused too, since Spark would abort its first epoch.
  */
-final class MemoryPlan {
+public final class MemoryPlan {
   private static final Logger LOG = LoggerFactory.getLogger(MemoryPlan.class);
 
   /**
@@ -163,14 +163,14 @@ final class MemoryPlan {
   }
 
   private final LearnerConfig learner;
-  private final int numPartitions;
+  private final int numWorkers;
   private final Cluster cluster;
   /** Bytes of one copy of the state S (w, and u when averaging). */
   final long stateBytes;
   /** Bytes of one copy of the weights w alone. */
   final long weightBytes;
-  /** Bytes of the largest change one partition's round can return. */
-  final long partitionDeltaBytes;
+  /** Bytes of the largest change one worker's round can return. */
+  final long workerDeltaBytes;
   private final List<Term> driver = new ArrayList<>();
   private final List<Term> executor = new ArrayList<>();
   /** Serialized task results of one mixing round. */
@@ -181,10 +181,10 @@ final class MemoryPlan {
    * @param settings the mixing loop's settings (mixing, rounds, maxIter, validation, depth)
    * @param initialModel whether setInitialModel's coefficients stay referenced during training
    */
-  MemoryPlan(LearnerConfig learner, int numPartitions, long rows, long storedValues,
+  MemoryPlan(LearnerConfig learner, int numWorkers, long rows, long storedValues,
       MixingSettings settings, boolean initialModel, Cluster cluster) {
     this.learner = learner;
-    this.numPartitions = numPartitions;
+    this.numWorkers = numWorkers;
     this.cluster = cluster;
     long length = learner.stateLength();
     boolean averaging = learner.averaging().keepsAverage();
@@ -192,10 +192,9 @@ final class MemoryPlan {
     this.stateBytes = averaging ? 2 * weightBytes : weightBytes;
     boolean voting = learner.averaging() == Averaging.VOTE;
     boolean oneShot = settings.mixing == MixingMode.ONESHOT;
-    int p = Math.max(1, numPartitions);
+    int p = Math.max(1, numWorkers);
     int rounds = oneShot ? 1 : Math.max(1, settings.rounds);
-    boolean momentum = !oneShot && settings.mixing == MixingMode.MOMENTUM
-        && settings.momentum != 0.0;
+    boolean momentum = !oneShot && settings.hasMomentum();
 
     // Tasks running at once: in the JVM of the estimate (local mode: all), on one executor.
     int running = Math.min(p, cluster.local ? cluster.cores : cluster.tasksPerExecutor);
@@ -203,15 +202,15 @@ final class MemoryPlan {
     boolean extraLevel = partials < p;
     int resultsHeld = extraLevel ? p : Math.min(p, cluster.cores);
 
-    long perPartitionRows = ceilDiv(rows, p);
-    long perPartitionValues = ceilDiv(storedValues, p);
-    long touchedByPartition = touchedBound(perPartitionRows, perPartitionValues,
+    long perWorkerRows = ceilDiv(rows, p);
+    long perWorkerValues = ceilDiv(storedValues, p);
+    long touchedByWorker = touchedBound(perWorkerRows, perWorkerValues,
         oneShot ? settings.maxIter : 1);
     long touchedByAll = touchedBound(rows, storedValues, oneShot ? settings.maxIter : 1);
-    // One-shot partitions return the change of their model (no accumulator travels); a single
-    // partition's change carries its new weights too (exactness).
+    // One-shot workers return the change of their model (no accumulator travels); a single
+    // worker's change carries its new weights too (exactness).
     boolean deltaAverage = averaging && !oneShot;
-    this.partitionDeltaBytes = deltaBytes(touchedByPartition, deltaAverage, p == 1,
+    this.workerDeltaBytes = deltaBytes(touchedByWorker, deltaAverage, p == 1,
         settings.denseAbove);
     long mixedDeltaBytes = deltaBytes(touchedByAll, deltaAverage, p == 1, settings.denseAbove);
 
@@ -253,13 +252,13 @@ final class MemoryPlan {
       driver.add(new Term(SUPPORT_BYTES_PER_COORDINATE * support + 2 * ceilDiv(length, 8),
           "the support set"));
     }
-    driver.add(new Term(resultsHeld * partitionDeltaBytes + (p > 1 ? 2 * mixedDeltaBytes : 0),
-        resultsHeld + " partition change" + (resultsHeld == 1 ? "" : "s") + " being mixed"));
+    driver.add(new Term(resultsHeld * workerDeltaBytes + (p > 1 ? 2 * mixedDeltaBytes : 0),
+        resultsHeld + " worker change" + (resultsHeld == 1 ? "" : "s") + " being mixed"));
 
-    long block = BLOCK_BYTES_PER_VALUE * perPartitionValues
-        + BLOCK_BYTES_PER_ROW * perPartitionRows;
-    long trace = voting ? TRACE_BYTES_PER_VALUE * perPartitionValues
-        + TRACE_BYTES_PER_UPDATE * perPartitionRows : 0;
+    long block = BLOCK_BYTES_PER_VALUE * perWorkerValues
+        + BLOCK_BYTES_PER_ROW * perWorkerRows;
+    long trace = voting ? TRACE_BYTES_PER_VALUE * perWorkerValues
+        + TRACE_BYTES_PER_UPDATE * perWorkerRows : 0;
     List<Term> tasks = cluster.local ? driver : executor;
     if (oneShot) {
       if (!cluster.local) {
@@ -279,21 +278,21 @@ final class MemoryPlan {
           + (averaging ? " and an accumulator" : "") + " for each of " + running + " task slot"
           + (running == 1 ? "" : "s")));
     }
-    tasks.add(new Term(running * 2 * partitionDeltaBytes, "their changes and their serialized"
+    tasks.add(new Term(running * 2 * workerDeltaBytes, "their changes and their serialized"
         + " form"));
-    tasks.add(new Term(running * block, "their partitions' blocks"));
+    tasks.add(new Term(running * block, "their workers' blocks"));
     if (voting) {
       tasks.add(new Term(running * trace, "their vote traces"));
     }
     if (extraLevel) {
-      tasks.add(new Term(ceilDiv(p, partials) * partitionDeltaBytes, "a tree level's partial"
+      tasks.add(new Term(ceilDiv(p, partials) * workerDeltaBytes, "a tree level's partial"
           + " mix"));
     }
-    this.resultBytesPerRound = p * partitionDeltaBytes;
+    this.resultBytesPerRound = p * workerDeltaBytes;
   }
 
   /**
-   * The coordinates a partition with {@code rows} rows and {@code values} stored values can
+   * The coordinates a worker with {@code rows} rows and {@code values} stored values can
    * change in one round ({@code epochs} epochs for one-shot mixing): each update moves the row's
    * non-zeros and the intercept in one weight row (binary) or two (multiclass), and no more
    * coordinates exist than K'·(min(d, values) + 1) or the state's length.
@@ -323,7 +322,7 @@ final class MemoryPlan {
   /** The plan of the training {@code learner} describes, on the cluster {@code sc} runs. */
   static MemoryPlan forTraining(LearnerConfig learner, TrainingInput input,
       MixingSettings settings, boolean initialModel, SparkContext sc) {
-    return new MemoryPlan(learner, input.numPartitions, input.numRows, input.storedValues,
+    return new MemoryPlan(learner, input.numWorkers, input.numRows, input.storedValues,
         settings, initialModel, Cluster.of(sc));
   }
 
@@ -417,14 +416,14 @@ final class MemoryPlan {
     }
     if (cluster.maxResultSize > 0 && resultBytesPerRound > cluster.maxResultSize) {
       throw new IllegalArgumentException(String.format(Locale.ROOT,
-          "Every mixing round can send the driver %,d partition changes of up to %,d MiB"
+          "Every mixing round can send the driver %,d worker changes of up to %,d MiB"
               + " (%,d MiB), more than spark.driver.maxResultSize=%dm allows, so Spark would"
               + " abort the first epoch: %s. %s",
-          numPartitions, mib(partitionDeltaBytes), mib(resultBytesPerRound),
+          numWorkers, mib(workerDeltaBytes), mib(resultBytesPerRound),
           mib(cluster.maxResultSize),
           shape(), fixes("raise spark.driver.maxResultSize (e.g. --conf"
               + " spark.driver.maxResultSize=" + suggestedResultSize() + ", 0 for no limit),"
-              + " train on fewer partitions")));
+              + " train on fewer workers (numWorkers)")));
     }
   }
 
@@ -453,7 +452,7 @@ final class MemoryPlan {
    * Refuses to load a model whose coefficients cannot fit the heap (loading holds them about
    * three times: Spark's row, its matrix and the model's array), before allocating them.
    */
-  static void requireModelLoadFits(String path, int numClasses, int numFeatures) {
+  public static void requireModelLoadFits(String path, int numClasses, int numFeatures) {
     long weights = 8L * (numClasses == 2 ? 1 : numClasses) * (long) numFeatures;
     long heap = Runtime.getRuntime().maxMemory();
     if (3 * weights > budget(heap)) {

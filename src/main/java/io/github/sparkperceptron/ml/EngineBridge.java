@@ -1,0 +1,64 @@
+package io.github.sparkperceptron.ml;
+
+import io.github.sparkperceptron.kernel.Averaging;
+import io.github.sparkperceptron.kernel.LinearState;
+import io.github.sparkperceptron.mixing.MixingMode;
+import io.github.sparkperceptron.train.TrainingConfig;
+
+/**
+ * Internal: what code above the Spark face (the stream learner, {@code
+ * io.github.sparkperceptron.streaming}) needs to drive the engine ({@code
+ * io.github.sparkperceptron.train}) with an estimator's params: the params as the engine's
+ * {@link TrainingConfig}, a learner state as a model, and which params a stream cannot honour.
+ * Not a public API; it may change without notice.
+ */
+public final class EngineBridge {
+  private EngineBridge() {
+  }
+
+  /** The engine's settings for {@code params} (as {@code fit} reads them). */
+  public static TrainingConfig config(PerceptronClassifier params) {
+    return params.trainingConfig();
+  }
+
+  /**
+   * The model of a learner state, carrying {@code params}' param values (averaged weights when
+   * averaging; a stream never votes).
+   */
+  public static PerceptronClassificationModel model(PerceptronClassifier params, int numClasses,
+      int numFeatures, LinearState state) {
+    PerceptronClassificationModel model = PerceptronClassificationModel.fromStateWeights(
+        params.uid(), numClasses, numFeatures, state.modelWeights(), null);
+    return params.copyValues(model, params.extractParamMap()).setParent(params);
+  }
+
+  /**
+   * Why these params cannot learn from a stream, or {@code null} when they can. Each refused
+   * param needs the whole dataset up front or grows without bound.
+   */
+  public static String streamingProblem(PerceptronClassifier params) {
+    if (params.averagingValue() == Averaging.VOTE) {
+      return "averaging=vote keeps every intermediate weight vector, which grows without bound on"
+          + " a stream (and is saved with every published model); use averaging=average, the"
+          + " voted perceptron's O(features) approximation (Freund & Schapire 1999)";
+    }
+    if (params.mixingValue() == MixingMode.ONESHOT) {
+      return "mixing=oneshot trains every worker apart over all the data and averages once at"
+          + " the end, which a stream never reaches; use mixing=mistakes, uniform or momentum";
+    }
+    if (!params.getValidationIndicatorCol().isEmpty()) {
+      return "validationIndicatorCol chooses the best epoch of a finite training; a stream is"
+          + " evaluated prequentially instead (each batch is scored before it is learnt), so"
+          + " unset it";
+    }
+    if (params.classWeightValue() == ClassWeight.BALANCED) {
+      return "classWeight=balanced needs every class's size before training starts, which a"
+          + " stream does not know; use a weight column (weightCol) instead";
+    }
+    if (!params.getCheckpointDir().isEmpty()) {
+      return "checkpointDir checkpoints the epochs of a finite training; a stream keeps its"
+          + " learner state in its own checkpoint location, so unset checkpointDir";
+    }
+    return null;
+  }
+}

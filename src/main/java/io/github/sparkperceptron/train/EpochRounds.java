@@ -1,0 +1,33 @@
+package io.github.sparkperceptron.train;
+
+import io.github.sparkperceptron.kernel.EpochStats;
+
+/**
+ * How one epoch's mixing rounds run on the cluster: the seam between {@link MixingLoop}'s
+ * outline and Spark's scheduling. An implementation runs the R rounds of the epoch from the
+ * training's current state and leaves the state mixed after the last round, as if each round had
+ * been mixed on the driver (the models must not depend on the implementation, bit for bit).
+ * Today's is {@link JobPerRound}: one Spark job per round.
+ */
+interface EpochRounds {
+  /**
+   * Runs the rounds of {@code epoch}; on return the training's state is the epoch's mixed state
+   * (clock advanced by one epoch's weight), the vote holds the epoch's traces and every
+   * coordinate the epoch changed is marked in the training's support set.
+   *
+   * @throws IllegalArgumentException if arithmetic left the doubles' range (see
+   *     {@link JobPerRound#requireFinite})
+   */
+  Outcome run(int epoch);
+
+  /** What an epoch did: its counts summed over rounds and workers, and each worker's updates. */
+  final class Outcome {
+    final EpochStats stats;
+    final long[] workerUpdates;
+
+    Outcome(EpochStats stats, long[] workerUpdates) {
+      this.stats = stats;
+      this.workerUpdates = workerUpdates;
+    }
+  }
+}

@@ -1,0 +1,171 @@
+package io.github.sparkperceptron.train;
+
+import io.github.sparkperceptron.kernel.LearnerConfig;
+import io.github.sparkperceptron.kernel.UpdateRule;
+import io.github.sparkperceptron.kernel.VisitOrder;
+import io.github.sparkperceptron.mixing.BlockMomentum;
+import io.github.sparkperceptron.mixing.MixingMode;
+import io.github.sparkperceptron.mixing.StateDelta;
+import java.io.Serializable;
+import java.util.Locale;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The mixing loop's settings, resolved once on the driver for one training's data and workers
+ * ({@link #resolve}): a {@link TrainingConfig}'s loop settings with the mixing rounds, block
+ * momentum β and its bound ρ, and the exchange's representation decided. Immutable; the round
+ * tasks capture it.
+ */
+final class MixingSettings implements Serializable {
+  private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(MixingSettings.class);
+
+  /**
+   * Spark configuration key (or local property of the fitting thread) forcing the representation
+   * of the workers' changes: {@code auto} (by density, the default), {@code sparse} or
+   * {@code dense}. The models are the same, bit for bit; only the cost differs.
+   */
+  static final String EXCHANGE_KEY = "spark.perceptron.exchange";
+
+  /** The most mixing rounds per epoch that {@code mixingRounds = 0} chooses. */
+  static final int MAX_AUTOMATIC_ROUNDS = 64;
+
+  /** From this many workers on, the mean mixes warn that they dilute (see {@link #resolve}). */
+  static final int DILUTING_WORKERS = 8;
+
+  final int maxIter;
+  final double tol;
+  final MixingMode mixing;
+  /** How workers lay out and visit their rows (shuffle, shuffleScope, seed). */
+  final VisitOrder order;
+  final int aggregationDepth;
+  /** Whether validation rows are scored each epoch (early stopping). */
+  final boolean validate;
+  final int validationPatience;
+  /** The binary decision threshold, used to score validation rows. */
+  final double threshold;
+  /** Mixing rounds per epoch (resolved: >= 1). */
+  final int rounds;
+  /** Block momentum β with mixing=momentum (0: none). */
+  final double momentum;
+  /** The momentum's norm-growth bound per unit of update mass (≤ 0: unchecked). */
+  final double momentumBound;
+  /**
+   * The share of the state above which a worker's change travels densely (see
+   * {@link StateDelta}), from {@link #EXCHANGE_KEY}.
+   */
+  final double denseAbove;
+
+  /**
+   * @param config the loop's settings (maxIter, tol, mixing, order, depth, validation,
+   *     threshold)
+   * @param rounds mixing rounds per epoch, resolved (&ge; 1)
+   * @param momentum β and ρ: block momentum and its bound ({@code 0, 0} for none)
+   * @param denseAbove the exchange's dense share ({@link StateDelta#DENSE_ABOVE} by default)
+   */
+  MixingSettings(TrainingConfig config, int rounds, double[] momentum, double denseAbove) {
+    this.maxIter = config.maxIter;
+    this.tol = config.tol;
+    this.mixing = config.mixing;
+    this.order = config.visitOrder();
+    this.aggregationDepth = config.aggregationDepth;
+    this.validate = config.validates();
+    this.validationPatience = config.validationPatience;
+    this.threshold = config.threshold;
+    this.rounds = rounds;
+    this.momentum = momentum[0];
+    this.momentumBound = momentum[1];
+    this.denseAbove = denseAbove;
+  }
+
+  /**
+   * The settings of {@code config}'s training of {@code input} by {@code learner}: rounds,
+   * block momentum and its bound resolved for the input's workers, the exchange's representation
+   * from {@link #EXCHANGE_KEY} (a local property of the calling thread, else the Spark conf).
+   */
+  static MixingSettings resolve(TrainingConfig config, TrainingInput input,
+      LearnerConfig learner, JavaSparkContext jsc) {
+    MixingMode mixingMode = config.mixing;
+    int workers = input.numWorkers;
+    int rounds = mixingMode == MixingMode.ONESHOT ? 1
+        : config.mixingRounds > 0 ? config.mixingRounds
+        : automaticRounds(mixingMode, workers);
+    double momentum = mixingMode == MixingMode.MOMENTUM
+        ? BlockMomentum.defaultMomentum(workers) : 0.0;
+    double bound = 0.0;
+    if (learner.updateRule() == UpdateRule.PERCEPTRON) {
+      // ρ of BlockMomentum's bound: one update grows ‖w‖² by at most τ·(τ_max·max‖x̃‖²), twice
+      // that for multiclass (two rows move).
+      double maxWeight = 0.0;
+      for (int k = 0; k < input.numClasses; k++) {
+        double classFactor = learner.classWeights() == null ? 1.0 : learner.classWeights()[k];
+        maxWeight = Math.max(maxWeight, input.maxWeightByClass[k] * classFactor);
+      }
+      double radius = input.maxSquaredNorm + (learner.fitIntercept() ? 1.0 : 0.0);
+      bound = (learner.isBinary() ? 1.0 : 2.0) * learner.stepSize() * maxWeight * radius;
+    }
+    if (workers >= DILUTING_WORKERS
+        && (mixingMode == MixingMode.MISTAKES || mixingMode == MixingMode.UNIFORM)) {
+      // BENCHMARKS.md, issue 9: the mean of W workers' changes moves the weights about as far as
+      // an epoch over 1/W of the data, so these modes lose accuracy per epoch as W grows.
+      LOG.warn("mixing={} averages the changes of {} workers, which costs accuracy per epoch"
+          + " (pendigits: 3 points at 8 workers, 6 at 64, after 10 epochs); mixing=momentum"
+          + " keeps one worker's accuracy at 64 workers (BENCHMARKS.md, issue 9)",
+          mixingMode.paramValue(), workers);
+    }
+    if (mixingMode != MixingMode.ONESHOT) {
+      LOG.info("Mixing: {} over {} workers, {} round{} per epoch{}", mixingMode.paramValue(),
+          workers, rounds, rounds == 1 ? "" : "s",
+          momentum > 0 ? String.format(Locale.ROOT, ", block momentum %.4f", momentum) : "");
+    }
+    String exchange = jsc.getLocalProperty(EXCHANGE_KEY);
+    return new MixingSettings(config, rounds, new double[] {momentum, bound},
+        exchangeDensity(exchange != null ? exchange : jsc.getConf().get(EXCHANGE_KEY, "auto")));
+  }
+
+  /** The dense-above share {@link #EXCHANGE_KEY} asks for. */
+  private static double exchangeDensity(String mode) {
+    switch (mode.toLowerCase(Locale.ROOT)) {
+      case "auto":
+        return StateDelta.DENSE_ABOVE;
+      case "sparse":
+        return Double.POSITIVE_INFINITY;
+      case "dense":
+        return -1.0;
+      default:
+        throw new IllegalArgumentException(EXCHANGE_KEY + " must be auto, sparse or dense, got '"
+            + mode + "'");
+    }
+  }
+
+  /**
+   * Automatic mixing rounds per epoch for {@code workers} workers. Block momentum gives back the
+   * 1/W step that averaging W workers' changes loses over about W rounds (β = 1 − 1/W), so it
+   * needs about W rounds per epoch: in BENCHMARKS.md 16 rounds left 64 workers 0.6–0.9 points
+   * behind one worker on two of three sets, W rounds left them within 0.15. Past 64 workers the
+   * fixed cost of a Spark job per round outweighs what more rounds recover, so 64 is the cap.
+   * The mean mixes gain little from rounds and keep one, McDonald et al.'s IPM.
+   */
+  static int automaticRounds(MixingMode mixing, int workers) {
+    return mixing == MixingMode.MOMENTUM ? Math.min(MAX_AUTOMATIC_ROUNDS, workers) : 1;
+  }
+
+  /** Whether the training mixes with a block momentum (mixing=momentum, β ≠ 0). */
+  boolean hasMomentum() {
+    return mixing == MixingMode.MOMENTUM && momentum != 0.0;
+  }
+
+  /** The block momentum a fresh training starts with, or null when it mixes without one. */
+  BlockMomentum momentum(int stateLength, double[] initialWeights) {
+    if (!hasMomentum()) {
+      return null;
+    }
+    double norm = 0.0;
+    for (double w : initialWeights) {
+      norm += w * w;
+    }
+    return new BlockMomentum(stateLength, momentum, momentumBound, norm);
+  }
+}
