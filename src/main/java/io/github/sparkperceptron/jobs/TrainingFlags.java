@@ -8,7 +8,6 @@ import io.github.sparkperceptron.kernel.ShuffleScope;
 import io.github.sparkperceptron.kernel.UpdateRule;
 import io.github.sparkperceptron.ml.ClassWeight;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
-import io.github.sparkperceptron.mixing.MixingMode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -125,7 +124,7 @@ final class TrainingFlags {
       flag("--aggressiveness", "aggressiveness", "C", "C of pa1 and pa2"),
       flag("--averaging", "averaging", "MODE", values(Averaging.class))
           .inStreams("none or average (vote is not available for streams)"),
-      flag("--mixing", "mixing", "MODE", values(MixingMode.class))
+      flag("--mixing", "mixing", "MODE", "uniform, mistakes, momentum or oneshot")
           .inStreams("uniform, mistakes or momentum (block momentum, restarted every batch)"),
       flag("--mixing-rounds", "mixingRounds", "R", "mixing rounds per epoch; 0 = min(workers,"
           + " 64) with --mixing momentum, else 1"),

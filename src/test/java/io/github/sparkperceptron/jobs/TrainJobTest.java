@@ -146,10 +146,10 @@ class TrainJobTest {
         "Unknown option: '--bogus'",
         "Invalid value for option '--max-iter': 'ten' is not an int",
         "Missing required option: '--train=PATH'",
-        "updateRule must be one of [perceptron, pa, pa1, pa2], got 'mira'",
-        "maxIter must be >= 0, got -3",
+        "--update-rule must be one of [perceptron, pa, pa1, pa2], got 'mira'",
+        "--max-iter must be >= 0, got -3",
         "Invalid value for option '--format'",
-        "shuffleScope must be one of [rows, chunks], got 'blocks'",
+        "--shuffle-scope must be one of [rows, chunks], got 'blocks'",
     };
     for (int i = 0; i < cases.length; i++) {
       JobRun run = JobRun.of(new TrainJob(), cases[i]);
