@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -22,6 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
  * train.properties. The script builds the job jar first when the sources are newer.
  */
 @Tag("script")
+// Each test starts JVMs or builds (processes, not Spark jobs of this JVM): minutes under load,
+// beyond junit-platform.properties' default of 5.
+@Timeout(value = 15, unit = TimeUnit.MINUTES)
 class SubmitScriptTest {
   private static final Path ROOT = TestData.projectRoot();
 

@@ -122,6 +122,7 @@ class ExchangeSizeTest {
     spark.sparkContext().addSparkListener(all);
     try {
       new PerceptronClassifier().setMaxIter(3).fit(data.frame(spark, 0, 600, 2));
+      SparkTestSupport.awaitListeners(spark); // the bus may not have delivered the last tasks
     } finally {
       spark.sparkContext().removeSparkListener(all);
     }

@@ -1,13 +1,19 @@
 package io.github.sparkperceptron.ml;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkperceptron.data.SyntheticData;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -60,6 +66,54 @@ class SparseExchangeTest {
     assertArrayEquals(dense, sparse, 0.0);
     assertArrayEquals(dense, auto, 0.0);
     frame.unpersist();
+  }
+
+  /**
+   * The control for the cases above: forcing a representation takes effect. A wide binary model
+   * (d = 20,000) trained on 20 rows of 8 non-zeros touches at most 162 coordinates a round, so a
+   * sparse change is a few kilobytes and a dense one at least d doubles of w and of u
+   * (Spark's task metrics: the largest task result of the fit; auto chooses sparse here).
+   */
+  @Test
+  void forcingTheExchangeChangesWhatTheTasksReturn() {
+    SyntheticData data = SyntheticData.builder().numFeatures(20_000).nonZerosPerRow(8)
+        .margin(0.05).labelNoise(0.0).seed(3).build();
+    Dataset<Row> frame = data.frame(SPARK, 0, 20, 2).cache();
+    long dense = largestTaskResult(() -> train(frame, "dense", "perceptron", "average",
+        "mistakes"));
+    long sparse = largestTaskResult(() -> train(frame, "sparse", "perceptron", "average",
+        "mistakes"));
+    long auto = largestTaskResult(() -> train(frame, "auto", "perceptron", "average",
+        "mistakes"));
+    frame.unpersist();
+    assertTrue(dense >= 16L * 20_000, "forced dense: " + dense + " bytes");
+    assertTrue(sparse < 20_000, "forced sparse: " + sparse + " bytes");
+    assertTrue(auto < 20_000, "auto on 162 of 20,001 coordinates: " + auto + " bytes");
+  }
+
+  /** The largest result a task of {@code fit} returned, from Spark's task metrics. */
+  private static long largestTaskResult(Runnable fit) {
+    List<Long> sizes = new ArrayList<>();
+    SparkListener listener = new SparkListener() {
+      @Override
+      public void onTaskEnd(SparkListenerTaskEnd end) {
+        if (end.taskMetrics() != null) {
+          synchronized (sizes) {
+            sizes.add(end.taskMetrics().resultSize());
+          }
+        }
+      }
+    };
+    SPARK.sparkContext().addSparkListener(listener);
+    try {
+      fit.run();
+      SparkTestSupport.awaitListeners(SPARK);
+    } finally {
+      SPARK.sparkContext().removeSparkListener(listener);
+    }
+    synchronized (sizes) {
+      return sizes.stream().mapToLong(Long::longValue).max().orElse(0);
+    }
   }
 
   @ParameterizedTest(name = "dense real data {0}")

@@ -32,6 +32,20 @@ public final class SparkTestSupport {
     return builder(master).getOrCreate();
   }
 
+  /**
+   * Waits until Spark's listener bus has delivered every event posted so far. The bus is
+   * asynchronous: when a job returns, its listeners may not have heard of its last tasks yet, so
+   * a test reads what a listener recorded only after this.
+   */
+  public static void awaitListeners(SparkSession spark) {
+    try {
+      // Minutes, not Spark's 10 s default: a loaded CI machine can be slow to deliver.
+      spark.sparkContext().listenerBus().waitUntilEmpty(120_000L);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new AssertionError("Spark's listener bus did not drain in 2 minutes", e);
+    }
+  }
+
   private static SparkSession.Builder builder(String master) {
     return SparkSession.builder()
         .master(master)
