@@ -67,6 +67,20 @@ class NotebookExamplesTest {
     }
   }
 
+  /**
+   * The README's "Use it from Java", which examples/use-from-java.jsh holds line for line
+   * (ReadmeFiguresTest), runs in examples/run-jshell to its last line: the 20 epochs' mistakes.
+   */
+  @Test
+  void theReadmesJavaExampleRunsInJshell() {
+    ScriptRun run = ScriptRun.of(LIMIT, Map.of(), "examples/run-jshell",
+        "examples/use-from-java.jsh");
+    assertEquals(0, run.exitCode, run.toString());
+    Matcher mistakes = Pattern.compile("(?m)^\\[(\\d+(, \\d+)*)\\]$").matcher(run.output);
+    assertTrue(mistakes.find(), run.toString());
+    assertEquals(20, mistakes.group(1).split(", ").length, run.toString());
+  }
+
   private static String okAccuracy(ScriptRun run) {
     assertEquals(0, run.exitCode, run.toString());
     Matcher m = OK_LINE.matcher(run.output);
