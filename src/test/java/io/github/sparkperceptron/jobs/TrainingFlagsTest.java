@@ -175,6 +175,24 @@ class TrainingFlagsTest {
     assertEquals(maxIter, help.lastIndexOf("\n      --max-iter=N"), "listed once");
   }
 
+  /** The README's Params table names, for every param with a flag, the flag of the table. */
+  @Test
+  void theReadmesParamsTableNamesEachParamsFlag() throws IOException {
+    String readme = Files.readString(io.github.sparkperceptron.testing.TestData.projectRoot()
+        .resolve("README.md"));
+    java.util.Map<String, String> shown = new java.util.HashMap<>();
+    java.util.regex.Matcher row = java.util.regex.Pattern
+        .compile("(?m)^\\| `(\\w+)` \\| `(--[^`]+)` \\|").matcher(readme);
+    while (row.find()) {
+      shown.put(row.group(1), row.group(2).replace("[no-]", ""));
+    }
+    java.util.Map<String, String> table = new java.util.HashMap<>();
+    for (TrainingFlags.Flag f : TrainingFlags.TABLE) {
+      table.put(f.param(), f.name());
+    }
+    assertEquals(table, shown);
+  }
+
   @Test
   void jobConfExampleNamesAFlagOfEveryJobThatTakesAJobConf() {
     for (Object job : new Object[] {new TrainJob(), new StreamTrainJob(), new PredictJob(),
