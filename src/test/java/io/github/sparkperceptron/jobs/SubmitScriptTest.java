@@ -103,7 +103,8 @@ class SubmitScriptTest {
     Result r = submit(tmp.resolve("logs-typo"), "--trian", "data.libsvm", "--model", "m");
     assertEquals(2, r.exitCode, r.toString());
     assertEquals(List.of("train: error: Unknown option: '--trian'; did you mean '--train'? (see"
-        + " 'train --help' for the options and their defaults)"), r.err.strip().lines().toList());
+        + " 'submit/train --help' for the options and their defaults)"),
+        r.err.strip().lines().toList());
   }
 
   @Test
@@ -114,7 +115,7 @@ class SubmitScriptTest {
       Result r = submit(tmp.resolve("logs-auto"), "--train", "x", "--model", "y");
       assertEquals(2, r.exitCode, r.toString());
       assertEquals(List.of("train: error: Invalid value for option '--max-iter': 'ten' is not an"
-          + " int (set by max-iter in " + auto + ") (see 'train --help' for the options and"
+          + " int (set by max-iter in " + auto + ") (see 'submit/train --help' for the options and"
           + " their defaults)"), r.err.strip().lines().toList());
 
       Path explicit = tmp.resolve("mine.properties");
