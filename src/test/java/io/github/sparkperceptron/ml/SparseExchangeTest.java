@@ -6,10 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.sparkperceptron.data.SyntheticData;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
-import java.util.ArrayList;
-import java.util.List;
-import org.apache.spark.scheduler.SparkListener;
-import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -79,41 +75,16 @@ class SparseExchangeTest {
     SyntheticData data = SyntheticData.builder().numFeatures(20_000).nonZerosPerRow(8)
         .margin(0.05).labelNoise(0.0).seed(3).build();
     Dataset<Row> frame = data.frame(SPARK, 0, 20, 2).cache();
-    long dense = largestTaskResult(() -> train(frame, "dense", "perceptron", "average",
+    long dense = SparkTestSupport.largestTaskResult(SPARK, () -> train(frame, "dense", "perceptron", "average",
         "mistakes"));
-    long sparse = largestTaskResult(() -> train(frame, "sparse", "perceptron", "average",
+    long sparse = SparkTestSupport.largestTaskResult(SPARK, () -> train(frame, "sparse", "perceptron", "average",
         "mistakes"));
-    long auto = largestTaskResult(() -> train(frame, "auto", "perceptron", "average",
+    long auto = SparkTestSupport.largestTaskResult(SPARK, () -> train(frame, "auto", "perceptron", "average",
         "mistakes"));
     frame.unpersist();
     assertTrue(dense >= 16L * 20_000, "forced dense: " + dense + " bytes");
     assertTrue(sparse < 20_000, "forced sparse: " + sparse + " bytes");
     assertTrue(auto < 20_000, "auto on 162 of 20,001 coordinates: " + auto + " bytes");
-  }
-
-  /** The largest result a task of {@code fit} returned, from Spark's task metrics. */
-  private static long largestTaskResult(Runnable fit) {
-    List<Long> sizes = new ArrayList<>();
-    SparkListener listener = new SparkListener() {
-      @Override
-      public void onTaskEnd(SparkListenerTaskEnd end) {
-        if (end.taskMetrics() != null) {
-          synchronized (sizes) {
-            sizes.add(end.taskMetrics().resultSize());
-          }
-        }
-      }
-    };
-    SPARK.sparkContext().addSparkListener(listener);
-    try {
-      fit.run();
-      SparkTestSupport.awaitListeners(SPARK);
-    } finally {
-      SPARK.sparkContext().removeSparkListener(listener);
-    }
-    synchronized (sizes) {
-      return sizes.stream().mapToLong(Long::longValue).max().orElse(0);
-    }
   }
 
   @ParameterizedTest(name = "dense real data {0}")

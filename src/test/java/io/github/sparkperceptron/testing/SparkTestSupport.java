@@ -46,6 +46,35 @@ public final class SparkTestSupport {
     }
   }
 
+  /**
+   * The largest result, in bytes, that a task of the jobs {@code action} runs returned to the
+   * driver (Spark's task metrics), read once the listener bus has delivered every task's end.
+   */
+  public static long largestTaskResult(SparkSession spark, Runnable action) {
+    long[] largest = {0};
+    org.apache.spark.scheduler.SparkListener listener =
+        new org.apache.spark.scheduler.SparkListener() {
+          @Override
+          public void onTaskEnd(org.apache.spark.scheduler.SparkListenerTaskEnd end) {
+            if (end.taskMetrics() != null) {
+              synchronized (largest) {
+                largest[0] = Math.max(largest[0], end.taskMetrics().resultSize());
+              }
+            }
+          }
+        };
+    spark.sparkContext().addSparkListener(listener);
+    try {
+      action.run();
+      awaitListeners(spark);
+    } finally {
+      spark.sparkContext().removeSparkListener(listener);
+    }
+    synchronized (largest) {
+      return largest[0];
+    }
+  }
+
   private static SparkSession.Builder builder(String master) {
     return SparkSession.builder()
         .master(master)
