@@ -26,7 +26,6 @@ import org.apache.spark.ml.linalg.SQLDataTypes;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.functions;
 import org.apache.spark.sql.streaming.StreamingQueryException;
 import org.apache.spark.sql.streaming.Trigger;
 import org.apache.spark.sql.types.DataTypes;
@@ -343,7 +342,7 @@ public final class StreamTrainJob implements Callable<Integer>, JobSupport.Refus
       width = data.numFeatures();
       rows = rows == null ? data.frame() : rows.union(data.frame());
     }
-    return rows == null ? spark.createDataFrame(List.<Row>of(), ROWS) : partitioned(rows);
+    return rows == null ? spark.createDataFrame(List.<Row>of(), ROWS) : InputRepartition.of(rows, partitions);
   }
 
   /** {@code dir/{a,b,c}}, with the glob's special characters in names escaped. */
@@ -361,23 +360,6 @@ public final class StreamTrainJob implements Callable<Integer>, JobSupport.Refus
       }
     }
     return sb.append('}').toString();
-  }
-
-  /**
-   * The batch's rows in the partitions to train on, as {@code submit/train} partitions its input:
-   * numbered before the shuffle and sorted by that number after it, so that both the rows of a
-   * partition and their order depend on the input alone (a shuffle delivers rows in the order
-   * its fetches complete, and the model depends on the order).
-   */
-  private Dataset<Row> partitioned(Dataset<Row> frame) {
-    int current = frame.rdd().getNumPartitions();
-    int wanted = partitions > 0 ? partitions : current;
-    if (wanted == current) {
-      return frame;
-    }
-    String rowNumber = "__perceptron_input_row";
-    return frame.withColumn(rowNumber, functions.monotonically_increasing_id())
-        .repartition(wanted).sortWithinPartitions(rowNumber).drop(rowNumber);
   }
 
   static Trigger parseTrigger(String value) {

@@ -172,7 +172,7 @@ public final class TrainJob implements Callable<Integer> {
           .union(validation.frame().withColumn(VALIDATION_COLUMN, functions.lit(true)));
       estimator.setValidationIndicatorCol(VALIDATION_COLUMN);
     }
-    trainFrame = partitioned(trainFrame);
+    trainFrame = InputRepartition.of(trainFrame, partitions);
     if (!train.labelNote().isEmpty()) {
       out.println("Training data: " + train.labelNote());
     }
@@ -237,23 +237,6 @@ public final class TrainJob implements Callable<Integer> {
     out.println(times.describe());
     out.flush();
     return JobFailure.OK;
-  }
-
-  /**
-   * The training rows in {@code --partitions} partitions, or as read. A shuffle hands each
-   * partition its rows in the order its fetches complete, which varies from run to run on a
-   * cluster, and the model depends on that order (each epoch's seeded shuffle starts from it).
-   * So the rows are numbered before the shuffle (the number is a function of the input splits)
-   * and sorted by that number after it: then both the rows of a partition and their order depend
-   * on the input alone.
-   */
-  private Dataset<Row> partitioned(Dataset<Row> frame) {
-    if (partitions == 0 || partitions == frame.rdd().getNumPartitions()) {
-      return frame;
-    }
-    String rowNumber = "__perceptron_input_row";
-    return frame.withColumn(rowNumber, functions.monotonically_increasing_id())
-        .repartition(partitions).sortWithinPartitions(rowNumber).drop(rowNumber);
   }
 
   private void printReport(PerceptronClassificationModel model, double fitSeconds,
