@@ -1,31 +1,62 @@
 package io.github.sparkperceptron.jobs;
 
+import io.github.sparkperceptron.io.BadInputException;
 import io.github.sparkperceptron.io.CsvSource;
 import io.github.sparkperceptron.io.LabeledData;
 import io.github.sparkperceptron.io.LibSvmSource;
 import io.github.sparkperceptron.io.ParquetSource;
 import io.github.sparkperceptron.io.ReadSpec;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.spark.sql.SparkSession;
 
 /** The input formats the jobs read (picocli lists these names in --help). */
 enum DataFormat {
   libsvm, csv, parquet;
 
+  /** A message that quotes the content: a file's line ("f.csv:3: ..."), or Parquet's refusal. */
+  private static final Pattern ABOUT_CONTENT = Pattern.compile(":\\d+: |as Parquet: ");
+
+  /** A file name's extension that names a format: .libsvm or .svm, .csv, .parquet. */
+  private static final Pattern EXTENSION =
+      Pattern.compile("\\.(libsvm|svm|csv|parquet)(\\.gz|\\.bz2)?\\b");
+
   /**
-   * Reads data as {@code spec} says.
+   * Reads data as {@code spec} says. When the content is bad and the file names say another
+   * format (a {@code .csv} file read as LIBSVM, the default), the message ends with
+   * "did you mean --format csv?".
    *
    * @param role what the data are for, for messages, e.g. "training data (--train)"
    */
   LabeledData read(SparkSession spark, String path, ReadSpec spec, String role) {
-    switch (this) {
-      case libsvm:
-        return LibSvmSource.read(spark, path, spec, role);
-      case csv:
-        return CsvSource.read(spark, path, spec, role);
-      case parquet:
-        return ParquetSource.read(spark, path, spec, role);
-      default:
-        throw new IllegalStateException("unsupported format " + this);
+    try {
+      switch (this) {
+        case libsvm:
+          return LibSvmSource.read(spark, path, spec, role);
+        case csv:
+          return CsvSource.read(spark, path, spec, role);
+        case parquet:
+          return ParquetSource.read(spark, path, spec, role);
+        default:
+          throw new IllegalStateException("unsupported format " + this);
+      }
+    } catch (BadInputException e) {
+      String message = String.valueOf(e.getMessage());
+      DataFormat named = namedBy(path + " " + message);
+      if (named == null || named == this || !ABOUT_CONTENT.matcher(message).find()) {
+        throw e;
+      }
+      throw new BadInputException(message + "; did you mean --format " + named + "?", e);
     }
+  }
+
+  /** The format the first file extension in {@code text} names, or null. */
+  static DataFormat namedBy(String text) {
+    Matcher m = EXTENSION.matcher(text.toLowerCase(Locale.ROOT));
+    if (!m.find()) {
+      return null;
+    }
+    return m.group(1).equals("svm") ? libsvm : valueOf(m.group(1));
   }
 }

@@ -51,4 +51,23 @@ final class InputOptions {
     ReadSpec spec = ReadSpec.labelled().withLabelCol(labelCol).withFeaturesCol(featuresCol);
     return featureCols == null ? spec : spec.withFeatureCols(featureCols);
   }
+
+  /**
+   * {@link #spec()} with a sample weight column (--weight-col; "" for none), after checking that
+   * the format has columns and that the name is not one the job gives its own columns.
+   */
+  ReadSpec spec(String weightCol) {
+    ReadSpec spec = spec();
+    if (!weightCol.isEmpty()) {
+      if (format == DataFormat.libsvm) {
+        throw new BadInputException("--weight-col names a CSV or Parquet column; LIBSVM input"
+            + " (--format libsvm) has none");
+      }
+      if (weightCol.equals("label") || weightCol.equals("features")) {
+        throw new BadInputException("--weight-col may not be '" + weightCol + "': the job"
+            + " gives that name to the " + weightCol + " it reads");
+      }
+    }
+    return spec.withWeightCol(weightCol);
+  }
 }

@@ -12,7 +12,7 @@ final class JobConfOption {
 
   @Option(names = NAME, paramLabel = "FILE",
       description = "a properties file of defaults for the other flags: keys are the long flag"
-          + " names without --, e.g. max-iter = 20; flags on the command line win (submit/"
+          + " names without --, e.g. format = csv; flags on the command line win (submit/"
           + " passes conf/<job>.properties when it exists)")
   String file;
 }

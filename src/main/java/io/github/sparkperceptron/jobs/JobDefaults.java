@@ -1,9 +1,7 @@
 package io.github.sparkperceptron.jobs;
 
-import java.util.Map;
 import java.util.Properties;
 import org.apache.spark.ml.param.Param;
-import org.apache.spark.ml.param.Params;
 import picocli.CommandLine.IDefaultValueProvider;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -11,38 +9,17 @@ import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * Where a job flag's value comes from when the command line does not give it: the user's
- * {@code --job-conf} file first, then, for a flag that sets a param of a Spark ML estimator, that
- * param's default on the estimator itself, so that {@code --help} shows the default that applies
- * and no default is written down twice. A job sets on the estimator only the flags the user gave
- * ({@link #given}); the others leave the estimator's own defaults in force.
+ * {@code --job-conf} file first, then, for a training flag ({@link TrainingFlags}), the default
+ * of the param it sets on the estimator itself, so that {@code --help} shows the default that
+ * applies and no default is written down twice. A job sets on the estimator only the flags the
+ * user gave ({@link #given}); the others leave the estimator's own defaults in force.
  */
 final class JobDefaults implements IDefaultValueProvider {
-  /** A job whose flags set params of an estimator. */
-  interface ParamFlags {
-    /** A fresh estimator, for its defaults. */
-    Params defaultsOf();
-
-    /** Long flag name (with --) to the name of the param it sets. */
-    Map<String, String> paramOfFlag();
-  }
-
   private final Properties jobConf;
-  private final Params estimator;
-  private final Map<String, String> paramOfFlag;
 
-  /**
-   * @param jobConf the --job-conf file's values by key (the long flag name without --), or null
-   * @param job the job, whose param flags take the estimator's defaults when it has any
-   */
-  JobDefaults(Properties jobConf, Object job) {
+  /** @param jobConf the --job-conf file's values by key (the long flag name without --), or null */
+  JobDefaults(Properties jobConf) {
     this.jobConf = jobConf == null ? new Properties() : jobConf;
-    if (job instanceof ParamFlags flags) {
-      this.estimator = flags.defaultsOf();
-      this.paramOfFlag = flags.paramOfFlag();
-    } else {
-      this.estimator = null;
-      this.paramOfFlag = Map.of();
-    }
   }
 
   @Override
@@ -54,15 +31,12 @@ final class JobDefaults implements IDefaultValueProvider {
     if (fromFile != null) {
       return fromFile;
     }
-    String paramName = paramOfFlag.get(option.longestName());
-    if (paramName == null) {
+    TrainingFlags training = option.command() == null ? null : TrainingFlags.of(option.command());
+    Param<Object> param = training == null ? null : training.paramOf(option);
+    if (param == null || !training.defaults().hasDefault(param)) {
       return null;
     }
-    Param<Object> param = estimator.getParam(paramName);
-    if (!estimator.hasDefault(param)) {
-      return null;
-    }
-    String value = String.valueOf(estimator.getDefault(param).get());
+    String value = String.valueOf(training.defaults().getDefault(param).get());
     // Spark's convention for an optional column param: "" means unset; picocli shows no default.
     return value.isEmpty() ? null : value;
   }

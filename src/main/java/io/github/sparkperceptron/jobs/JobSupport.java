@@ -24,6 +24,16 @@ final class JobSupport {
   }
 
   /**
+   * A job that knows flags of another job which it does not take, and says why rather than
+   * "Unknown option" (stream-train: the training flags of train that have no meaning for a
+   * stream).
+   */
+  interface RefusedFlags {
+    /** One sentence naming {@code flag} and why this job refuses it, or null. */
+    String whyNot(String flag);
+  }
+
+  /**
    * Parses {@code args} into {@code job} and runs it. A {@code --job-conf FILE} among the args
    * supplies defaults for the other flags. Usage errors print "NAME: error: ..." and give 2 (one
    * line, ending with a pointer to --help); failures print one line and give 1 or 2
@@ -43,7 +53,7 @@ final class JobSupport {
       cli.getErr().flush();
       return JobFailure.BAD_INPUT;
     }
-    cli.setDefaultValueProvider(new JobDefaults(defaults, job));
+    cli.setDefaultValueProvider(new JobDefaults(defaults));
     cli.setParameterExceptionHandler((e, a) -> {
       PrintWriter err = e.getCommandLine().getErr();
       // A misspelt flag first: picocli reports a missing required flag before an unknown one,
@@ -52,7 +62,7 @@ final class JobSupport {
       // One line, as for every other error: the SPEC promises a one-line message on stderr.
       err.println(name + ": error: "
           + (unknown != null ? unknown : e.getMessage() + fromJobConf(e, defaults, confFile, a))
-          + " (see '" + name + " --help' for the options and their defaults)");
+          + " (see 'submit/" + name + " --help' for the options and their defaults)");
       err.flush();
       return JobFailure.BAD_INPUT;
     });
@@ -98,6 +108,10 @@ final class JobSupport {
         continue;
       }
       if (option == null) {
+        String refused = whyNot(spec, flag);
+        if (refused != null) {
+          return refused;
+        }
         String closest = closestFlag(spec, flag);
         return "Unknown option: '" + flag + "'"
             + (closest == null ? "" : "; did you mean '" + closest + "'?");
@@ -109,6 +123,11 @@ final class JobSupport {
       }
     }
     return null;
+  }
+
+  /** Why the job of {@code spec} refuses {@code flag}, or null. */
+  private static String whyNot(CommandSpec spec, String flag) {
+    return spec.userObject() instanceof RefusedFlags refusing ? refusing.whyNot(flag) : null;
   }
 
   private static final java.util.regex.Pattern NUMBER =
@@ -200,6 +219,10 @@ final class JobSupport {
     }
     Properties trimmed = new Properties();
     for (String key : new TreeSet<>(raw.stringPropertyNames())) {
+      String refused = keys.contains(key) ? null : whyNot(cli.getCommandSpec(), "--" + key);
+      if (refused != null) {
+        throw new BadInputException(file + ": key '" + key + "': " + refused);
+      }
       if (!keys.contains(key)) {
         throw new BadInputException(file + ": unknown key '" + key + "'; the keys are the long"
             + " flag names without --: " + String.join(", ", keys));

@@ -26,6 +26,22 @@ final class Json {
     }
   }
 
+  /**
+   * Puts a param's value as its JSON type: integers and longs as integers, doubles as numbers
+   * (non-finite ones as null), booleans as booleans, anything else as text.
+   */
+  static void putValue(ObjectNode node, String field, Object value) {
+    if (value instanceof Integer || value instanceof Long) {
+      node.put(field, ((Number) value).longValue());
+    } else if (value instanceof Number) {
+      putNumber(node, field, ((Number) value).doubleValue());
+    } else if (value instanceof Boolean) {
+      node.put(field, (Boolean) value);
+    } else {
+      node.put(field, String.valueOf(value));
+    }
+  }
+
   static String write(ObjectNode node) {
     try {
       return MAPPER.writeValueAsString(node) + "\n";

@@ -7,7 +7,6 @@ import io.github.sparkperceptron.io.LabeledData;
 import io.github.sparkperceptron.io.ReadSpec;
 import io.github.sparkperceptron.io.TextRecords;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
-import io.github.sparkperceptron.ml.PerceptronParamSet;
 import io.github.sparkperceptron.streaming.BatchReport;
 import io.github.sparkperceptron.streaming.StreamingPerceptron;
 import io.github.sparkperceptron.streaming.StreamingProgress;
@@ -25,11 +24,9 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.ml.linalg.SQLDataTypes;
-import org.apache.spark.ml.param.ParamPair;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.functions;
 import org.apache.spark.sql.streaming.StreamingQueryException;
 import org.apache.spark.sql.streaming.Trigger;
 import org.apache.spark.sql.types.DataTypes;
@@ -62,7 +59,7 @@ import picocli.CommandLine.Spec;
     footer = {"", "Spark options (--master, --conf, --properties-file, --driver-memory, ...) go to"
         + " spark-submit; the default master is local[*].",
         "Exit codes: 0 success, 2 bad usage or bad input, 1 any other failure."})
-public final class StreamTrainJob implements Callable<Integer> {
+public final class StreamTrainJob implements Callable<Integer>, JobSupport.RefusedFlags {
   private static final String ROLE = "stream input (--input)";
   private static final String KAFKA_ROLE = "stream input (--kafka-topic)";
   /** The binaryFile source's schema; only path and length are read, never the contents. */
@@ -153,13 +150,6 @@ public final class StreamTrainJob implements Callable<Integer> {
       description = "passes over each batch; 1 is pure online learning (default: ${DEFAULT-VALUE})")
   int epochsPerBatch;
 
-  @Option(names = "--workers", paramLabel = "W", defaultValue = "0",
-      description = "perceptrons trained in parallel on each batch and mixed (numWorkers); the"
-          + " batch's partitions are coalesced or split into W. 0 = one per task slot of the"
-          + " cluster (Spark's default parallelism). The model depends on W: pin it to get the"
-          + " same model on clusters of different sizes (default: ${DEFAULT-VALUE})")
-  int workers;
-
   @Option(names = "--partitions", paramLabel = "P", defaultValue = "0",
       description = "repartition each batch's rows into P partitions (a shuffle that deals them"
           + " evenly, in a reproducible order) before the workers take them; 0 keeps the"
@@ -167,53 +157,10 @@ public final class StreamTrainJob implements Callable<Integer> {
           + " (default: ${DEFAULT-VALUE})")
   int partitions;
 
-  @Option(names = "--tol", paramLabel = "T", defaultValue = "" + PerceptronParamSet.DEFAULT_TOL,
-      description = "with --epochs-per-batch > 1, stop a batch's epochs when the weights change"
-          + " by less than T relative to their norm (default: ${DEFAULT-VALUE})")
-  double tol;
-
-  @Option(names = "--step-size", paramLabel = "ETA", defaultValue = "1.0",
-      description = "learning rate of the perceptron rule (default: ${DEFAULT-VALUE})")
-  double stepSize;
-
-  @Option(names = "--fit-intercept", negatable = true, defaultValue = "true", fallbackValue = "true",
-      description = "learn a bias; --no-fit-intercept turns it off (default: ${DEFAULT-VALUE})")
-  boolean fitIntercept;
-
-  @Option(names = "--update-rule", paramLabel = "RULE", defaultValue = "perceptron",
-      description = "perceptron, pa, pa1 or pa2 (passive-aggressive) (default: ${DEFAULT-VALUE})")
-  String updateRule;
-
-  @Option(names = "--aggressiveness", paramLabel = "C", defaultValue = "1.0",
-      description = "C of pa1 and pa2 (default: ${DEFAULT-VALUE})")
-  double aggressiveness;
-
-  @Option(names = "--averaging", paramLabel = "MODE", defaultValue = "average",
-      description = "none or average (vote is not available for streams) (default:"
-          + " ${DEFAULT-VALUE})")
-  String averaging;
-
-  @Option(names = "--mixing", paramLabel = "MODE", defaultValue = "mistakes",
-      description = "uniform, mistakes or momentum (block momentum, restarted every batch)"
-          + " (default: ${DEFAULT-VALUE})")
-  String mixing;
-
-  @Option(names = "--shuffle", negatable = true, defaultValue = "true", fallbackValue = "true",
-      description = "visit each batch's rows in a seeded random order; --no-shuffle keeps the"
-          + " arrival order (default: ${DEFAULT-VALUE})")
-  boolean shuffle;
-
-  @Option(names = "--seed", paramLabel = "S", defaultValue = "" + PerceptronParamSet.DEFAULT_SEED,
-      description = "random seed (default: ${DEFAULT-VALUE})")
-  long seed;
-
-  @Option(names = "--threshold", paramLabel = "M", defaultValue = "0.0",
-      description = "binary models predict 1 when the margin exceeds M (default: ${DEFAULT-VALUE})")
-  double threshold;
-
-  @Option(names = "--aggregation-depth", paramLabel = "K", defaultValue = "2",
-      description = "depth of the tree aggregation (default: ${DEFAULT-VALUE})")
-  int aggregationDepth;
+  // The training flags of submit/train that apply to streams (one table, TrainingFlags); the
+  // others are refused with the reason (whyNot).
+  @Mixin
+  TrainingFlags training = new TrainingFlags(TrainingFlags.Scope.STREAM);
 
   @Mixin
   JobConfOption jobConf;
@@ -230,18 +177,34 @@ public final class StreamTrainJob implements Callable<Integer> {
     System.exit(JobSupport.run(new StreamTrainJob(), args));
   }
 
-  /** Builds the learner's configuration from the flags; its param validators check the values. */
+  /** submit/train's flags that are not stream-train's, with what to do instead. */
+  private static final Map<String, String> TRAIN_ONLY = Map.of(
+      "--train", "a stream learns the files arriving in --input",
+      "--test", "every batch is scored before it is learnt (prequential accuracy); score a"
+          + " published model with submit/evaluate",
+      "--validation", "a stream has no validation data: every batch is scored before it is"
+          + " learnt (prequential accuracy)",
+      "--resume", "the same command with the same --checkpoint-dir resumes by itself");
+
+  @Override
+  public String whyNot(String flag) {
+    String why = TRAIN_ONLY.getOrDefault(flag, training.whyNot(flag));
+    return why == null ? null : flag + " (a flag of submit/train) does not apply to streams: "
+        + why;
+  }
+
+  /**
+   * The learner's configuration: the training flags the user gave (flags or --job-conf) on the
+   * estimator's own defaults; its param validators check the values.
+   */
   PerceptronClassifier estimator() {
-    return new PerceptronClassifier()
-        .setTol(tol).setStepSize(stepSize).setFitIntercept(fitIntercept)
-        .setUpdateRule(updateRule).setAggressiveness(aggressiveness).setAveraging(averaging)
-        .setMixing(mixing).setShuffle(shuffle).setSeed(seed).setThreshold(threshold)
-        .setAggregationDepth(aggregationDepth).setNumWorkers(workers);
+    return training.applyTo(new PerceptronClassifier());
   }
 
   @Override
   public Integer call() throws Exception {
     out = spec.commandLine().getOut();
+    PerceptronClassifier estimator = estimator();
     Trigger when = parseTrigger(trigger);
     boolean kafka = kafkaSource();
     if (input.format == DataFormat.libsvm && numFeatures < 1) {
@@ -251,12 +214,12 @@ public final class StreamTrainJob implements Callable<Integer> {
     requireAtLeast("--publish-every", publishEvery, 1);
     requireAtLeast("--epochs-per-batch", epochsPerBatch, 1);
     requireAtLeast("--partitions", partitions, 0);
-    requireAtLeast("--workers", workers, 0);
     requireAtLeast("--max-files-per-trigger", maxFilesPerTrigger, 0);
     if (!kafka) {
-      input.spec(); // checks the column flags against the format before any work
+      // Checks the column flags against the format before any work.
+      input.spec(estimator.getWeightCol());
     }
-    StreamingPerceptron trainer = new StreamingPerceptron(estimator())
+    StreamingPerceptron trainer = new StreamingPerceptron(estimator)
         .setCheckpointLocation(checkpointDir).setModelPath(modelPath)
         .setPublishEvery(publishEvery).setEpochsPerBatch(epochsPerBatch)
         .setNumClasses(numClasses).setQueryName("spark-perceptron stream-train");
@@ -297,8 +260,8 @@ public final class StreamTrainJob implements Callable<Integer> {
     if (kafka) {
       trainer.start(kafkaMessages(spark), when, batch -> kafkaRows(batch, trainer));
     } else {
-      Dataset<Row> files = spark.readStream().format("binaryFile").schema(FILES)
-          .options(sourceOptions()).load(inputDir).select("path", "length");
+      Dataset<Row> files = listingSession(spark).readStream().format("binaryFile")
+          .schema(FILES).options(sourceOptions()).load(inputDir).select("path", "length");
       trainer.start(files, when, batch -> trainingRows(spark, batch, trainer));
     }
     if (when.equals(Trigger.AvailableNow())) {
@@ -321,6 +284,18 @@ public final class StreamTrainJob implements Callable<Integer> {
     }
     out.flush();
     return JobFailure.OK;
+  }
+
+  /**
+   * A session for the stream of file listings: a new session of the same SparkContext with
+   * adaptive query execution off. Spark runs every streaming query without it anyway, and
+   * warns on each start when the session has it on (AQE's default), a warning about nothing the
+   * user can change. The batches' files are read in {@code spark}, as configured.
+   */
+  private static SparkSession listingSession(SparkSession spark) {
+    SparkSession listing = spark.newSession();
+    listing.conf().set("spark.sql.adaptive.enabled", "false");
+    return listing;
   }
 
   /** Waits for the query; a failed batch (bad input) surfaces as its own exception. */
@@ -449,7 +424,7 @@ public final class StreamTrainJob implements Callable<Integer> {
     String widthSource = trainer.hasModel() ? "the model" : "--num-features";
     LabeledData data = TextRecords.read(batch, input.format == DataFormat.csv
         ? TextRecords.Format.CSV : TextRecords.Format.LIBSVM, width, widthSource, KAFKA_ROLE);
-    return partitioned(data.frame());
+    return InputRepartition.of(data.frame(), partitions);
   }
 
   private Map<String, String> sourceOptions() {
@@ -483,7 +458,7 @@ public final class StreamTrainJob implements Callable<Integer> {
       byDirectory.computeIfAbsent(path.getParent(), k -> new ArrayList<>()).add(path.getName());
     }
     batchFiles = paths.size();
-    ReadSpec columns = input.spec();
+    ReadSpec columns = input.spec(trainer.getParams().getWeightCol());
     int width = trainer.hasModel() ? trainer.progress().numFeatures() : numFeatures;
     Dataset<Row> rows = null;
     for (Map.Entry<Path, List<String>> group : byDirectory.entrySet()) {
@@ -494,7 +469,8 @@ public final class StreamTrainJob implements Callable<Integer> {
       width = data.numFeatures();
       rows = rows == null ? data.frame() : rows.union(data.frame());
     }
-    return rows == null ? spark.createDataFrame(List.<Row>of(), ROWS) : partitioned(rows);
+    return rows == null ? spark.createDataFrame(List.<Row>of(), ROWS)
+        : InputRepartition.of(rows, partitions);
   }
 
   /** {@code dir/{a,b,c}}, with the glob's special characters in names escaped. */
@@ -512,23 +488,6 @@ public final class StreamTrainJob implements Callable<Integer> {
       }
     }
     return sb.append('}').toString();
-  }
-
-  /**
-   * The batch's rows in the partitions to train on, as {@code submit/train} partitions its input:
-   * numbered before the shuffle and sorted by that number after it, so that both the rows of a
-   * partition and their order depend on the input alone (a shuffle delivers rows in the order
-   * its fetches complete, and the model depends on the order).
-   */
-  private Dataset<Row> partitioned(Dataset<Row> frame) {
-    int current = frame.rdd().getNumPartitions();
-    int wanted = partitions > 0 ? partitions : current;
-    if (wanted == current) {
-      return frame;
-    }
-    String rowNumber = "__perceptron_input_row";
-    return frame.withColumn(rowNumber, functions.monotonically_increasing_id())
-        .repartition(wanted).sortWithinPartitions(rowNumber).drop(rowNumber);
   }
 
   static Trigger parseTrigger(String value) {
@@ -590,11 +549,18 @@ public final class StreamTrainJob implements Callable<Integer> {
     for (BatchReport r : reports) {
       batchSeconds += r.seconds();
     }
+    // The same two rates as the metrics JSON (run.batchRowsPerSecond, run.rowsPerSecond).
     out.printf(Locale.ROOT, "Learnt %,d rows in %d batch%s: %.1f s in batches (%,.0f rows/s),"
-        + " %.1f s in all%n", rows, reports.size(), reports.size() == 1 ? "" : "es",
-        batchSeconds, rows / Math.max(batchSeconds, 1e-9), seconds);
+        + " %.1f s in all (%,.0f rows/s)%n", rows, reports.size(),
+        reports.size() == 1 ? "" : "es", batchSeconds, rowsPerSecond(rows, batchSeconds),
+        seconds, rowsPerSecond(rows, seconds));
     out.println("Since the start: " + total);
     out.println("Model published to " + modelPath + " (batch " + total.lastBatchId() + ")");
+  }
+
+  /** Rows per second, or NaN (null in JSON) when no time passed. */
+  private static double rowsPerSecond(long rows, double seconds) {
+    return seconds > 0 ? rows / seconds : Double.NaN;
   }
 
   private ObjectNode metrics(StreamingPerceptron trainer, double seconds) {
@@ -604,10 +570,9 @@ public final class StreamTrainJob implements Callable<Integer> {
     root.put("checkpointDir", checkpointDir);
     root.put("format", input.format.name());
     root.put("trigger", trigger);
+    // The params a stream uses (the training flags it takes), then the stream's own settings.
     ObjectNode params = root.putObject("params");
-    for (ParamPair<?> pair : trainer.getParams().extractParamMap().toList()) {
-      params.put(pair.param().name(), String.valueOf(pair.value()));
-    }
+    training.writeParams(trainer.getParams(), params);
     params.put("epochsPerBatch", epochsPerBatch);
     params.put("publishEvery", publishEvery);
     long rows = 0;
@@ -635,9 +600,10 @@ public final class StreamTrainJob implements Callable<Integer> {
     run.put("rows", rows);
     Json.putNumber(run, "prequentialAccuracy", rows == 0 ? Double.NaN : (double) correct / rows);
     Json.putNumber(run, "batchSeconds", batchSeconds);
+    Json.putNumber(run, "batchRowsPerSecond", rowsPerSecond(rows, batchSeconds));
     if (seconds > 0) {
       Json.putNumber(run, "seconds", seconds);
-      Json.putNumber(run, "rowsPerSecond", rows / seconds);
+      Json.putNumber(run, "rowsPerSecond", rowsPerSecond(rows, seconds));
     }
     StreamingProgress total = trainer.progress();
     if (total != null) {

@@ -2,7 +2,6 @@ package io.github.sparkperceptron.jobs;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.sparkperceptron.io.BadInputException;
 import io.github.sparkperceptron.io.LabeledData;
 import io.github.sparkperceptron.io.ReadSpec;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
@@ -12,11 +11,9 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.spark.ml.evaluation.MulticlassClassificationEvaluator;
-import org.apache.spark.ml.param.ParamPair;
-import org.apache.spark.ml.param.Params;
+import org.apache.spark.ml.param.Param;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -39,7 +36,7 @@ import picocli.CommandLine.Spec;
     footer = {"", "Spark options (--master, --conf, --properties-file, --driver-memory, ...) go to"
         + " spark-submit; the default master is local[*].",
         "Exit codes: 0 success, 2 bad usage or bad input, 1 any other failure."})
-public final class TrainJob implements Callable<Integer>, JobDefaults.ParamFlags {
+public final class TrainJob implements Callable<Integer> {
 
   @Option(names = "--train", required = true, paramLabel = "PATH",
       description = "training data: a file, directory or glob; local, file:// or hdfs://")
@@ -80,13 +77,6 @@ public final class TrainJob implements Callable<Integer>, JobDefaults.ParamFlags
   @Option(names = "--overwrite", description = "replace an existing model or metrics file")
   boolean overwrite;
 
-  @Option(names = "--workers", paramLabel = "W",
-      description = "perceptrons trained in parallel and mixed after every epoch (numWorkers);"
-          + " the input's partitions are coalesced or split into W. 0 = one per task slot of"
-          + " the cluster (Spark's default parallelism). The model depends on W: pin it to get"
-          + " the same model on clusters of different sizes (default: ${DEFAULT-VALUE})")
-  int workers;
-
   @Option(names = "--partitions", paramLabel = "P", defaultValue = "0",
       description = "repartition the training rows into P partitions (a shuffle that deals"
           + " them evenly, in a reproducible order) before the workers take them: for inputs"
@@ -95,98 +85,15 @@ public final class TrainJob implements Callable<Integer>, JobDefaults.ParamFlags
           + " (default: ${DEFAULT-VALUE})")
   int partitions;
 
-  // The hyper-parameter flags below set the estimator's params of the same names (PARAM_OF_FLAG)
-  // and only when the user gives them (JobDefaults.given); their defaults, shown by --help, are
-  // the estimator's own (JobDefaults), so none is written down twice.
-
-  @Option(names = "--max-iter", paramLabel = "N",
-      description = "maximum epochs (default: ${DEFAULT-VALUE})")
-  int maxIter;
-
-  @Option(names = "--tol", paramLabel = "T",
-      description = "stop when an epoch changes the weights by less than T relative to their norm;"
-          + " 0 disables (default: ${DEFAULT-VALUE})")
-  double tol;
-
-  @Option(names = "--step-size", paramLabel = "ETA",
-      description = "learning rate of the perceptron rule (default: ${DEFAULT-VALUE})")
-  double stepSize;
-
-  @Option(names = "--fit-intercept", negatable = true, fallbackValue = "true",
-      description = "learn a bias; --no-fit-intercept turns it off (default: ${DEFAULT-VALUE})")
-  boolean fitIntercept;
-
-  @Option(names = "--update-rule", paramLabel = "RULE",
-      description = "perceptron, pa, pa1 or pa2 (passive-aggressive) (default: ${DEFAULT-VALUE})")
-  String updateRule;
-
-  @Option(names = "--aggressiveness", paramLabel = "C",
-      description = "C of pa1 and pa2 (default: ${DEFAULT-VALUE})")
-  double aggressiveness;
-
-  @Option(names = "--averaging", paramLabel = "MODE",
-      description = "none, average or vote (default: ${DEFAULT-VALUE})")
-  String averaging;
-
-  @Option(names = "--mixing", paramLabel = "MODE",
-      description = "uniform, mistakes, momentum or oneshot (default: ${DEFAULT-VALUE})")
-  String mixing;
-
-  @Option(names = "--mixing-rounds", paramLabel = "R",
-      description = "mixing rounds per epoch; 0 = min(workers, 64) with --mixing momentum, else 1"
-          + " (default: ${DEFAULT-VALUE})")
-  int mixingRounds;
-
-  @Option(names = "--shuffle", negatable = true, fallbackValue = "true",
-      description = "reshuffle every partition each epoch; --no-shuffle keeps the input order"
-          + " (default: ${DEFAULT-VALUE})")
-  boolean shuffle;
-
-  @Option(names = "--shuffle-scope", paramLabel = "SCOPE",
-      description = "with --shuffle: rows (a fresh permutation of every partition each epoch) or"
-          + " chunks (rows stored once in random order, visited chunk by chunk in random order:"
-          + " a faster epoch, see BENCHMARKS.md for its accuracy) (default: ${DEFAULT-VALUE})")
-  String shuffleScope;
-
-  @Option(names = "--seed", paramLabel = "S", description = "random seed (default: ${DEFAULT-VALUE})")
-  long seed;
-
-  @Option(names = "--threshold", paramLabel = "M",
-      description = "binary models predict 1 when the margin exceeds M (default: ${DEFAULT-VALUE})")
-  double threshold;
-
-  @Option(names = "--weight-col", paramLabel = "NAME",
-      description = "CSV and Parquet: a column of non-negative sample weights; an example's"
-          + " weight scales its update (default: none, every row weighs 1)")
-  String weightCol;
-
-  @Option(names = "--validation-patience", paramLabel = "N",
-      description = "with --validation, epochs without improvement before stopping"
-          + " (default: ${DEFAULT-VALUE})")
-  int validationPatience;
-
-  @Option(names = "--class-weight", paramLabel = "MODE",
-      description = "none, or balanced: weight each class inversely to its size"
-          + " (default: ${DEFAULT-VALUE})")
-  String classWeight;
-
-  @Option(names = "--checkpoint-dir", paramLabel = "DIR",
-      description = "write training checkpoints here (any Hadoop path); with --resume, a"
-          + " restarted training continues from the last one")
-  String checkpointDir;
-
-  @Option(names = "--checkpoint-interval", paramLabel = "K",
-      description = "with --checkpoint-dir, checkpoint every K epochs (default: ${DEFAULT-VALUE})")
-  int checkpointInterval;
+  // The training flags (--max-iter, --update-rule, --workers, ...): one table shared with
+  // stream-train, shown in --help under a heading of their own.
+  @Mixin
+  TrainingFlags training = new TrainingFlags(TrainingFlags.Scope.FIT);
 
   @Option(names = "--resume",
       description = "continue the training whose checkpoint is in --checkpoint-dir (same"
           + " arguments); without it, an existing checkpoint there is an error")
   boolean resume;
-
-  @Option(names = "--aggregation-depth", paramLabel = "K",
-      description = "depth of the tree aggregation (default: ${DEFAULT-VALUE})")
-  int aggregationDepth;
 
   @Mixin
   JobConfOption jobConf;
@@ -209,64 +116,12 @@ public final class TrainJob implements Callable<Integer>, JobDefaults.ParamFlags
     System.exit(JobSupport.run(new TrainJob(), args));
   }
 
-  /** The estimator param each hyper-parameter flag sets. */
-  static final Map<String, String> PARAM_OF_FLAG = Map.ofEntries(
-      Map.entry("--max-iter", "maxIter"), Map.entry("--tol", "tol"),
-      Map.entry("--step-size", "stepSize"), Map.entry("--fit-intercept", "fitIntercept"),
-      Map.entry("--update-rule", "updateRule"), Map.entry("--aggressiveness", "aggressiveness"),
-      Map.entry("--averaging", "averaging"), Map.entry("--mixing", "mixing"),
-      Map.entry("--mixing-rounds", "mixingRounds"),
-      Map.entry("--shuffle", "shuffle"), Map.entry("--shuffle-scope", "shuffleScope"),
-      Map.entry("--seed", "seed"),
-      Map.entry("--threshold", "threshold"), Map.entry("--weight-col", "weightCol"),
-      Map.entry("--validation-patience", "validationPatience"),
-      Map.entry("--class-weight", "classWeight"), Map.entry("--checkpoint-dir", "checkpointDir"),
-      Map.entry("--checkpoint-interval", "checkpointInterval"),
-      Map.entry("--aggregation-depth", "aggregationDepth"), Map.entry("--workers", "numWorkers"));
-
-  @Override
-  public Params defaultsOf() {
-    return new PerceptronClassifier();
-  }
-
-  @Override
-  public Map<String, String> paramOfFlag() {
-    return PARAM_OF_FLAG;
-  }
-
   /**
    * The estimator with the params the user gave (flags or --job-conf) and its own defaults for
    * the rest; its param validators check the values.
    */
   PerceptronClassifier estimator() {
-    PerceptronClassifier e = new PerceptronClassifier();
-    setIfGiven("--max-iter", () -> e.setMaxIter(maxIter));
-    setIfGiven("--tol", () -> e.setTol(tol));
-    setIfGiven("--step-size", () -> e.setStepSize(stepSize));
-    setIfGiven("--fit-intercept", () -> e.setFitIntercept(fitIntercept));
-    setIfGiven("--update-rule", () -> e.setUpdateRule(updateRule));
-    setIfGiven("--aggressiveness", () -> e.setAggressiveness(aggressiveness));
-    setIfGiven("--averaging", () -> e.setAveraging(averaging));
-    setIfGiven("--mixing", () -> e.setMixing(mixing));
-    setIfGiven("--mixing-rounds", () -> e.setMixingRounds(mixingRounds));
-    setIfGiven("--shuffle", () -> e.setShuffle(shuffle));
-    setIfGiven("--shuffle-scope", () -> e.setShuffleScope(shuffleScope));
-    setIfGiven("--seed", () -> e.setSeed(seed));
-    setIfGiven("--threshold", () -> e.setThreshold(threshold));
-    setIfGiven("--weight-col", () -> e.setWeightCol(weightCol));
-    setIfGiven("--validation-patience", () -> e.setValidationPatience(validationPatience));
-    setIfGiven("--class-weight", () -> e.setClassWeight(classWeight));
-    setIfGiven("--checkpoint-dir", () -> e.setCheckpointDir(checkpointDir));
-    setIfGiven("--checkpoint-interval", () -> e.setCheckpointInterval(checkpointInterval));
-    setIfGiven("--aggregation-depth", () -> e.setAggregationDepth(aggregationDepth));
-    setIfGiven("--workers", () -> e.setNumWorkers(workers));
-    return e;
-  }
-
-  private void setIfGiven(String flag, Runnable setter) {
-    if (JobDefaults.given(spec, flag)) {
-      setter.run();
-    }
+    return training.applyTo(new PerceptronClassifier());
   }
 
   @Override
@@ -278,17 +133,9 @@ public final class TrainJob implements Callable<Integer>, JobDefaults.ParamFlags
       throw new IllegalArgumentException("--partitions must be >= 0, got " + partitions);
     }
     DataFormat format = input.format;
-    ReadSpec columns = input.spec();
-    if (weightCol != null && !weightCol.isEmpty()) {
-      if (format == DataFormat.libsvm) {
-        throw new BadInputException("--weight-col names a CSV or Parquet column; LIBSVM input"
-            + " (--format libsvm) has none");
-      }
-      if (weightCol.equals("label") || weightCol.equals("features")) {
-        throw new BadInputException("--weight-col may not be '" + weightCol + "': the job"
-            + " gives that name to the " + weightCol + " it reads");
-      }
-    }
+    ReadSpec weighted = input.spec(estimator.getWeightCol());
+    String checkpointDir = estimator.getCheckpointDir().isEmpty() ? null
+        : estimator.getCheckpointDir();
     SparkSession spark = JobSupport.session("spark-perceptron train");
     times.end("spark");
     ModelOutput output = new ModelOutput(spark.sparkContext().hadoopConfiguration());
@@ -311,7 +158,6 @@ public final class TrainJob implements Callable<Integer>, JobDefaults.ParamFlags
     }
 
     // The test data are only scored: they need no weight column.
-    ReadSpec weighted = columns.withWeightCol(weightCol);
     LabeledData train = format.read(spark, trainPath,
         numFeatures >= 0 ? weighted.withNumFeatures(numFeatures, "--num-features") : weighted,
         "training data (--train)");
@@ -326,7 +172,7 @@ public final class TrainJob implements Callable<Integer>, JobDefaults.ParamFlags
           .union(validation.frame().withColumn(VALIDATION_COLUMN, functions.lit(true)));
       estimator.setValidationIndicatorCol(VALIDATION_COLUMN);
     }
-    trainFrame = partitioned(trainFrame);
+    trainFrame = InputRepartition.of(trainFrame, partitions);
     if (!train.labelNote().isEmpty()) {
       out.println("Training data: " + train.labelNote());
     }
@@ -391,23 +237,6 @@ public final class TrainJob implements Callable<Integer>, JobDefaults.ParamFlags
     out.println(times.describe());
     out.flush();
     return JobFailure.OK;
-  }
-
-  /**
-   * The training rows in {@code --partitions} partitions, or as read. A shuffle hands each
-   * partition its rows in the order its fetches complete, which varies from run to run on a
-   * cluster, and the model depends on that order (each epoch's seeded shuffle starts from it).
-   * So the rows are numbered before the shuffle (the number is a function of the input splits)
-   * and sorted by that number after it: then both the rows of a partition and their order depend
-   * on the input alone.
-   */
-  private Dataset<Row> partitioned(Dataset<Row> frame) {
-    if (partitions == 0 || partitions == frame.rdd().getNumPartitions()) {
-      return frame;
-    }
-    String rowNumber = "__perceptron_input_row";
-    return frame.withColumn(rowNumber, functions.monotonically_increasing_id())
-        .repartition(partitions).sortWithinPartitions(rowNumber).drop(rowNumber);
   }
 
   /** The trained model and what was measured of it, for the report and the metrics. */
@@ -475,9 +304,19 @@ public final class TrainJob implements Callable<Integer>, JobDefaults.ParamFlags
     Coefficients coefficients = fitted.coefficients();
     ObjectNode root = Json.object();
     root.put("model", modelPath);
+    // Every param the estimator defines, the defaults included: the training params first, in
+    // their order, then the output columns.
     ObjectNode params = root.putObject("params");
-    for (ParamPair<?> pair : estimator.extractParamMap().toList()) {
-      params.put(pair.param().name(), String.valueOf(pair.value()));
+    List<Param<?>> order = new ArrayList<>(estimator.trainingParams());
+    for (Param<?> p : estimator.params()) {
+      if (!order.contains(p)) {
+        order.add(p);
+      }
+    }
+    for (Param<?> p : order) {
+      if (estimator.isDefined(p)) {
+        Json.putValue(params, p.name(), estimator.getOrDefault(p));
+      }
     }
     ObjectNode data = root.putObject("data");
     data.put("train", trainPath);

@@ -10,12 +10,15 @@ import io.github.sparkperceptron.train.MixingLoop;
 import io.github.sparkperceptron.train.TrainingConfig;
 import io.github.sparkperceptron.train.TrainingInput;
 import io.github.sparkperceptron.train.TrainingResult;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.ml.classification.Classifier;
 import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.DefaultParamsReader;
 import org.apache.spark.ml.util.Identifiable;
@@ -308,6 +311,34 @@ public class PerceptronClassifier
   }
 
   /**
+   * The params that configure a training, in one fixed order: the update, the epochs and their
+   * order, mixing, the columns read, validation, checkpoints and the workers (not the output
+   * columns {@code predictionCol} and {@code rawPredictionCol}). The checkpoint fingerprint, the
+   * training's log line and the jobs' flag table ({@code jobs/TrainingFlags}) are derived from
+   * this list, so a new param is added here once. The order is part of the checkpoint format:
+   * the fingerprint hashes the params in it, so append, never reorder.
+   */
+  public List<Param<?>> trainingParams() {
+    return List.of(maxIter(), tol(), stepSize(), fitIntercept(), updateRule(), aggressiveness(),
+        averaging(), mixing(), mixingRounds(), shuffle(), shuffleScope(), seed(), threshold(),
+        aggregationDepth(), validationPatience(), classWeight(), labelCol(), featuresCol(),
+        weightCol(), validationIndicatorCol(), checkpointDir(), checkpointInterval(),
+        numWorkers());
+  }
+
+  /**
+   * The training params the checkpoint fingerprint hashes, in {@link #trainingParams()}'s order.
+   * Left out: where and how often checkpoints are written, which do not change the training, and
+   * numWorkers, which enters resolved (an automatic numWorkers is the cluster's task slots).
+   */
+  List<Param<?>> fingerprintedParams() {
+    List<Param<?>> skipped = List.of(checkpointDir(), checkpointInterval(), numWorkers());
+    List<Param<?>> params = new ArrayList<>(trainingParams());
+    params.removeAll(skipped);
+    return params;
+  }
+
+  /**
    * Identifies a training: the params that shape it and the facts of its data and workers (the
    * resolved number, so that an automatic numWorkers on a cluster of another size never resumes
    * a checkpoint of a different training). A checkpoint resumes only the training with the same
@@ -315,11 +346,7 @@ public class PerceptronClassifier
    */
   private String fingerprint(TrainingInput input) {
     StringBuilder sb = new StringBuilder("spark-perceptron checkpoint 1\n");
-    for (org.apache.spark.ml.param.Param<?> p : new org.apache.spark.ml.param.Param<?>[] {
-        maxIter(), tol(), stepSize(), fitIntercept(), updateRule(), aggressiveness(), averaging(),
-        mixing(), mixingRounds(), shuffle(), shuffleScope(), seed(), threshold(),
-        aggregationDepth(), validationPatience(),
-        classWeight(), labelCol(), featuresCol(), weightCol(), validationIndicatorCol()}) {
+    for (Param<?> p : fingerprintedParams()) {
       sb.append(p.name()).append('=').append(isDefined(p) ? String.valueOf(getOrDefault(p)) : "")
           .append('\n');
     }
@@ -366,12 +393,16 @@ public class PerceptronClassifier
         false));
   }
 
+  /** The training params as "name=value, ...", those left unset (optional columns) left out. */
   private String describeParams() {
-    return "updateRule=" + getUpdateRule() + ", averaging=" + getAveraging() + ", mixing="
-        + getMixing() + ", maxIter=" + getMaxIter() + ", stepSize=" + getStepSize()
-        + ", fitIntercept=" + getFitIntercept() + ", shuffle=" + getShuffle()
-        + (getShuffle() ? ", shuffleScope=" + getShuffleScope() : "") + ", seed="
-        + getSeed();
+    StringBuilder sb = new StringBuilder();
+    for (Param<?> p : trainingParams()) {
+      if (isDefined(p)) {
+        sb.append(sb.length() == 0 ? "" : ", ").append(p.name()).append('=')
+            .append(getOrDefault(p));
+      }
+    }
+    return sb.toString();
   }
 
   @Override

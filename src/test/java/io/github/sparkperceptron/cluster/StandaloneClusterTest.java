@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
@@ -43,6 +44,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -56,6 +58,9 @@ import org.junit.jupiter.api.io.TempDir;
  * fetches complete: the train job must restore a canonical order for the models to agree.
  */
 @Tag("cluster")
+// Each test starts JVMs or builds (processes, not Spark jobs of this JVM): minutes under load,
+// beyond junit-platform.properties' default of 5.
+@Timeout(value = 20, unit = TimeUnit.MINUTES)
 class StandaloneClusterTest {
   private static final String SPLIT_MAXSIZE = "mapreduce.input.fileinputformat.split.maxsize";
   /**
@@ -198,6 +203,7 @@ class StandaloneClusterTest {
       PerceptronClassificationModel disturbed;
       try {
         disturbed = estimator.fit(LibSvmSource.read(spark, file, -1, "training data").frame());
+        SparkTestSupport.awaitListeners(spark); // the killer's record of the executor's loss
       } finally {
         spark.sparkContext().removeSparkListener(killer);
       }

@@ -8,10 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.sparkperceptron.testing.ScriptRun;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The notebook examples, run as the README says (examples/run-jshell, examples/run-scala) through
@@ -20,6 +22,9 @@ import org.junit.jupiter.api.Test;
  * after a failing line and exit 0 at the end of their input by themselves.
  */
 @Tag("notebook")
+// Each test starts JVMs or builds (processes, not Spark jobs of this JVM): minutes under load,
+// beyond junit-platform.properties' default of 5.
+@Timeout(value = 15, unit = TimeUnit.MINUTES)
 class NotebookExamplesTest {
   /** A REPL start, a Spark session and a short training take 20-60 s on a loaded 2-core box. */
   private static final Duration LIMIT = Duration.ofMinutes(4);
@@ -60,6 +65,20 @@ class NotebookExamplesTest {
           run.toString());
       assertFalse(OK_LINE.matcher(run.output).find(), run.toString());
     }
+  }
+
+  /**
+   * The README's "Use it from Java", which examples/use-from-java.jsh holds line for line
+   * (ReadmeFiguresTest), runs in examples/run-jshell to its last line: the 20 epochs' mistakes.
+   */
+  @Test
+  void theReadmesJavaExampleRunsInJshell() {
+    ScriptRun run = ScriptRun.of(LIMIT, Map.of(), "examples/run-jshell",
+        "examples/use-from-java.jsh");
+    assertEquals(0, run.exitCode, run.toString());
+    Matcher mistakes = Pattern.compile("(?m)^\\[(\\d+(, \\d+)*)\\]$").matcher(run.output);
+    assertTrue(mistakes.find(), run.toString());
+    assertEquals(20, mistakes.group(1).split(", ").length, run.toString());
   }
 
   private static String okAccuracy(ScriptRun run) {

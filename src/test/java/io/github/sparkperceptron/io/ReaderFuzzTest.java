@@ -33,6 +33,7 @@ import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import scala.Tuple2;
@@ -49,6 +50,8 @@ import scala.Tuple2;
  * <p>Thousands of mutations go through the readers' own check, verdict and row code on Hadoop's
  * line reader directly (no Spark); a few hundred through the Spark readers on the shared session.
  */
+// More than 8 s on an idle 2-core machine: `mvn verify` runs it, `mvn test` does not.
+@Tag("slow")
 class ReaderFuzzTest {
   private static final long SEED = 20240611L;
   private static final int DIRECT_PER_BASE = 1000;

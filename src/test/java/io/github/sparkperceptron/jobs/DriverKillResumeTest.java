@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -28,6 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
  * result equals an uninterrupted training.
  */
 @Tag("script")
+// Each test starts JVMs or builds (processes, not Spark jobs of this JVM): minutes under load,
+// beyond junit-platform.properties' default of 5.
+@Timeout(value = 15, unit = TimeUnit.MINUTES)
 class DriverKillResumeTest {
   @TempDir
   Path tmp;

@@ -117,7 +117,7 @@ class JobConfTest {
     }
     TrainJob job = new TrainJob();
     CommandLine cli = new CommandLine(job);
-    JobDefaults defaults = new JobDefaults(null, job);
+    JobDefaults defaults = new JobDefaults(null);
     int checked = 0;
     for (OptionSpec option : cli.getCommandSpec().options()) {
       String key = option.longestName().replaceFirst("^--", "");

@@ -10,6 +10,7 @@ import io.github.sparkperceptron.ml.PerceptronClassifier;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -33,16 +34,25 @@ class JobFlagsTest {
   private static TrainJob parsed(Properties jobConf, String... args) {
     TrainJob job = new TrainJob();
     CommandLine cli = new CommandLine(job);
-    cli.setDefaultValueProvider(new JobDefaults(jobConf, job));
+    cli.setDefaultValueProvider(new JobDefaults(jobConf));
     cli.parseArgs(args);
     return job;
+  }
+
+  /** The train job's training flags and the params they set, from the one table. */
+  private static Map<String, String> paramOfFlag() {
+    Map<String, String> paramOfFlag = new LinkedHashMap<>();
+    for (TrainingFlags.Flag f : TrainingFlags.TABLE) {
+      paramOfFlag.put(f.name(), f.param());
+    }
+    return paramOfFlag;
   }
 
   @Test
   void aMisspeltFlagIsNamedWithTheNearestOneBeforeTheMissingRequiredFlag() {
     JobRun run = JobRun.of(new TrainJob(), "--trian", "data.libsvm", "--model", "m");
     assertEquals(2, run.exitCode, run.toString());
-    assertEquals("train: error: Unknown option: '--trian'; did you mean '--train'? (see 'train"
+    assertEquals("train: error: Unknown option: '--trian'; did you mean '--train'? (see 'submit/train"
         + " --help' for the options and their defaults)", run.err.strip());
 
     JobRun value = JobRun.of(new TrainJob(), "--train", "x", "--model", "m", "--max-iters=3");
@@ -104,7 +114,7 @@ class JobFlagsTest {
   @Test
   void everyHyperParameterFlagSetsItsParamWhenGiven() throws Exception {
     PerceptronClassifier defaults = new PerceptronClassifier();
-    for (Map.Entry<String, String> e : TrainJob.PARAM_OF_FLAG.entrySet()) {
+    for (Map.Entry<String, String> e : paramOfFlag().entrySet()) {
       Param<Object> param = defaults.getParam(e.getValue());
       boolean isSwitch = e.getKey().equals("--shuffle") || e.getKey().equals("--fit-intercept");
       String value = defaults.hasDefault(param)
@@ -123,10 +133,10 @@ class JobFlagsTest {
   void everyHyperParameterFlagNamesAParamAndShowsItsDefault() throws Exception {
     TrainJob job = new TrainJob();
     CommandLine cli = new CommandLine(job);
-    cli.setDefaultValueProvider(new JobDefaults(null, job));
+    cli.setDefaultValueProvider(new JobDefaults(null));
     PerceptronClassifier estimator = new PerceptronClassifier();
     String help = cli.getUsageMessage(CommandLine.Help.Ansi.OFF).replaceAll("\\s+", " ");
-    for (Map.Entry<String, String> e : TrainJob.PARAM_OF_FLAG.entrySet()) {
+    for (Map.Entry<String, String> e : paramOfFlag().entrySet()) {
       OptionSpec option = cli.getCommandSpec().findOption(e.getKey());
       assertNotNull(option, "no flag " + e.getKey());
       assertTrue(estimator.hasParam(e.getValue()), "no param " + e.getValue());

@@ -1,6 +1,7 @@
 package io.github.sparkperceptron.jobs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkperceptron.testing.TestData;
 import java.io.File;
@@ -52,6 +53,64 @@ class MavenProgressTest {
         "  packaging the jars",
         "[ERROR] Failed to execute goal: something"), read(err));
     assertEquals(maven, read(log), "the log keeps every line");
+  }
+
+  /**
+   * A real first build, recorded with Maven 3.8.7 (Maven writes "[INFO] Downloaded from ..."):
+   * {@code mvn -B -Dmaven.repo.local=EMPTY -DskipTests package} of a one-class project with
+   * picocli and this project's plugin versions, from an empty local repository, its colour codes
+   * kept. Piped as the scripts pipe it (sp_without_colour, then maven-progress), the user sees
+   * the download count grow to every file Maven downloaded and their size, then the phases.
+   */
+  @Test
+  void countsTheDownloadsOfARecordedMaven38Build() throws Exception {
+    Path recording = TestData.projectRoot()
+        .resolve("src/test/resources/maven/maven-3.8.7-first-build.out");
+    int files = 0;
+    double bytes = 0;
+    java.util.regex.Pattern size = java.util.regex.Pattern.compile(
+        "\\(([0-9.]+) (B|kB|MB) at ");
+    for (String line : read(recording)) {
+      if (line.contains("Downloaded from central: ")) {
+        files++;
+        java.util.regex.Matcher m = size.matcher(line);
+        if (m.find()) {
+          double v = Double.parseDouble(m.group(1));
+          // Maven's units are decimal: 1 kB = 1,000 bytes.
+          bytes += v * (m.group(2).equals("MB") ? 1e6 : m.group(2).equals("kB") ? 1e3 : 1);
+        }
+      }
+    }
+    assertEquals(146, files, "the recording's downloads");
+
+    Path log = tmp.resolve("build.log");
+    Path err = tmp.resolve("stderr");
+    Path root = TestData.projectRoot();
+    Process p = new ProcessBuilder("bash", "-c", "source submit/lib/common.sh"
+        + " && sp_without_colour | submit/lib/maven-progress \"$0\"", log.toString())
+        .directory(root.toFile()).redirectInput(recording.toFile()).redirectError(err.toFile())
+        .redirectOutput(new File("/dev/null")).start();
+    p.waitFor(1, TimeUnit.MINUTES);
+    assertEquals(0, p.exitValue());
+    List<String> shown = read(err);
+    String last = shown.get(shown.size() - 1);
+    java.util.regex.Matcher total = java.util.regex.Pattern.compile(
+        "  downloaded (\\d+) files, (\\d+) MB").matcher(last);
+    assertTrue(total.matches(), shown.toString());
+    assertEquals(files, Integer.parseInt(total.group(1)));
+    // Whole MB, rounded down.
+    assertEquals((long) (bytes / 1e6), Long.parseLong(total.group(2)), shown.toString());
+    assertTrue(shown.indexOf("  compiling") >= 0
+        && shown.indexOf("  compiling") < shown.indexOf("  packaging the jars"), shown.toString());
+    // Maven ends with colour resets and no newline: nothing of a line once the colour is gone.
+    List<String> withoutColour = new java.util.ArrayList<>();
+    for (String line : read(recording)) {
+      withoutColour.add(line.replaceAll("\u001b\\[[0-9;]*m", ""));
+    }
+    while (withoutColour.get(withoutColour.size() - 1).isEmpty()) {
+      withoutColour.remove(withoutColour.size() - 1);
+    }
+    assertEquals(withoutColour, read(log), "the log keeps every line");
   }
 
   private static List<String> read(Path file) throws IOException {

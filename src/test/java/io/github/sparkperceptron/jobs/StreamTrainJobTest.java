@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
+import io.github.sparkperceptron.testing.LogCapture;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
 import java.io.IOException;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.apache.logging.log4j.Level;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -187,6 +189,56 @@ class StreamTrainJobTest {
     JobRun exists = JobRun.of(new StreamTrainJob(), args(in, model, checkpoint));
     assertEquals(2, exists.exitCode, exists.toString());
     assertTrue(exists.err.contains("already exists; pass --overwrite"), exists.toString());
+  }
+
+  /**
+   * What the user sees of one run: no warning from Spark about adaptive query execution (a
+   * control run shows the capture would record it), the same rows/s on the console and in the
+   * JSON, and the JSON's params: only those a stream uses, numbers as numbers.
+   */
+  @Test
+  void oneRunIsQuietAndItsConsoleAndJsonAgree() throws Exception {
+    String aqeWarning = "spark.sql.adaptive.enabled is not supported in streaming";
+    Class<?> warner = Class.forName(
+        "org.apache.spark.sql.execution.streaming.runtime.ResolveWriteToStream");
+    try (LogCapture control = LogCapture.of(warner)) {
+      org.apache.spark.sql.streaming.StreamingQuery q = SparkTestSupport.spark().readStream()
+          .format("rate").load().writeStream().format("noop")
+          .option("checkpointLocation", tmp.resolve("control").toString()).start();
+      q.stop();
+      assertTrue(control.messages(Level.WARN).stream().anyMatch(m -> m.contains(aqeWarning)),
+          "control: a stream on a session with AQE on is warned about: "
+              + control.messages(Level.WARN));
+    }
+    Path in = tmp.resolve("in");
+    addFile(in, 0, third(0));
+    JobRun run;
+    try (LogCapture log = LogCapture.of(warner)) {
+      run = JobRun.of(new StreamTrainJob(), args(in, tmp.resolve("model"), tmp.resolve("ckpt"),
+          "--seed", "3"));
+      assertEquals(0, run.exitCode, run.toString());
+      assertEquals(List.of(), log.messages(Level.WARN));
+    }
+    JsonNode json = metrics();
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("Learnt \\S+ rows in 1 batch:"
+        + " \\S+ s in batches \\((\\S+) rows/s\\), \\S+ s in all \\((\\S+) rows/s\\)")
+        .matcher(run.out);
+    assertTrue(m.find(), run.out);
+    assertEquals(String.format(java.util.Locale.ROOT, "%,.0f",
+        json.get("run").get("batchRowsPerSecond").asDouble()), m.group(1));
+    assertEquals(String.format(java.util.Locale.ROOT, "%,.0f",
+        json.get("run").get("rowsPerSecond").asDouble()), m.group(2));
+
+    JsonNode params = json.get("params");
+    assertTrue(params.get("seed").isIntegralNumber() && params.get("tol").isDouble()
+        && params.get("numWorkers").isIntegralNumber() && params.get("shuffle").isBoolean()
+        && params.get("epochsPerBatch").isIntegralNumber(), params.toString());
+    assertEquals(3, params.get("seed").asLong());
+    for (String unused : new String[] {"maxIter", "validationPatience", "classWeight",
+        "checkpointInterval", "checkpointDir", "validationIndicatorCol", "labelCol",
+        "featuresCol", "predictionCol", "rawPredictionCol"}) {
+      assertFalse(params.has(unused), unused + " is not a stream's param: " + params);
+    }
   }
 
   private static String[] concat(String[] a, String[] b) {

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -30,6 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
  * driver there until it is killed.
  */
 @Tag("script")
+// Each test starts JVMs or builds (processes, not Spark jobs of this JVM): minutes under load,
+// beyond junit-platform.properties' default of 5.
+@Timeout(value = 15, unit = TimeUnit.MINUTES)
 class StreamTrainKillTest {
   @TempDir
   Path tmp;

@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -22,6 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
  * train.properties. The script builds the job jar first when the sources are newer.
  */
 @Tag("script")
+// Each test starts JVMs or builds (processes, not Spark jobs of this JVM): minutes under load,
+// beyond junit-platform.properties' default of 5.
+@Timeout(value = 15, unit = TimeUnit.MINUTES)
 class SubmitScriptTest {
   private static final Path ROOT = TestData.projectRoot();
 
@@ -99,7 +103,8 @@ class SubmitScriptTest {
     Result r = submit(tmp.resolve("logs-typo"), "--trian", "data.libsvm", "--model", "m");
     assertEquals(2, r.exitCode, r.toString());
     assertEquals(List.of("train: error: Unknown option: '--trian'; did you mean '--train'? (see"
-        + " 'train --help' for the options and their defaults)"), r.err.strip().lines().toList());
+        + " 'submit/train --help' for the options and their defaults)"),
+        r.err.strip().lines().toList());
   }
 
   @Test
@@ -110,7 +115,7 @@ class SubmitScriptTest {
       Result r = submit(tmp.resolve("logs-auto"), "--train", "x", "--model", "y");
       assertEquals(2, r.exitCode, r.toString());
       assertEquals(List.of("train: error: Invalid value for option '--max-iter': 'ten' is not an"
-          + " int (set by max-iter in " + auto + ") (see 'train --help' for the options and"
+          + " int (set by max-iter in " + auto + ") (see 'submit/train --help' for the options and"
           + " their defaults)"), r.err.strip().lines().toList());
 
       Path explicit = tmp.resolve("mine.properties");

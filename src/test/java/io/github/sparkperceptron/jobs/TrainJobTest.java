@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
+import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
 import java.io.IOException;
@@ -65,6 +66,13 @@ class TrainJobTest {
     }
     assertEquals(3, json.get("data").get("partitions").asInt());
     assertEquals("pa1", json.get("params").get("updateRule").asText());
+    // Numbers as numbers, switches as booleans, every param of the estimator.
+    JsonNode params = json.get("params");
+    assertTrue(params.get("maxIter").isIntegralNumber() && params.get("seed").isIntegralNumber()
+        && params.get("tol").isDouble() && params.get("shuffle").isBoolean(), params.toString());
+    assertEquals(7, params.get("maxIter").asInt());
+    assertEquals(new PerceptronClassifier().extractParamMap().size(), params.size(),
+        params.toString());
     try (Stream<Path> files = Files.list(tmp)) {
       assertFalse(files.anyMatch(f -> f.getFileName().toString().contains(".tmp-")),
           "no temporary output may be left behind");
@@ -103,7 +111,8 @@ class TrainJobTest {
     JobRun bad = JobRun.of(new TrainJob(), "--train", TRAIN, "--model",
         tmp.resolve("bad").toString(), "--workers", "-1");
     assertEquals(2, bad.exitCode, bad.toString());
-    assertTrue(bad.err.startsWith("train: error: numWorkers must be >= 0 (0 = auto: the"
+    // The flag the user typed, not the param behind it (issue 19).
+    assertTrue(bad.err.startsWith("train: error: --workers must be >= 0 (0 = auto: the"
         + " cluster's task slots), got -1"), bad.err);
   }
 
@@ -137,10 +146,10 @@ class TrainJobTest {
         "Unknown option: '--bogus'",
         "Invalid value for option '--max-iter': 'ten' is not an int",
         "Missing required option: '--train=PATH'",
-        "updateRule must be one of [perceptron, pa, pa1, pa2], got 'mira'",
-        "maxIter must be >= 0, got -3",
+        "--update-rule must be one of [perceptron, pa, pa1, pa2], got 'mira'",
+        "--max-iter must be >= 0, got -3",
         "Invalid value for option '--format'",
-        "shuffleScope must be one of [rows, chunks], got 'blocks'",
+        "--shuffle-scope must be one of [rows, chunks], got 'blocks'",
     };
     for (int i = 0; i < cases.length; i++) {
       JobRun run = JobRun.of(new TrainJob(), cases[i]);

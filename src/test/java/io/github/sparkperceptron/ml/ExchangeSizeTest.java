@@ -20,11 +20,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.ObjectOutputStream;
 import java.lang.management.ManagementFactory;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
-import org.apache.spark.scheduler.SparkListener;
-import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 
@@ -108,27 +104,8 @@ class ExchangeSizeTest {
     SparkSession spark = SparkTestSupport.spark();
     SyntheticData data = SyntheticData.builder().numFeatures(D).nonZerosPerRow(20)
         .numClasses(K).margin(0.001).labelNoise(0.0).seed(4).build();
-    List<Long> sizes = new ArrayList<>();
-    SparkListener all = new SparkListener() {
-      @Override
-      public void onTaskEnd(SparkListenerTaskEnd end) {
-        if (end.taskMetrics() != null) {
-          synchronized (sizes) {
-            sizes.add(end.taskMetrics().resultSize());
-          }
-        }
-      }
-    };
-    spark.sparkContext().addSparkListener(all);
-    try {
-      new PerceptronClassifier().setMaxIter(3).fit(data.frame(spark, 0, 600, 2));
-    } finally {
-      spark.sparkContext().removeSparkListener(all);
-    }
-    long largest;
-    synchronized (sizes) {
-      largest = sizes.stream().mapToLong(Long::longValue).max().orElse(0);
-    }
+    long largest = SparkTestSupport.largestTaskResult(spark,
+        () -> new PerceptronClassifier().setMaxIter(3).fit(data.frame(spark, 0, 600, 2)));
     long dense = 16L * K * (D + 1);
     assertTrue(largest > 0);
     assertTrue(largest < dense / 50, "largest task result " + largest + " bytes; the dense state"

@@ -33,6 +33,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -53,6 +54,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code mvn verify -Dit.test=ConsumerProjectTest}.
  */
 @Tag("consumer")
+// Each test starts JVMs or builds (processes, not Spark jobs of this JVM): minutes under load,
+// beyond junit-platform.properties' default of 5.
+@Timeout(value = 20, unit = TimeUnit.MINUTES)
 class ConsumerProjectTest {
   private static final Path ROOT = TestData.projectRoot();
   private static final Path LIBRARY_JAR = ROOT.resolve("target/spark-perceptron.jar");

@@ -17,7 +17,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.spark.ml.linalg.Matrix;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.sql.Dataset;
@@ -266,6 +269,9 @@ class StreamingPerceptronTest {
   /**
    * Models published every 3 batches are whole whenever a concurrent reader loads them: every
    * load that succeeds gives exactly one of the published models, and the last is the final one.
+   * The stream waits after its publication until the reader has loaded it, so the reader is
+   * certainly loading while the stream runs and publishes (without that wait a slow reader could
+   * load nothing and the test would pass on zero loads).
    */
   @Test
   void publishedModelsAreLoadableWholeWhileTheStreamRuns() throws Exception {
@@ -276,12 +282,23 @@ class StreamingPerceptronTest {
     }
     String modelPath = tmp.resolve("model").toString();
     List<double[]> published = Collections.synchronizedList(new ArrayList<>());
+    AtomicReference<double[]> awaited = new AtomicReference<>();
+    CountDownLatch loadedWhileStreaming = new CountDownLatch(1);
+    AtomicBoolean readerKeptUp = new AtomicBoolean(false);
     StreamingPerceptron trainer = new StreamingPerceptron()
         .setCheckpointLocation(tmp.resolve("ckpt").toString()).setModelPath(modelPath)
         .setPublishEvery(3);
     trainer.addListener(report -> {
       if (report.published()) {
-        published.add(weights(trainer.latestModel()));
+        double[] w = weights(trainer.latestModel());
+        published.add(w);
+        awaited.set(w);
+        try {
+          // Generous: the reader loads every 200 ms; a loaded machine can take seconds a load.
+          readerKeptUp.set(loadedWhileStreaming.await(2, TimeUnit.MINUTES));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
       }
     });
     List<double[]> loaded = Collections.synchronizedList(new ArrayList<>());
@@ -289,7 +306,11 @@ class StreamingPerceptronTest {
     Thread reader = new Thread(() -> {
       while (streaming.get()) {
         try {
-          loaded.add(weights(PerceptronClassificationModel.load(modelPath)));
+          double[] w = weights(PerceptronClassificationModel.load(modelPath));
+          loaded.add(w);
+          if (java.util.Arrays.equals(w, awaited.get())) {
+            loadedWhileStreaming.countDown();
+          }
         } catch (RuntimeException notYetOrMidSwap) {
           // before the first publication, or during the swap's two renames: retried
         }
@@ -308,11 +329,14 @@ class StreamingPerceptronTest {
       streaming.set(false);
       reader.join();
     }
+    assertTrue(readerKeptUp.get(), "the reader loaded the model published mid-stream while the"
+        + " stream waited");
     // 4 batches with publishEvery=3: after the third, then the final one at the end.
     assertEquals(1, published.size());
     double[] last = weights(trainer.latestModel());
     published.add(last);
     assertArrayEquals(last, weights(PerceptronClassificationModel.load(modelPath)), 0.0);
+    assertFalse(loaded.isEmpty(), "concurrent loads happened");
     for (double[] w : loaded) {
       assertTrue(published.stream().anyMatch(p -> java.util.Arrays.equals(p, w)),
           "a loaded model is one of the published ones");

@@ -32,6 +32,49 @@ public final class SparkTestSupport {
     return builder(master).getOrCreate();
   }
 
+  /**
+   * Waits until Spark's listener bus has delivered every event posted so far. The bus is
+   * asynchronous: when a job returns, its listeners may not have heard of its last tasks yet, so
+   * a test reads what a listener recorded only after this.
+   */
+  public static void awaitListeners(SparkSession spark) {
+    try {
+      // Minutes, not Spark's 10 s default: a loaded CI machine can be slow to deliver.
+      spark.sparkContext().listenerBus().waitUntilEmpty(120_000L);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new AssertionError("Spark's listener bus did not drain in 2 minutes", e);
+    }
+  }
+
+  /**
+   * The largest result, in bytes, that a task of the jobs {@code action} runs returned to the
+   * driver (Spark's task metrics), read once the listener bus has delivered every task's end.
+   */
+  public static long largestTaskResult(SparkSession spark, Runnable action) {
+    long[] largest = {0};
+    org.apache.spark.scheduler.SparkListener listener =
+        new org.apache.spark.scheduler.SparkListener() {
+          @Override
+          public void onTaskEnd(org.apache.spark.scheduler.SparkListenerTaskEnd end) {
+            if (end.taskMetrics() != null) {
+              synchronized (largest) {
+                largest[0] = Math.max(largest[0], end.taskMetrics().resultSize());
+              }
+            }
+          }
+        };
+    spark.sparkContext().addSparkListener(listener);
+    try {
+      action.run();
+      awaitListeners(spark);
+    } finally {
+      spark.sparkContext().removeSparkListener(listener);
+    }
+    synchronized (largest) {
+      return largest[0];
+    }
+  }
+
   private static SparkSession.Builder builder(String master) {
     return SparkSession.builder()
         .master(master)

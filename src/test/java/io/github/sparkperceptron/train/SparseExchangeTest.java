@@ -1,6 +1,7 @@
 package io.github.sparkperceptron.train;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkperceptron.data.SyntheticData;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
@@ -10,6 +11,7 @@ import io.github.sparkperceptron.testing.TestData;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -62,6 +64,29 @@ class SparseExchangeTest {
     assertArrayEquals(dense, sparse, 0.0);
     assertArrayEquals(dense, auto, 0.0);
     frame.unpersist();
+  }
+
+  /**
+   * The control for the cases above: forcing a representation takes effect. A wide binary model
+   * (d = 20,000) trained on 20 rows of 8 non-zeros touches at most 162 coordinates a round, so a
+   * sparse change is a few kilobytes and a dense one at least d doubles of w and of u
+   * (Spark's task metrics: the largest task result of the fit; auto chooses sparse here).
+   */
+  @Test
+  void forcingTheExchangeChangesWhatTheTasksReturn() {
+    SyntheticData data = SyntheticData.builder().numFeatures(20_000).nonZerosPerRow(8)
+        .margin(0.05).labelNoise(0.0).seed(3).build();
+    Dataset<Row> frame = data.frame(SPARK, 0, 20, 2).cache();
+    long dense = SparkTestSupport.largestTaskResult(SPARK, () -> train(frame, "dense", "perceptron", "average",
+        "mistakes"));
+    long sparse = SparkTestSupport.largestTaskResult(SPARK, () -> train(frame, "sparse", "perceptron", "average",
+        "mistakes"));
+    long auto = SparkTestSupport.largestTaskResult(SPARK, () -> train(frame, "auto", "perceptron", "average",
+        "mistakes"));
+    frame.unpersist();
+    assertTrue(dense >= 16L * 20_000, "forced dense: " + dense + " bytes");
+    assertTrue(sparse < 20_000, "forced sparse: " + sparse + " bytes");
+    assertTrue(auto < 20_000, "auto on 162 of 20,001 coordinates: " + auto + " bytes");
   }
 
   @ParameterizedTest(name = "dense real data {0}")

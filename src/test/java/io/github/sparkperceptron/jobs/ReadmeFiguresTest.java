@@ -1,0 +1,214 @@
+package io.github.sparkperceptron.jobs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.github.sparkperceptron.ml.PerceptronClassificationModel;
+import io.github.sparkperceptron.ml.PerceptronClassifier;
+import io.github.sparkperceptron.testing.SparkTestSupport;
+import io.github.sparkperceptron.testing.TestData;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import io.github.sparkperceptron.io.LabeledData;
+import io.github.sparkperceptron.io.LibSvmSource;
+import org.apache.spark.ml.classification.LinearSVC;
+import org.apache.spark.ml.classification.LogisticRegression;
+import org.apache.spark.ml.evaluation.MulticlassClassificationEvaluator;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every figure the README and data-samples/README.md quote from a command a test can run is
+ * what that command prints today: the quick start's test accuracy, its report's largest weights
+ * and its metrics JSON, the examples' documented accuracy (which the scripts themselves check
+ * when NotebookExamplesTest runs them), the train job's test accuracy on every sample, and the
+ * 200-partition pendigits figures. The commands are read from the README itself, so the test
+ * runs what a user would paste. On the tests' local[2] session, as on a 2-core machine.
+ */
+class ReadmeFiguresTest {
+  private static final Path ROOT = TestData.projectRoot();
+  private static String readme;
+
+  @TempDir
+  Path tmp;
+
+  @BeforeAll
+  static void read() throws IOException {
+    SparkTestSupport.spark();
+    readme = Files.readString(ROOT.resolve("README.md"));
+  }
+
+  /** The first group of {@code regex} in {@code text}; fails naming what was looked for. */
+  private static String find(String text, String regex, String what) {
+    Matcher m = Pattern.compile(regex).matcher(text);
+    assertTrue(m.find(), what + " not found (" + regex + ")");
+    return m.group(1);
+  }
+
+  /** The quick start's command, its outputs moved from out/ to {@code dir}. */
+  private static String[] quickStart(Path dir) {
+    String command = find(readme, "(?s)## Quick start.*?```bash\n(submit/train [^\n]*)\n```",
+        "the quick start's command");
+    List<String> args = new ArrayList<>();
+    for (String word : command.substring("submit/train ".length()).split(" +")) {
+      args.add(word.startsWith("out/") ? dir.resolve(word.substring(4)).toString() : word);
+    }
+    return args.toArray(new String[0]);
+  }
+
+  @Test
+  void theQuickStartPrintsTheAccuracyTheWeightsAndTheJsonTheReadmeShows() throws IOException {
+    String[] args = quickStart(tmp);
+    JobRun run = JobRun.of(new TrainJob(), args);
+    assertEquals(0, run.exitCode, run.toString());
+
+    String accuracy = find(readme, "\\(test accuracy (0\\.\\d{4}) ", "the quick start's accuracy");
+    assertTrue(run.out.contains("Test data: accuracy " + accuracy + " on 114 rows"), "README: "
+        + accuracy + "\n" + run.out);
+    assertTrue(Files.readString(ROOT.resolve("data-samples/README.md"))
+        .contains("| `breast_cancer/` | " + accuracy + " |"), "data-samples/README.md agrees");
+
+    // The report's line, shown in the README up to its first weights.
+    String shown = find(readme, "\n(Largest weights \\([^\n]*), \\.\\.\\.\n",
+        "the report's largest weights");
+    assertTrue(run.out.contains("\n" + shown + ", "), "README: " + shown + "\n" + run.out);
+
+    // The metrics JSON's coefficients as the README quotes them.
+    Matcher json = Pattern.compile("\"coefficients\": \\{\"features\": \\[\"1\", \"2\", \\.\\.\\.\\],"
+        + " \"intercept\": ([-0-9.Ee]+), \"weights\": \\[([-0-9.Ee]+), ([-0-9.Ee]+), \\.\\.\\.\\]\\}")
+        .matcher(readme);
+    assertTrue(json.find(), "the README's coefficients line");
+    Path metrics = Path.of(args[java.util.Arrays.asList(args).indexOf("--metrics") + 1]);
+    JsonNode c = Json.MAPPER.readTree(metrics.toFile()).get("coefficients");
+    assertEquals(Double.parseDouble(json.group(1)), c.get("intercept").asDouble(), 0.0);
+    assertEquals(Double.parseDouble(json.group(2)), c.get("weights").get(0).asDouble(), 0.0);
+    assertEquals(Double.parseDouble(json.group(3)), c.get("weights").get(1).asDouble(), 0.0);
+  }
+
+  /**
+   * The notebook scripts check their accuracy against the figure documented here (they fail
+   * otherwise, in NotebookExamplesTest); the README and examples/README.md quote the same one.
+   */
+  @Test
+  void theExamplesCheckTheAccuracyTheReadmesQuote() throws IOException {
+    String quoted = find(readme, "examples/pipeline\\.jsh +# last line: OK accuracy=(0\\.\\d{4})",
+        "the README's jshell accuracy");
+    assertTrue(Files.readString(ROOT.resolve("examples/README.md"))
+        .contains("OK accuracy=" + quoted + " (saved"), "examples/README.md quotes " + quoted);
+    assertEquals(quoted, find(Files.readString(ROOT.resolve("examples/pipeline.jsh")),
+        "String documented = \"(0\\.\\d{4})\";", "pipeline.jsh's documented accuracy"));
+    assertEquals(quoted, find(Files.readString(ROOT.resolve("examples/pipeline.scala")),
+        "val documented = \"(0\\.\\d{4})\"", "pipeline.scala's documented accuracy"));
+  }
+
+  /** The README's "Use it from Java" is, line for line, the script examples/run-jshell runs. */
+  @Test
+  void theJavaExampleIsTheScriptTheNotebookTestRuns() throws IOException {
+    String block = find(readme, "(?s)## Use it from Java.*?```java\n(.*?)```",
+        "the README's Java example");
+    String script = Files.readString(ROOT.resolve("examples/use-from-java.jsh"));
+    assertTrue(script.contains(block), "examples/use-from-java.jsh holds the README's block");
+    for (String line : block.split("\n")) {
+      assertTrue(!line.strip().startsWith("."), "jshell runs a complete line at once, so no line"
+          + " may start with a dot: " + line);
+    }
+  }
+
+  /** The consumer snippet pins scala-library as the consumer project the test builds does. */
+  @Test
+  void theAddItToAProjectSnippetPinsScalaLibraryAsTheConsumerTestDoes() throws IOException {
+    String snippet = find(readme, "(?s)## Add it to a project.*?```xml\n(.*?)```",
+        "the README's dependency snippet");
+    String consumer = Files.readString(ROOT.resolve("src/test/resources/consumer/pom.xml"));
+    assertTrue(consumer.contains("<artifactId>scala-library</artifactId>"));
+    assertTrue(snippet.contains("<artifactId>scala-library</artifactId>\n      <version>"
+        + find(Files.readString(ROOT.resolve("pom.xml")), "<scala.version>([^<]+)</scala.version>",
+            "the build's Scala version") + "</version>"), snippet);
+  }
+
+  /**
+   * data-samples/README.md: the train job's test accuracy with its defaults on every sample, and
+   * MLlib's LinearSVC (binary samples) and LogisticRegression with theirs, fitted on the rows
+   * the job reads (its LIBSVM reader, the same partitions).
+   */
+  @Test
+  @Tag("slow")
+  void theTrainJobGivesTheTestAccuracyOfTheSamplesTable() throws IOException {
+    String table = Files.readString(ROOT.resolve("data-samples/README.md"));
+    List<String> wrong = new ArrayList<>();
+    for (String name : new String[] {"breast_cancer", "iris", "pendigits", "skin_nonskin",
+        "spark_sample_libsvm"}) {
+      String quoted = find(table, "\\| `" + name + "/` \\| (\\d\\.\\d{4}) \\|", name);
+      String suffix = name.equals("skin_nonskin") ? ".libsvm.gz" : ".libsvm";
+      JobRun run = JobRun.of(new TrainJob(), "--train",
+          ROOT.resolve("data-samples/" + name + "/train" + suffix).toString(), "--test",
+          ROOT.resolve("data-samples/" + name + "/test" + suffix).toString(), "--model",
+          tmp.resolve(name).toString());
+      assertEquals(0, run.exitCode, run.toString());
+      String printed = find(run.out, "Test data: accuracy (\\d\\.\\d{4}) on ", name + "'s accuracy");
+      if (!printed.equals(quoted)) {
+        wrong.add(name + ": the table says " + quoted + ", the job prints " + printed);
+      }
+      Matcher mllib = Pattern.compile("\\| `" + name
+          + "/` \\| \\d\\.\\d{4} \\| ([^|]+) \\| ([^|]+) \\|").matcher(table);
+      assertTrue(mllib.find(), name);
+      SparkSession spark = SparkTestSupport.spark();
+      LabeledData train = LibSvmSource.read(spark,
+          ROOT.resolve("data-samples/" + name + "/train" + suffix).toString(), -1, "train");
+      Dataset<Row> test = LibSvmSource.read(spark,
+          ROOT.resolve("data-samples/" + name + "/test" + suffix).toString(),
+          train.numFeatures(), "test").frame();
+      MulticlassClassificationEvaluator accuracy =
+          new MulticlassClassificationEvaluator().setMetricName("accuracy");
+      String svc = mllib.group(1).strip().equals("–") ? "–" : String.format(java.util.Locale.ROOT,
+          "%.4f", accuracy.evaluate(new LinearSVC().fit(train.frame()).transform(test)));
+      String lr = String.format(java.util.Locale.ROOT, "%.4f",
+          accuracy.evaluate(new LogisticRegression().fit(train.frame()).transform(test)));
+      if (!svc.equals(mllib.group(1).strip()) || !lr.equals(mllib.group(2).strip())) {
+        wrong.add(name + ": the table says LinearSVC " + mllib.group(1).strip() + ","
+            + " LogisticRegression " + mllib.group(2).strip() + "; MLlib gives " + svc + ", " + lr);
+      }
+    }
+    assertEquals(List.of(), wrong);
+  }
+
+  /**
+   * "How many workers": pendigits in 200 partitions trains the model of the same rows in 2 (test
+   * accuracy the same) by default on local[2], and a worker per partition gives less.
+   */
+  @Test
+  @Tag("slow")
+  void pendigitsInTwoHundredPartitionsGivesTheFiguresOfHowManyWorkers() {
+    Matcher quoted = Pattern.compile("\\(pendigits: test accuracy (0\\.\\d{4}) both, against"
+        + "\\s+(0\\.\\d{4})\\s+when\\s+each\\s+of\\s+the\\s+200\\s+partitions").matcher(readme);
+    assertTrue(quoted.find(), "the README's pendigits figures");
+    SparkSession spark = SparkTestSupport.spark();
+    List<TestData.Example> train = TestData.readLibSvm(
+        TestData.sharedData("pendigits", "train.libsvm"), 16);
+    Dataset<Row> test = TestData.frameInOrder(spark, TestData.readLibSvm(
+        TestData.sharedData("pendigits", "test.libsvm"), 16), 2);
+    Dataset<Row> many = TestData.frameInOrder(spark, train, 200);
+    MulticlassClassificationEvaluator accuracy =
+        new MulticlassClassificationEvaluator().setMetricName("accuracy");
+    PerceptronClassificationModel auto = new PerceptronClassifier().fit(many);
+    PerceptronClassificationModel perPartition = new PerceptronClassifier().setNumWorkers(200)
+        .fit(many);
+    String autoAccuracy = String.format(java.util.Locale.ROOT, "%.4f",
+        accuracy.evaluate(auto.transform(test)));
+    String perPartitionAccuracy = String.format(java.util.Locale.ROOT, "%.4f",
+        accuracy.evaluate(perPartition.transform(test)));
+    assertEquals(quoted.group(1) + " " + quoted.group(2), autoAccuracy + " "
+        + perPartitionAccuracy, "2 workers, then 200");
+  }
+}
