@@ -8,8 +8,12 @@ import java.util.Arrays;
  * on a freshly trained model (as for Spark's own models, not after loading). Every per-epoch array
  * has {@link #totalIterations()} entries; counts and losses are summed over partitions and measured
  * by the partitions during the epoch, before each example's update (no extra pass over the data).
+ *
+ * <p>It is a Spark ML {@code Summary} and {@code TrainingSummary}, the types whose
+ * {@code objectiveHistory} and {@code totalIterations} a Spark Connect client may fetch.
  */
-public final class PerceptronTrainingSummary implements Serializable {
+public final class PerceptronTrainingSummary implements Serializable,
+    org.apache.spark.ml.util.Summary, org.apache.spark.ml.classification.TrainingSummary {
   private static final long serialVersionUID = 1L;
 
   /** Why training stopped. */
@@ -62,6 +66,7 @@ public final class PerceptronTrainingSummary implements Serializable {
   }
 
   /** Epochs run. */
+  @Override
   public int totalIterations() {
     return updates.length;
   }
@@ -103,6 +108,7 @@ public final class PerceptronTrainingSummary implements Serializable {
    * Like the other histories it is measured online, on each example before its update, so it
    * costs no extra pass; it is not the loss of the mixed model at the end of the epoch.
    */
+  @Override
   public double[] objectiveHistory() {
     return objective.clone();
   }
