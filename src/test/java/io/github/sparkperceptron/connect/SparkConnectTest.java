@@ -12,12 +12,15 @@ import io.github.sparkperceptron.testing.TestData;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.Float8Vector;
@@ -98,12 +101,23 @@ class SparkConnectTest {
   }
 
   @AfterAll
-  static void stopServer() throws InterruptedException {
+  static void stopServer() throws InterruptedException, IOException {
     if (channel != null) {
       channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
     }
     SparkConnectService.stop(SparkConnectService.stop$default$1(),
         SparkConnectService.stop$default$2());
+    // The server's model cache of this session (java.io.tmpdir/spark_connect_model_cache/ID):
+    // stopping empties it of fitted models but keeps loaded ones.
+    Path cache = Path.of(System.getProperty("java.io.tmpdir"), "spark_connect_model_cache",
+        SESSION);
+    if (Files.exists(cache)) {
+      try (Stream<Path> walk = Files.walk(cache)) {
+        for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(p);
+        }
+      }
+    }
   }
 
   /** The estimator's params as a client sends them (Python sends ints, floats and strings). */
