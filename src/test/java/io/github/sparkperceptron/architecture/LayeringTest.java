@@ -76,6 +76,33 @@ class LayeringTest {
     assertTrue(v.isEmpty(), v.toString());
   }
 
+  /**
+   * The ONNX export builds on the model's public face and the kernel's vote; only the jobs build
+   * on it, and the model reaches it through Spark's format registry, never by import. Its graph
+   * builders are Spark-free: the model's numbers in, protobuf out.
+   */
+  @Test
+  void onnxExportBuildsOnTheModelAndOnlyTheJobsBuildOnIt() throws IOException {
+    List<String> v = violations("onnx", "io.github.sparkperceptron.jobs",
+        "io.github.sparkperceptron.streaming", "io.github.sparkperceptron.io.",
+        "io.github.sparkperceptron.mixing", "io.github.sparkperceptron.exchange",
+        "io.github.sparkperceptron.data");
+    for (String lower : new String[] {"kernel", "mixing", "exchange", "ml", "io", "data",
+        "streaming"}) {
+      v.addAll(violations(lower, "io.github.sparkperceptron.onnx"));
+    }
+    for (String graph : new String[] {"PerceptronGraphs.java", "VoteLayout.java",
+        "OnnxGraph.java"}) {
+      for (String line : Files.readAllLines(MAIN.resolve("onnx").resolve(graph))) {
+        if (line.startsWith("import org.apache.spark") || line.startsWith("import scala.")
+            || line.startsWith("import io.github.sparkperceptron.ml")) {
+          v.add(graph + ": " + line);
+        }
+      }
+    }
+    assertTrue(v.isEmpty(), v.toString());
+  }
+
   @Test
   void streamingBuildsOnMlAndOnlyTheJobsBuildOnStreaming() throws IOException {
     List<String> v = violations("streaming", "io.github.sparkperceptron.jobs",
