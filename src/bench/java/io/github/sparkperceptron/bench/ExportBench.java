@@ -210,13 +210,14 @@ final class ExportBench {
     }
     double runSeconds = (System.nanoTime() - start) / 1e9;
     double spark = model.predictRaw(first).apply(1);
-    long maxBinary = (OnnxExport.MAX_MODEL_BYTES - (64 << 10)) / 8 - 1;
+    long weightBytes = OnnxExport.MAX_MODEL_BYTES - (64 << 10);
     report.markdown(Report.f("Dense limit: a binary model of d = 2^%d (%,d features): ONNX file"
         + " %,d bytes, exported in %.3f s; ONNX Runtime session %.3f s, one dense row (%,d"
         + " bytes of input) scored in %.3f s, margin %s (Spark: %s). Protobuf's 2 GiB allow at"
         + " most d = %,d features for a binary model, %,d for K = 10, %,d for K = 100; the"
         + " export refuses more.\n\n", logD, d, onnx.length, exportSeconds, sessionSeconds,
-        8L * d, runSeconds, scored, spark, maxBinary, maxBinary / 10, maxBinary / 100));
+        8L * d, runSeconds, scored, spark, weightBytes / 8 - 1, weightBytes / 80 - 1,
+        weightBytes / 800 - 1));
     report.add("export", new DataShape("dense limit d=2^" + logD, 200, d, 4000, 2, 29L, false),
         partitions, "ONNX file", "bytes", onnx.length, "B");
     Files.createDirectories(out);
