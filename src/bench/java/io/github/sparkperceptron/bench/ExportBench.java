@@ -192,9 +192,8 @@ final class ExportBench {
     long start = System.nanoTime();
     byte[] onnx = OnnxExport.toBytes(model);
     double exportSeconds = (System.nanoTime() - start) / 1e9;
-    double[] row = new double[d];
     Vector first = (Vector) rows.get(0).get(1);
-    first.foreachActive((j, v) -> row[j] = v);
+    double[] row = first.toArray();
     OrtEnvironment env = OrtEnvironment.getEnvironment();
     start = System.nanoTime();
     double scored;
