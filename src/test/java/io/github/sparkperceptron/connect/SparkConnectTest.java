@@ -224,6 +224,10 @@ class SparkConnectTest {
     Expression.Literal raw = fetch(id, Fetch.Method.newBuilder().setMethod("predictRaw")
         .addArgs(Fetch.Method.Args.newBuilder().setParam(denseVector(first.toArray()))).build());
     assertArrayEquals(local.predictRaw(first).toArray(), vectorValues(raw), 0.0);
+    assertEquals(local.predict(first), fetch(id, Fetch.Method.newBuilder().setMethod("predict")
+        .addArgs(Fetch.Method.Args.newBuilder().setParam(denseVector(first.toArray()))).build())
+        .getDouble(), 0.0);
+    assertTrue(fetch(id, method("hasSummary")).getBoolean());
     assertEquals(local.summary().totalIterations(),
         fetch(id, method("summary"), method("totalIterations")).getInteger());
     assertArrayEquals(local.summary().objectiveHistory(), fetch(id, method("summary"),
