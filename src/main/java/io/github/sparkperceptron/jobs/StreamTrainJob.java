@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkperceptron.io.BadInputException;
 import io.github.sparkperceptron.io.LabeledData;
 import io.github.sparkperceptron.io.ReadSpec;
+import io.github.sparkperceptron.io.TextRecords;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.ml.PerceptronParamSet;
 import io.github.sparkperceptron.streaming.BatchReport;
@@ -38,15 +39,19 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code submit/stream-train}: online learning from files arriving in a directory, with
- * {@link StreamingPerceptron}. Spark's file stream source tracks which files are new (its
- * {@code binaryFile} format lists them without reading their contents); each micro-batch's files
- * are then read by the same readers as {@code submit/train}, so bad lines get the same
- * {@code file:line} messages. Rerunning the same command resumes: only files not learnt yet are
- * read, a batch is never applied twice, and without new files the published model is left alone.
+ * {@code submit/stream-train}: online learning from files arriving in a directory, or from the
+ * messages of a Kafka topic, with {@link StreamingPerceptron}. Spark's file stream source tracks
+ * which files are new (its {@code binaryFile} format lists them without reading their contents);
+ * each micro-batch's files are then read by the same readers as {@code submit/train}, so bad
+ * lines get the same {@code file:line} messages. From Kafka, Spark's Kafka source tracks the
+ * offsets, and each message's value is one row, parsed by the same line parsers
+ * ({@link TextRecords}); a bad message is named by topic, partition and offset. Rerunning the
+ * same command resumes: only files (offsets) not learnt yet are read, a batch is never applied
+ * twice, and without new data the published model is left alone.
  */
 @Command(name = "stream-train", sortOptions = false, mixinStandardHelpOptions = true,
     version = "spark-perceptron stream-train 0.1.0",
@@ -59,6 +64,7 @@ import picocli.CommandLine.Spec;
         "Exit codes: 0 success, 2 bad usage or bad input, 1 any other failure."})
 public final class StreamTrainJob implements Callable<Integer> {
   private static final String ROLE = "stream input (--input)";
+  private static final String KAFKA_ROLE = "stream input (--kafka-topic)";
   /** The binaryFile source's schema; only path and length are read, never the contents. */
   private static final StructType FILES = new StructType(new StructField[] {
       DataTypes.createStructField("path", DataTypes.StringType, false),
@@ -71,11 +77,26 @@ public final class StreamTrainJob implements Callable<Integer> {
   private static final Pattern PROCESSING_TIME = Pattern.compile(
       "processing-time=(\\d+)\\s*(ms|s|m|min|h)?");
 
-  @Option(names = "--input", required = true, paramLabel = "DIR",
+  @Option(names = "--input", paramLabel = "DIR",
       description = "the directory new data files arrive in (local, file:// or hdfs://); files are"
           + " learnt oldest first, each once; hidden files (.name, _name) and empty files are"
-          + " skipped")
+          + " skipped. Give --input, or --kafka-bootstrap-servers and --kafka-topic")
   String inputDir;
+
+  @Option(names = "--kafka-bootstrap-servers", paramLabel = "HOST:PORT[,...]",
+      description = "learn from a Kafka topic instead of --input: the brokers to connect to (needs"
+          + " Spark's Kafka source, spark-sql-kafka-0-10, on the classpath)")
+  String kafkaServers;
+
+  @Option(names = "--kafka-topic", paramLabel = "NAME",
+      description = "the topic to learn from, from its earliest offsets; each message's value is"
+          + " one row in --format libsvm or csv (CSV: label,feature1,... without a header)")
+  String kafkaTopic;
+
+  @Option(names = "--max-offsets-per-trigger", paramLabel = "N", defaultValue = "0",
+      description = "Kafka: at most N messages per micro-batch; 0: all new messages"
+          + " (default: ${DEFAULT-VALUE})")
+  long maxOffsetsPerTrigger;
 
   @Option(names = "--model", required = true, paramLabel = "DIR",
       description = "where the model is published (Spark ML layout, loadable with"
@@ -222,6 +243,7 @@ public final class StreamTrainJob implements Callable<Integer> {
   public Integer call() throws Exception {
     out = spec.commandLine().getOut();
     Trigger when = parseTrigger(trigger);
+    boolean kafka = kafkaSource();
     if (input.format == DataFormat.libsvm && numFeatures < 1) {
       throw new BadInputException("--num-features is required for LIBSVM input (--format"
           + " libsvm): a stream cannot read every file first to find the largest index");
@@ -231,7 +253,9 @@ public final class StreamTrainJob implements Callable<Integer> {
     requireAtLeast("--partitions", partitions, 0);
     requireAtLeast("--workers", workers, 0);
     requireAtLeast("--max-files-per-trigger", maxFilesPerTrigger, 0);
-    input.spec(); // checks the column flags against the format before any work
+    if (!kafka) {
+      input.spec(); // checks the column flags against the format before any work
+    }
     StreamingPerceptron trainer = new StreamingPerceptron(estimator())
         .setCheckpointLocation(checkpointDir).setModelPath(modelPath)
         .setPublishEvery(publishEvery).setEpochsPerBatch(epochsPerBatch)
@@ -239,7 +263,9 @@ public final class StreamTrainJob implements Callable<Integer> {
 
     SparkSession spark = JobSupport.session("spark-perceptron stream-train");
     ModelOutput output = new ModelOutput(spark.sparkContext().hadoopConfiguration());
-    requireDirectory(spark, inputDir);
+    if (!kafka) {
+      requireDirectory(spark, inputDir);
+    }
     if (metricsPath != null) {
       output.checkWritable(metricsPath, true, "--metrics");
     }
@@ -254,9 +280,11 @@ public final class StreamTrainJob implements Callable<Integer> {
 
     trainer.addListener(report -> {
       reports.add(report);
-      out.printf(Locale.ROOT, "batch %d: %,d rows from %d file%s, prequential accuracy %.4f"
+      String from = kafka ? "topic " + kafkaTopic
+          : batchFiles + (batchFiles == 1 ? " file" : " files");
+      out.printf(Locale.ROOT, "batch %d: %,d rows from %s, prequential accuracy %.4f"
           + " (%,d mistakes); since the start %.4f over %,d rows; %.2f s%s%n", report.batchId(),
-          report.rows(), batchFiles, batchFiles == 1 ? "" : "s", report.prequentialAccuracy(),
+          report.rows(), from, report.prequentialAccuracy(),
           report.prequentialMistakes(), report.cumulative().prequentialAccuracy(),
           report.cumulative().rows(), report.seconds(), report.published() ? "; published" : "");
       out.flush();
@@ -265,10 +293,14 @@ public final class StreamTrainJob implements Callable<Integer> {
       }
     });
 
-    Dataset<Row> files = spark.readStream().format("binaryFile").schema(FILES)
-        .options(sourceOptions()).load(inputDir).select("path", "length");
     long start = System.nanoTime();
-    trainer.start(files, when, batch -> trainingRows(spark, batch, trainer));
+    if (kafka) {
+      trainer.start(kafkaMessages(spark), when, batch -> kafkaRows(batch, trainer));
+    } else {
+      Dataset<Row> files = spark.readStream().format("binaryFile").schema(FILES)
+          .options(sourceOptions()).load(inputDir).select("path", "length");
+      trainer.start(files, when, batch -> trainingRows(spark, batch, trainer));
+    }
     if (when.equals(Trigger.AvailableNow())) {
       awaitEnd(trainer);
     } else {
@@ -283,7 +315,7 @@ public final class StreamTrainJob implements Callable<Integer> {
       out.println("Metrics written to " + metricsPath);
     }
     if (plotPath != null) {
-      output.writeBytes(plotPath, StreamingPlot.png("Prequential accuracy: " + inputDir,
+      output.writeBytes(plotPath, StreamingPlot.png("Prequential accuracy: " + source(),
           reports));
       out.println("Plot written to " + plotPath);
     }
@@ -323,6 +355,101 @@ public final class StreamTrainJob implements Callable<Integer> {
             return scala.runtime.BoxedUnit.UNIT;
           }
         });
+  }
+
+  /**
+   * Checks the source flags: exactly one of --input and --kafka-bootstrap-servers, the topic with
+   * the servers, a text format, no file or column flags. Returns whether the source is Kafka.
+   */
+  private boolean kafkaSource() {
+    boolean kafka = kafkaServers != null || kafkaTopic != null;
+    if (!kafka && inputDir == null) {
+      throw new BadInputException("Give the stream's source: --input DIR (files arriving in a"
+          + " directory), or --kafka-bootstrap-servers HOST:PORT and --kafka-topic NAME");
+    }
+    if (!kafka) {
+      if (maxOffsetsPerTrigger != 0) {
+        throw new BadInputException("--max-offsets-per-trigger applies to Kafka input; for files"
+            + " use --max-files-per-trigger");
+      }
+      return false;
+    }
+    if (inputDir != null) {
+      throw new BadInputException("--input and --kafka-bootstrap-servers/--kafka-topic are two"
+          + " sources; a stream learns from one: drop one of them");
+    }
+    if (kafkaServers == null || kafkaServers.isBlank() || kafkaTopic == null
+        || kafkaTopic.isBlank()) {
+      throw new BadInputException("Kafka input needs both --kafka-bootstrap-servers HOST:PORT and"
+          + " --kafka-topic NAME, got " + (kafkaServers == null ? "no servers" : "servers '"
+          + kafkaServers + "'") + " and " + (kafkaTopic == null ? "no topic" : "topic '"
+          + kafkaTopic + "'"));
+    }
+    if (input.format == DataFormat.parquet) {
+      throw new BadInputException("Kafka messages are text: each one's value is one row in"
+          + " --format libsvm or csv, not parquet");
+    }
+    ParseResult given = spec.commandLine().getParseResult();
+    for (String flag : new String[] {"--label-col", "--feature-cols", "--features-col"}) {
+      if (given.hasMatchedOption(flag)) {
+        throw new BadInputException(flag + " names columns of a CSV header; Kafka CSV messages"
+            + " have none: the first field is the label, the others the features in order");
+      }
+    }
+    if (maxFilesPerTrigger != 0) {
+      throw new BadInputException("--max-files-per-trigger applies to --input; for Kafka use"
+          + " --max-offsets-per-trigger");
+    }
+    if (maxOffsetsPerTrigger < 0) {
+      throw new BadInputException("--max-offsets-per-trigger must be >= 0, got "
+          + maxOffsetsPerTrigger);
+    }
+    return true;
+  }
+
+  /** Where rows come from, for messages and the metrics. */
+  private String source() {
+    return inputDir != null ? inputDir : "kafka " + kafkaServers + " topic " + kafkaTopic;
+  }
+
+  /**
+   * The topic's messages from its earliest offsets: each message's value, and where it is
+   * (topic, partition, offset) for messages about it.
+   */
+  private Dataset<Row> kafkaMessages(SparkSession spark) {
+    Map<String, String> options = new LinkedHashMap<>();
+    options.put("kafka.bootstrap.servers", kafkaServers);
+    options.put("subscribe", kafkaTopic);
+    options.put("startingOffsets", "earliest");
+    if (maxOffsetsPerTrigger > 0) {
+      options.put("maxOffsetsPerTrigger", String.valueOf(maxOffsetsPerTrigger));
+    }
+    Dataset<Row> messages;
+    try {
+      messages = spark.readStream().format("kafka").options(options).load();
+    } catch (RuntimeException e) {
+      if (String.valueOf(e.getMessage()).contains("kafka")
+          && (e.getClass().getSimpleName().contains("Analysis")
+              || e.getClass().getSimpleName().contains("ClassNotFound"))) {
+        throw new BadInputException("Spark's Kafka source is not on the classpath: run with"
+            + " spark-submit --packages org.apache.spark:spark-sql-kafka-0-10_2.13:"
+            + org.apache.spark.package$.MODULE$.SPARK_VERSION() + " (or add its jar with --jars)",
+            e);
+      }
+      throw e;
+    }
+    return messages.selectExpr("CAST(value AS STRING) AS value",
+        "concat('topic ', topic, ', partition ', CAST(partition AS STRING), ', offset ',"
+            + " CAST(offset AS STRING)) AS at");
+  }
+
+  /** One micro-batch of messages as labelled rows (one row per message), then partitioned. */
+  private Dataset<Row> kafkaRows(Dataset<Row> batch, StreamingPerceptron trainer) {
+    int width = trainer.hasModel() ? trainer.progress().numFeatures() : numFeatures;
+    String widthSource = trainer.hasModel() ? "the model" : "--num-features";
+    LabeledData data = TextRecords.read(batch, input.format == DataFormat.csv
+        ? TextRecords.Format.CSV : TextRecords.Format.LIBSVM, width, widthSource, KAFKA_ROLE);
+    return partitioned(data.frame());
   }
 
   private Map<String, String> sourceOptions() {
@@ -453,7 +580,8 @@ public final class StreamTrainJob implements Callable<Integer> {
     }
     StreamingProgress total = trainer.progress();
     if (reports.isEmpty()) {
-      out.println("No new files in " + inputDir + ": nothing learnt"
+      out.println("No new " + (inputDir != null ? "files in " : "messages in ") + source()
+          + ": nothing learnt"
           + (total == null ? "" : "; the model at " + modelPath + " is unchanged ("
               + total + ")"));
       return;
@@ -471,7 +599,7 @@ public final class StreamTrainJob implements Callable<Integer> {
 
   private ObjectNode metrics(StreamingPerceptron trainer, double seconds) {
     ObjectNode root = Json.object();
-    root.put("input", inputDir);
+    root.put("input", source());
     root.put("model", modelPath);
     root.put("checkpointDir", checkpointDir);
     root.put("format", input.format.name());

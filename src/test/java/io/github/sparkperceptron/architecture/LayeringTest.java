@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The layers depend one way: kernel ← mixing ← exchange ← ml / io ← jobs, and ml ← streaming ←
- * jobs. The math must stay free of Spark (so it can be read, tested and benchmarked alone), the
+ * jobs; drift (the drift detectors) sits at the floor beside kernel, importing nothing. The math must stay free of Spark (so it can be read, tested and benchmarked alone), the
  * library free of the jobs, and batch training free of streaming.
  */
 class LayeringTest {
@@ -41,6 +41,13 @@ class LayeringTest {
     List<String> v = violations("kernel", "org.apache.spark", "org.apache.hadoop", "scala.",
         "io.github.sparkperceptron.mixing", "io.github.sparkperceptron.ml",
         "io.github.sparkperceptron.io", "io.github.sparkperceptron.jobs");
+    assertTrue(v.isEmpty(), v.toString());
+  }
+
+  @Test
+  void driftDetectorsImportNeitherSparkNorAnyOtherLayer() throws IOException {
+    List<String> v = violations("drift", "org.apache.spark", "org.apache.hadoop", "scala.",
+        "io.github.sparkperceptron.");
     assertTrue(v.isEmpty(), v.toString());
   }
 
