@@ -53,6 +53,9 @@ import picocli.CommandLine.Option;
  * order       (only on request) the visiting orders of issue 14: order-kernel, the kernel's epoch
  *             per order and chunk size (no Spark), and order-accuracy, the test accuracy of
  *             shuffleScope=rows against chunks on every dataset, 3 seeds, 1, 2 and 16 partitions
+ * export      (only on request) issue 23: ONNX export time of a K = 100, d = 2^16 model, ONNX
+ *             Runtime against Spark's transform on 100,000 dense rows, the dense limit
+ *             ({@link ExportBench})
  * </pre>
  *
  * <p>Writes target/bench/results.csv (one measurement a row, each naming machine, Java, Spark,
@@ -71,7 +74,8 @@ public final class BenchmarkRunner implements Callable<Integer> {
   @Option(names = "--sections", split = ",", paramLabel = "S",
       description = "sections to run: mllib, epoch, partitions, scale (default: these four;"
           + " memory is measured with epoch), and on request mixing-cost (issue 9), model-size,"
-          + " many-class (issue 10), order (= order-kernel and order-accuracy, issue 14)")
+          + " many-class (issue 10), order (= order-kernel and order-accuracy, issue 14),"
+          + " export (ONNX export and scoring, issue 23)")
   List<String> sections = new ArrayList<>(List.of("mllib", "epoch", "partitions", "scale"));
 
   @Option(names = "--datasets", split = ",", paramLabel = "NAME",
@@ -157,6 +161,21 @@ public final class BenchmarkRunner implements Callable<Integer> {
       description = "classes of the model-size K sweep at d = 2^16 (default: 2,10,100,1000; ''"
           + " for none)")
   List<String> modelSizeK = new ArrayList<>(List.of("2", "10", "100", "1000"));
+
+  @Option(names = "--export-rows", defaultValue = "0",
+      description = "export section: training rows of its K = 100, d = 2^16 model (0 = 20,000;"
+          + " --quick: 2,000)")
+  long exportRows;
+
+  @Option(names = "--export-scoring-rows", defaultValue = "0",
+      description = "export section: dense rows scored by Spark and ONNX Runtime (0 = 100,000;"
+          + " --quick: 10,000)")
+  long exportScoringRows;
+
+  @Option(names = "--export-dense-log-d", defaultValue = "-1",
+      description = "export section: d = 2^X of the dense-limit model (-1 = 24, --quick: 20;"
+          + " 0 skips it)")
+  int exportDenseLogD;
 
   @Option(names = "--many-class-epochs", defaultValue = "10",
       description = "epochs of the many-class section (default: ${DEFAULT-VALUE})")
@@ -251,6 +270,12 @@ public final class BenchmarkRunner implements Callable<Integer> {
         if (sections.contains("many-class")) {
           exchange.manyClass(manyClassEpochs);
         }
+      }
+      if (sections.contains("export")) {
+        new ExportBench(spark, report, master, partitions, repeats, dataDir, out).run(
+            exportRows > 0 ? exportRows : quick ? 2_000 : 20_000,
+            exportScoringRows > 0 ? exportScoringRows : quick ? 10_000 : 100_000,
+            exportDenseLogD >= 0 ? exportDenseLogD : quick ? 20 : 24);
       }
       report.markdown(Report.f("Total benchmark time: %.1f min\n",
           (System.nanoTime() - start) / 60e9));

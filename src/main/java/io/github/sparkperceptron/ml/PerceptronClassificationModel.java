@@ -16,12 +16,15 @@ import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.DefaultParamsReader;
+import org.apache.spark.ml.util.GeneralMLWritable;
+import org.apache.spark.ml.util.GeneralMLWriter;
+import org.apache.spark.ml.util.HasTrainingSummary;
+import org.apache.spark.ml.util.Identifiable;
 import org.apache.spark.ml.util.MLReader;
-import org.apache.spark.ml.util.MLWritable;
-import org.apache.spark.ml.util.MLWriter;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -39,10 +42,18 @@ import org.apache.spark.sql.types.StructType;
  * <p>Prediction costs O(K'·non-zeros of x) (a vote: see {@link VotedPerceptron}). The model is
  * immutable apart from its output params (column names, {@code threshold}); it carries the
  * estimator's params with the same getters.
+ *
+ * <p>Persistence goes through Spark's {@link GeneralMLWriter}, so a format can be named:
+ * {@code model.write().save(path)} writes Spark's layout (format {@code "internal"}, the
+ * default), {@code model.write().format("onnx").save(path)} an ONNX graph (see
+ * {@code io.github.sparkperceptron.onnx}). For Spark Connect the model is registered as a
+ * {@code Transformer} service and implements {@link HasTrainingSummary}, whose {@code summary}
+ * the Connect server lets clients fetch.
  */
 public class PerceptronClassificationModel
     extends ClassificationModel<Vector, PerceptronClassificationModel>
-    implements PerceptronParams, MLWritable {
+    implements PerceptronParams, GeneralMLWritable,
+        HasTrainingSummary<PerceptronTrainingSummary> {
   private static final long serialVersionUID = 1L;
 
   /**
@@ -67,6 +78,16 @@ public class PerceptronClassificationModel
   PerceptronClassificationModel(String uid, int numClasses, int numFeatures,
       double[] coefficients, double[] intercepts, VotedPerceptron vote) {
     this(stash(uid), numClasses, numFeatures, coefficients, intercepts, vote, true);
+  }
+
+  /**
+   * An empty binary model over no features, for {@link java.util.ServiceLoader}: Spark Connect
+   * finds models through {@code META-INF/services/org.apache.spark.ml.Transformer}, and the
+   * service loader requires a public no-argument constructor of every class listed there (Spark's
+   * own models have one for the same reason). Models come from {@code fit} and {@code load}.
+   */
+  public PerceptronClassificationModel() {
+    this(Identifiable.randomUID("perceptron"), 2, 0, new double[0], new double[1], null);
   }
 
   private PerceptronClassificationModel(String uid, int numClasses, int numFeatures,
@@ -252,6 +273,21 @@ public class PerceptronClassificationModel
     return vote != null;
   }
 
+  /**
+   * The vote behind a voted model's predictions (averaging=vote): every intermediate weight
+   * vector and its vote weight, in the compact form {@link VotedPerceptron} documents. Read-only:
+   * its arrays are the model's own.
+   *
+   * @throws IllegalStateException if the model is not voted ({@link #isVoted()})
+   */
+  public VotedPerceptron vote() {
+    if (vote == null) {
+      throw new IllegalStateException("this model predicts with its weights (averaging="
+          + getAveraging() + "), not by a vote; check isVoted() first");
+    }
+    return vote;
+  }
+
   private double margin(Vector features, int row) {
     return FeatureVectors.dot(features, coefficients, row * numFeatures) + intercepts[row];
   }
@@ -322,6 +358,7 @@ public class PerceptronClassificationModel
   }
 
   /** Whether a training summary is attached (only on a model returned by {@code fit}). */
+  @Override
   public boolean hasSummary() {
     return trainingSummary != null;
   }
@@ -331,6 +368,7 @@ public class PerceptronClassificationModel
    *
    * @throws IllegalStateException if the model was loaded rather than trained
    */
+  @Override
   public PerceptronTrainingSummary summary() {
     if (trainingSummary == null) {
       throw new IllegalStateException("No training summary: summaries exist only on models"
@@ -342,6 +380,38 @@ public class PerceptronClassificationModel
   PerceptronClassificationModel setSummary(PerceptronTrainingSummary summary) {
     this.trainingSummary = summary;
     return this;
+  }
+
+  /** {@link HasTrainingSummary}'s view of the summary slot (Spark calls it; users call summary()). */
+  @Override
+  public scala.Option<PerceptronTrainingSummary> trainingSummary() {
+    return scala.Option.apply(trainingSummary);
+  }
+
+  /** {@link HasTrainingSummary}'s setter of the summary slot. */
+  @Override
+  public void trainingSummary_$eq(scala.Option<PerceptronTrainingSummary> summary) {
+    this.trainingSummary = summary.isDefined() ? summary.get() : null;
+  }
+
+  /**
+   * Writes the training summary under {@code path} (a directory of the driver's local file
+   * system): Spark Connect's model cache calls this when it moves a fitted model to disk, so that
+   * {@code summary} still answers after the model is read back ({@link #loadSummary}).
+   */
+  @Override
+  public void saveSummary(String path) {
+    TrainingSummaryFile.save(summary(), java.nio.file.Path.of(path));
+  }
+
+  /**
+   * Reads back what {@link #saveSummary} wrote under {@code path}. The summary records the
+   * epochs of training, so {@code dataset} (Spark Connect passes the training data, from which
+   * Spark's own models recompute their summaries) is not needed.
+   */
+  @Override
+  public void loadSummary(String path, Dataset<Row> dataset) {
+    this.trainingSummary = TrainingSummaryFile.load(java.nio.file.Path.of(path));
   }
 
   @Override
@@ -358,9 +428,14 @@ public class PerceptronClassificationModel
         + ", numFeatures=" + numFeatures + ", averaging=" + getAveraging();
   }
 
+  /**
+   * The model's writer: {@code save(path)} writes Spark's layout (format {@code "internal"});
+   * {@code format("onnx")} an ONNX graph ({@code path/model.onnx}); any other format is looked
+   * up by Spark among the {@code MLFormatRegister} services, as for Spark's own models.
+   */
   @Override
-  public MLWriter write() {
-    return new Writer(this);
+  public GeneralMLWriter write() {
+    return new ModelWriter(this);
   }
 
   public static MLReader<PerceptronClassificationModel> read() {
@@ -378,27 +453,19 @@ public class PerceptronClassificationModel
       DataTypes.createStructField("interceptVector", SQLDataTypes.VectorType(), false)});
 
   /**
-   * Spark's layout: {@code metadata/} (params and {@code formatVersion}, as JSON) and
-   * {@code data/} (one Parquet row), plus {@code vote/} for a voted model; see
-   * {@link ModelFiles} for the format versions.
+   * Spark's layout (format {@code "internal"}): {@code metadata/} (params and
+   * {@code formatVersion}, as JSON) and {@code data/} (one Parquet row), plus {@code vote/} for
+   * a voted model; see {@link ModelFiles} for the format versions.
    */
-  private static final class Writer extends MLWriter {
-    private final PerceptronClassificationModel instance;
-
-    Writer(PerceptronClassificationModel instance) {
-      this.instance = instance;
-    }
-
-    @Override
-    public void saveImpl(String path) {
-      ModelFiles.saveMetadata(instance, path, sparkSession());
-      Row row = RowFactory.create(instance.numClasses, instance.numFeatures,
-          instance.coefficientMatrix(), instance.interceptVector());
-      sparkSession().createDataFrame(List.of(row), DATA_SCHEMA).repartition(1).write()
-          .parquet(new Path(path, "data").toString());
-      if (instance.vote != null) {
-        VoteFiles.save(sparkSession(), instance.vote, path);
-      }
+  static void saveInternal(PerceptronClassificationModel instance, String path,
+      SparkSession spark) {
+    ModelFiles.saveMetadata(instance, path, spark);
+    Row row = RowFactory.create(instance.numClasses, instance.numFeatures,
+        instance.coefficientMatrix(), instance.interceptVector());
+    spark.createDataFrame(List.of(row), DATA_SCHEMA).repartition(1).write()
+        .parquet(new Path(path, "data").toString());
+    if (instance.vote != null) {
+      VoteFiles.save(spark, instance.vote, path);
     }
   }
 

@@ -11,8 +11,12 @@ import java.util.List;
  * on a freshly trained model (as for Spark's own models, not after loading). Every per-epoch array
  * has {@link #totalIterations()} entries; counts and losses are summed over workers and measured
  * by the workers during the epoch, before each example's update (no extra pass over the data).
+ *
+ * <p>It is a Spark ML {@code Summary} and {@code TrainingSummary}, the types whose
+ * {@code objectiveHistory} and {@code totalIterations} a Spark Connect client may fetch.
  */
-public final class PerceptronTrainingSummary implements Serializable {
+public final class PerceptronTrainingSummary implements Serializable,
+    org.apache.spark.ml.util.Summary, org.apache.spark.ml.classification.TrainingSummary {
   private static final long serialVersionUID = 1L;
 
   /** Why training stopped. */
@@ -79,7 +83,67 @@ public final class PerceptronTrainingSummary implements Serializable {
     this.numWorkers = result.numWorkers();
   }
 
+  /**
+   * The numbers a summary consists of, as {@link TrainingSummaryFile} stores them (Spark Connect
+   * moves a fitted model to disk and back, and the summary must survive the trip).
+   */
+  static final class Numbers {
+    long[] updates;
+    long[] mistakes;
+    long[] examples;
+    double[] objective;
+    double[] perceptronLoss;
+    double[] hingeLoss;
+    double[] weightChange;
+    double[] epochSeconds;
+    long[][] workerUpdates;
+    double[] validationAccuracy;
+    int modelEpoch;
+    StopReason stopReason;
+    int numInputPartitions;
+    int numWorkers;
+  }
+
+  /** The summary of {@code n}, as read back from a summary file (the arrays are taken). */
+  PerceptronTrainingSummary(Numbers n) {
+    this.updates = n.updates;
+    this.mistakes = n.mistakes;
+    this.examples = n.examples;
+    this.objective = n.objective;
+    this.perceptronLoss = n.perceptronLoss;
+    this.hingeLoss = n.hingeLoss;
+    this.weightChange = n.weightChange;
+    this.epochSeconds = n.epochSeconds;
+    this.workerUpdates = n.workerUpdates;
+    this.validationAccuracy = n.validationAccuracy;
+    this.modelEpoch = n.modelEpoch;
+    this.stopReason = n.stopReason;
+    this.numInputPartitions = n.numInputPartitions;
+    this.numWorkers = n.numWorkers;
+  }
+
+  /** The summary's numbers, for its file (shared arrays: the file only reads them). */
+  Numbers numbers() {
+    Numbers n = new Numbers();
+    n.updates = updates;
+    n.mistakes = mistakes;
+    n.examples = examples;
+    n.objective = objective;
+    n.perceptronLoss = perceptronLoss;
+    n.hingeLoss = hingeLoss;
+    n.weightChange = weightChange;
+    n.epochSeconds = epochSeconds;
+    n.workerUpdates = workerUpdates;
+    n.validationAccuracy = validationAccuracy;
+    n.modelEpoch = modelEpoch;
+    n.stopReason = stopReason;
+    n.numInputPartitions = numInputPartitions;
+    n.numWorkers = numWorkers;
+    return n;
+  }
+
   /** Epochs run. */
+  @Override
   public int totalIterations() {
     return updates.length;
   }
@@ -121,6 +185,7 @@ public final class PerceptronTrainingSummary implements Serializable {
    * Like the other histories it is measured online, on each example before its update, so it
    * costs no extra pass; it is not the loss of the mixed model at the end of the epoch.
    */
+  @Override
   public double[] objectiveHistory() {
     return objective.clone();
   }

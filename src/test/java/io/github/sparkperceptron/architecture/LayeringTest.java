@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
  * up:
  * <pre>
  * 6  jobs                        the spark-submit front ends
- * 5  streaming                   the stream learner (not the readers, the mixing rules or data)
+ * 5  streaming, onnx             the stream learner (not the readers, the mixing rules or data);
+ *                               the ONNX export of a trained model
  * 4  ml                          the Spark face: estimator, model, params, summaries
  * 3  train                       the engine: input layout, the mixing loop, checkpoints, memory
  * 2  exchange, data              how weights travel; synthetic data
@@ -44,11 +45,12 @@ class LayeringTest {
       Map.entry("drift", 0),
       Map.entry("mixing", 1), Map.entry("store", 1), Map.entry("io", 1),
       Map.entry("exchange", 2), Map.entry("data", 2), Map.entry("train", 3), Map.entry("ml", 4),
-      Map.entry("streaming", 5), Map.entry("jobs", 6));
+      Map.entry("streaming", 5), Map.entry("onnx", 5), Map.entry("jobs", 6));
 
   /** Lower packages a package must not use although they stand below it. */
   private static final Map<String, Set<String>> AVOIDS = Map.of(
-      "streaming", Set.of("io", "mixing", "data"));
+      "streaming", Set.of("io", "mixing", "data"),
+      "onnx", Set.of("io", "mixing", "exchange", "data", "train", "store"));
 
   /** Frameworks a package must not use. */
   private static final Map<String, List<String>> FRAMEWORK_FREE = Map.of(
@@ -162,5 +164,24 @@ class LayeringTest {
       found.add(m.group(1));
     }
     assertEquals(List.of("ml"), found);
+  }
+
+  /**
+   * The ONNX graphs are built from plain weights, apart from Spark: only {@code OnnxExport} (the
+   * model's side) and {@code OnnxFormat} (Spark's writer hook) touch Spark and the model.
+   */
+  @Test
+  void theOnnxGraphBuildersStayFreeOfSparkAndTheModel() throws IOException {
+    List<String> violations = new ArrayList<>();
+    for (String graph : new String[] {"PerceptronGraphs.java", "VoteLayout.java",
+        "OnnxGraph.java"}) {
+      String code = code(Files.readString(MAIN.resolve("onnx").resolve(graph)));
+      for (String framework : new String[] {"org.apache.spark", "scala.", ROOT + "ml"}) {
+        if (Pattern.compile("\\b" + Pattern.quote(framework)).matcher(code).find()) {
+          violations.add("onnx/" + graph + " uses " + framework);
+        }
+      }
+    }
+    assertTrue(violations.isEmpty(), String.join("\n", violations));
   }
 }

@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
+import io.github.sparkperceptron.onnx.OnnxExport;
+import io.github.sparkperceptron.onnx.OnnxFormat;
+import io.github.sparkperceptron.onnx.proto.OnnxProto.ModelProto;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
 import java.io.File;
@@ -44,9 +47,10 @@ import org.junit.jupiter.api.io.TempDir;
  * Pipeline with it in a JVM of its own.
  *
  * <p>It checks what a library user relies on: the installed pom brings neither the jobs' picocli
- * nor JFreeChart (optional dependencies), the jar holds only our classes, and the pipeline fitted
- * through the artifact is bit for bit the one fitted here from the build's classes (same data,
- * same single input partition, same seed: the library promises identical models).
+ * nor JFreeChart (optional dependencies), the jar holds only our classes and the
+ * protobuf runtime relocated under our package, the pipeline fitted through the artifact is bit
+ * for bit the one fitted here from the build's classes (same data, same single input partition,
+ * same seed: the library promises identical models), and so is its ONNX export.
  *
  * <p>Nothing is fetched from the network: the consumer's build resolves Spark and the Maven plugins
  * through a mirror onto the Maven repository this build already filled (its local repository,
@@ -112,7 +116,7 @@ class ConsumerProjectTest {
         "-cp", project.resolve("target/classes") + File.pathSeparator
             + String.join(File.pathSeparator, classpath),
         "example.ConsumerPipeline", TRAIN.toString(), TEST.toString(),
-        tmp.resolve("pipeline").toString()));
+        tmp.resolve("pipeline").toString(), tmp.resolve("onnx").toString()));
     String output = run(project, "run", command);
 
     double accuracy = Double.parseDouble(line(output, "accuracy="));
@@ -127,6 +131,17 @@ class ConsumerProjectTest {
     assertEquals(perceptron.intercept(), intercept, 0.0, output);
     assertEquals(new MulticlassClassificationEvaluator().setMetricName("accuracy")
         .evaluate(here.transform(read(TEST))), accuracy, 0.0, output);
+    // The same model exported through the installed jar (protobuf relocated inside it) and
+    // through the build's classes (protobuf-java on the class path): the same ONNX model, apart
+    // from the texts that name the model's (random) uid.
+    assertEquals(withoutTexts(OnnxExport.toBytes(perceptron)), withoutTexts(Files.readAllBytes(
+        Path.of(line(output, "onnx=")).resolve(OnnxFormat.FILE_NAME))), output);
+  }
+
+  private static ModelProto withoutTexts(byte[] onnx) throws IOException {
+    ModelProto model = ModelProto.parseFrom(onnx);
+    return model.toBuilder().clearDocString().clearMetadataProps()
+        .setGraph(model.getGraph().toBuilder().clearDocString()).build();
   }
 
   @Test
@@ -139,6 +154,22 @@ class ConsumerProjectTest {
     }
     assertTrue(library.contains("META-INF/LICENSE"), "no LICENSE in " + LIBRARY_JAR);
     assertTrue(library.contains("io/github/sparkperceptron/ml/PerceptronClassifier.class"));
+    // The ONNX export's protobuf runtime, relocated: nothing of it under com/google/protobuf, and
+    // the generated ONNX classes refer to the relocated copy only.
+    assertTrue(library.contains(
+        "io/github/sparkperceptron/shaded/protobuf/GeneratedMessageLite.class"), "no protobuf");
+    assertTrue(library.contains("META-INF/LICENSE-protobuf"), "no protobuf licence");
+    assertTrue(library.contains("META-INF/services/org.apache.spark.ml.util.MLFormatRegister"));
+    assertTrue(library.contains("META-INF/services/org.apache.spark.ml.Estimator"));
+    assertTrue(library.contains("META-INF/services/org.apache.spark.ml.Transformer"));
+    try (ZipFile zip = new ZipFile(LIBRARY_JAR.toFile())) {
+      String generated = new String(zip.getInputStream(zip.getEntry(
+          "io/github/sparkperceptron/onnx/proto/OnnxProto$ModelProto.class")).readAllBytes(),
+          StandardCharsets.ISO_8859_1);
+      assertTrue(!generated.contains("com/google/protobuf")
+          && generated.contains("io/github/sparkperceptron/shaded/protobuf"),
+          "the generated classes are not relocated");
+    }
 
     List<String> jobs = entries(JOBS_JAR);
     assertTrue(jobs.containsAll(library.stream().filter(e -> !e.startsWith("META-INF/")).toList()),

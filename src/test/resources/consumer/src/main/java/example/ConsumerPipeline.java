@@ -14,8 +14,10 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * The README's Java example as a program of its own: fits a StandardScaler + PerceptronClassifier
- * pipeline, saves and reloads it, and prints the test accuracy and the learned weights.
- * Arguments: the training file, the test file, a directory for the saved pipeline.
+ * pipeline, saves and reloads it, prints the test accuracy and the learned weights, and exports
+ * the perceptron as ONNX (the README's "Serving a model outside Spark"), which runs the protobuf
+ * runtime relocated inside the library jar. Arguments: the training file, the test file, a
+ * directory for the saved pipeline, a directory for the ONNX model.
  */
 public final class ConsumerPipeline {
   public static void main(String[] args) throws Exception {
@@ -42,6 +44,8 @@ public final class ConsumerPipeline {
       System.out.println("accuracy=" + accuracy);
       System.out.println("intercept=" + p.intercept());
       System.out.println("coefficients=" + Arrays.toString(p.coefficients().toArray()));
+      p.write().format("onnx").save(args[3]);
+      System.out.println("onnx=" + args[3]);
     } finally {
       spark.stop();
     }
