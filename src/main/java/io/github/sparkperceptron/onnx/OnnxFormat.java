@@ -1,8 +1,8 @@
 package io.github.sparkperceptron.onnx;
 
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
+import io.github.sparkperceptron.store.AtomicFiles;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
@@ -45,20 +45,13 @@ public final class OnnxFormat implements MLFormatRegister {
     PerceptronClassificationModel model = (PerceptronClassificationModel) stage;
     OnnxExport.checkExportable(model);
     Path dir = new Path(path);
-    Path tmp = new Path(dir, "." + FILE_NAME + ".tmp");
     try {
       FileSystem fs = dir.getFileSystem(session.sparkContext().hadoopConfiguration());
       if (fs instanceof LocalFileSystem local) {
         // no hidden .crc file beside the model: ONNX readers do not expect one
         fs = local.getRawFileSystem();
       }
-      fs.mkdirs(dir);
-      try (OutputStream out = fs.create(tmp, true)) {
-        OnnxExport.write(model, out);
-      }
-      if (!fs.rename(tmp, new Path(dir, FILE_NAME))) {
-        throw new IOException("rename of " + tmp + " failed");
-      }
+      AtomicFiles.write(fs, new Path(dir, FILE_NAME), out -> OnnxExport.write(model, out));
     } catch (IOException e) {
       throw new UncheckedIOException("Could not write the ONNX model to " + path, e);
     }
