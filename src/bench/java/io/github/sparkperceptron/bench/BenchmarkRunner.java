@@ -71,7 +71,8 @@ public final class BenchmarkRunner implements Callable<Integer> {
   @Option(names = "--sections", split = ",", paramLabel = "S",
       description = "sections to run: mllib, epoch, partitions, scale (default: these four;"
           + " memory is measured with epoch), and on request mixing-cost (issue 9), model-size,"
-          + " many-class (issue 10), order (= order-kernel and order-accuracy, issue 14)")
+          + " many-class (issue 10), order (= order-kernel and order-accuracy, issue 14),"
+          + " scoring (issue 21)")
   List<String> sections = new ArrayList<>(List.of("mllib", "epoch", "partitions", "scale"));
 
   @Option(names = "--datasets", split = ",", paramLabel = "NAME",
@@ -162,6 +163,18 @@ public final class BenchmarkRunner implements Callable<Integer> {
       description = "epochs of the many-class section (default: ${DEFAULT-VALUE})")
   int manyClassEpochs;
 
+  @Option(names = "--scoring-rows", defaultValue = "1000000",
+      description = "rows the scoring section transforms (default: ${DEFAULT-VALUE})")
+  long scoringRows;
+
+  @Option(names = "--scoring-k", split = ",", paramLabel = "K",
+      description = "classes of the scoring section's models (default: 100,2)")
+  List<String> scoringK = new ArrayList<>(List.of("100", "2"));
+
+  @Option(names = "--scoring-train-rows", defaultValue = "20000",
+      description = "rows the scoring section's model is trained on (default: ${DEFAULT-VALUE})")
+  long scoringTrainRows;
+
   private SparkSession spark;
   private Report report;
   private StorageProbe probe;
@@ -251,6 +264,10 @@ public final class BenchmarkRunner implements Callable<Integer> {
         if (sections.contains("many-class")) {
           exchange.manyClass(manyClassEpochs);
         }
+      }
+      if (sections.contains("scoring")) {
+        new ScoringBench(spark, report, master, partitions, repeats).run(scoringRows,
+            integers(scoringK), scoringTrainRows);
       }
       report.markdown(Report.f("Total benchmark time: %.1f min\n",
           (System.nanoTime() - start) / 60e9));
