@@ -75,7 +75,7 @@ public final class BenchmarkRunner implements Callable<Integer> {
       description = "sections to run: mllib, epoch, partitions, scale (default: these four;"
           + " memory is measured with epoch), and on request mixing-cost (issue 9), model-size,"
           + " many-class (issue 10), order (= order-kernel and order-accuracy, issue 14),"
-          + " export (ONNX export and scoring, issue 23)")
+          + " export (ONNX export and scoring, issue 23), scoring (issue 21)")
   List<String> sections = new ArrayList<>(List.of("mllib", "epoch", "partitions", "scale"));
 
   @Option(names = "--datasets", split = ",", paramLabel = "NAME",
@@ -181,6 +181,18 @@ public final class BenchmarkRunner implements Callable<Integer> {
       description = "epochs of the many-class section (default: ${DEFAULT-VALUE})")
   int manyClassEpochs;
 
+  @Option(names = "--scoring-rows", defaultValue = "1000000",
+      description = "rows the scoring section transforms (default: ${DEFAULT-VALUE})")
+  long scoringRows;
+
+  @Option(names = "--scoring-k", split = ",", paramLabel = "K",
+      description = "classes of the scoring section's models (default: 100,2)")
+  List<String> scoringK = new ArrayList<>(List.of("100", "2"));
+
+  @Option(names = "--scoring-train-rows", defaultValue = "20000",
+      description = "rows the scoring section's model is trained on (default: ${DEFAULT-VALUE})")
+  long scoringTrainRows;
+
   private SparkSession spark;
   private Report report;
   private StorageProbe probe;
@@ -276,6 +288,10 @@ public final class BenchmarkRunner implements Callable<Integer> {
             exportRows > 0 ? exportRows : quick ? 2_000 : 20_000,
             exportScoringRows > 0 ? exportScoringRows : quick ? 10_000 : 100_000,
             exportDenseLogD >= 0 ? exportDenseLogD : quick ? 20 : 24);
+      }
+      if (sections.contains("scoring")) {
+        new ScoringBench(spark, report, master, partitions, repeats).run(scoringRows,
+            integers(scoringK), scoringTrainRows);
       }
       report.markdown(Report.f("Total benchmark time: %.1f min\n",
           (System.nanoTime() - start) / 60e9));

@@ -41,7 +41,7 @@ import org.apache.spark.sql.types.StructType;
  * held-out set of the same distribution. Features keep their rank as index (index 0 is the most
  * frequent), like a vocabulary sorted by frequency.
  */
-final class TextLikeData implements Serializable {
+public final class TextLikeData implements Serializable {
   private static final long serialVersionUID = 1L;
 
   final int numFeatures;
@@ -52,7 +52,7 @@ final class TextLikeData implements Serializable {
   final double topicShare;
   final long seed;
 
-  TextLikeData(int numFeatures, int numClasses, int nonZerosPerRow, double zipfExponent,
+  public TextLikeData(int numFeatures, int numClasses, int nonZerosPerRow, double zipfExponent,
       int topicSize, double topicShare, long seed) {
     if (nonZerosPerRow < 1 || nonZerosPerRow > numFeatures / 2) {
       throw new IllegalArgumentException("nonZerosPerRow must be in 1.." + numFeatures / 2
@@ -67,7 +67,7 @@ final class TextLikeData implements Serializable {
     this.seed = seed;
   }
 
-  String describe() {
+  public String describe() {
     return String.format(Locale.ROOT, "TextLikeData d=%d, K=%d, nnz/row=%d, zipf s=%s, topics of"
         + " %d features, topic share %s, seed %d", numFeatures, numClasses, nonZerosPerRow,
         zipfExponent, topicSize, topicShare, seed);
@@ -96,7 +96,8 @@ final class TextLikeData implements Serializable {
     return spark.createDataFrame(rows, schema());
   }
 
-  Iterator<Row> rows(long from, long to) {
+  /** Rows from .. to − 1 as (label, sparse features) rows, generated on this thread. */
+  public Iterator<Row> rows(long from, long to) {
     Generator g = new Generator();
     return new Iterator<>() {
       private long next = from;

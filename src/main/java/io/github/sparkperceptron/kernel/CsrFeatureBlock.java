@@ -85,6 +85,54 @@ final class CsrFeatureBlock extends FeatureBlock {
   }
 
   @Override
+  public void dotClasses(int row, double[] w, int numClasses, double[] sums) {
+    ClassSums.sparse(indices, values, rowStart[row], rowStart[row + 1], w, numClasses, sums);
+  }
+
+  @Override
+  public void addScaledToPair(int row, double alpha, double[] w, int stride, int up, int down) {
+    final int[] idx = indices;
+    final double[] val = values;
+    final double negAlpha = -alpha;
+    final int end = rowStart[row + 1];
+    for (int k = rowStart[row]; k < end; k++) {
+      final int base = idx[k] * stride;
+      final double v = val[k];
+      w[base + up] += alpha * v;
+      w[base + down] += negAlpha * v;
+    }
+  }
+
+  @Override
+  public void addScaledTwiceToPair(int row, double alpha, double[] w, double beta, double[] u,
+      int stride, int up, int down) {
+    final int[] idx = indices;
+    final double[] val = values;
+    final double negAlpha = -alpha;
+    final double negBeta = -beta;
+    final int end = rowStart[row + 1];
+    for (int k = rowStart[row]; k < end; k++) {
+      final int base = idx[k] * stride;
+      final double v = val[k];
+      w[base + up] += alpha * v;
+      u[base + up] += beta * v;
+      w[base + down] += negAlpha * v;
+      u[base + down] += negBeta * v;
+    }
+  }
+
+  @Override
+  public void markStoredPair(int row, TouchedSet touched, int stride, int up, int down) {
+    final int[] idx = indices;
+    final int end = rowStart[row + 1];
+    for (int k = rowStart[row]; k < end; k++) {
+      final int base = idx[k] * stride;
+      touched.mark(base + up);
+      touched.mark(base + down);
+    }
+  }
+
+  @Override
   public double touch(int row) {
     final int start = rowStart[row];
     final int end = rowStart[row + 1];

@@ -75,6 +75,51 @@ public final class DenseFeatureBlock extends FeatureBlock {
   }
 
   @Override
+  public void dotClasses(int row, double[] w, int numClasses, double[] sums) {
+    ClassSums.dense(values, row * numFeatures, numFeatures, w, numClasses, sums);
+  }
+
+  @Override
+  public void addScaledToPair(int row, double alpha, double[] w, int stride, int up, int down) {
+    final double[] val = values;
+    final int d = numFeatures;
+    final int rowBase = row * d;
+    final double negAlpha = -alpha;
+    for (int j = 0; j < d; j++) {
+      final int base = j * stride;
+      final double v = val[rowBase + j];
+      w[base + up] += alpha * v;
+      w[base + down] += negAlpha * v;
+    }
+  }
+
+  @Override
+  public void addScaledTwiceToPair(int row, double alpha, double[] w, double beta, double[] u,
+      int stride, int up, int down) {
+    final double[] val = values;
+    final int d = numFeatures;
+    final int rowBase = row * d;
+    final double negAlpha = -alpha;
+    final double negBeta = -beta;
+    for (int j = 0; j < d; j++) {
+      final int base = j * stride;
+      final double v = val[rowBase + j];
+      w[base + up] += alpha * v;
+      u[base + up] += beta * v;
+      w[base + down] += negAlpha * v;
+      u[base + down] += negBeta * v;
+    }
+  }
+
+  @Override
+  public void markStoredPair(int row, TouchedSet touched, int stride, int up, int down) {
+    for (int j = 0; j < numFeatures; j++) {
+      touched.mark(j * stride + up);
+      touched.mark(j * stride + down);
+    }
+  }
+
+  @Override
   public double touch(int row) {
     final double[] val = values;
     final int d = numFeatures;

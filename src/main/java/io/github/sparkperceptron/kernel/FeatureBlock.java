@@ -37,6 +37,35 @@ public abstract class FeatureBlock implements Serializable {
       int offset);
 
   /**
+   * Every class's dot product with the row over a feature-major state (feature j's K weights at
+   * {@code w[j·numClasses ..]}, see {@link ClassSums}): {@code sums[k]} = Σ_j x[row, j] ·
+   * w[j·numClasses + k], with the products and the order of {@link #dot}, so the same bits.
+   */
+  public abstract void dotClasses(int row, double[] w, int numClasses, double[] sums);
+
+  /**
+   * The multiclass update of a feature-major state in one pass over the row:
+   * w[j·stride + up] += alpha · x[row, j] and w[j·stride + down] += (−alpha) · x[row, j] for every
+   * stored j; the expressions {@link #addScaled} evaluates on the class-major rows up and down.
+   */
+  public abstract void addScaledToPair(int row, double alpha, double[] w, int stride, int up,
+      int down);
+
+  /**
+   * {@link #addScaledToPair} on w with {@code alpha} and on u with {@code beta} in the same pass:
+   * the averaged perceptron's multiclass update of a feature-major state, the expressions of
+   * {@link #addScaledTwice}.
+   */
+  public abstract void addScaledTwiceToPair(int row, double alpha, double[] w, double beta,
+      double[] u, int stride, int up, int down);
+
+  /**
+   * Marks in {@code touched} the coordinates {@code j·stride + up} and {@code j·stride + down}
+   * that {@link #addScaledToPair} writes.
+   */
+  public abstract void markStoredPair(int row, TouchedSet touched, int stride, int up, int down);
+
+  /**
    * Reads the row's storage, one value per 64-byte cache line, and returns a sum of what it read
    * (meaningless; it only keeps the JIT compiler from dropping the reads). The kernel calls it on
    * the rows of the next chunk, in storage order, so that the hardware prefetcher streams them

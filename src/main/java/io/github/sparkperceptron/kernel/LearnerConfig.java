@@ -17,6 +17,7 @@ public final class LearnerConfig implements Serializable {
   private final double aggressiveness;
   private final Averaging averaging;
   private final double[] classWeights;
+  private final StateLayout layout;
 
   public LearnerConfig(int numFeatures, int numClasses, boolean fitIntercept, double stepSize,
       UpdateRule updateRule, double aggressiveness, Averaging averaging) {
@@ -66,6 +67,42 @@ public final class LearnerConfig implements Serializable {
       }
     }
     this.classWeights = classWeights == null ? null : classWeights.clone();
+    this.layout = StateLayout.CLASS_MAJOR;
+  }
+
+  private LearnerConfig(LearnerConfig base, int numFeatures, StateLayout layout) {
+    if (numFeatures < 0) {
+      throw new IllegalArgumentException("numFeatures must be >= 0, got " + numFeatures);
+    }
+    if ((long) base.weightRows() * (numFeatures + 1L) > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException(base.numClasses + " classes x " + numFeatures
+          + " features do not fit one Java array of weights");
+    }
+    this.numFeatures = numFeatures;
+    this.numClasses = base.numClasses;
+    this.fitIntercept = base.fitIntercept;
+    this.stepSize = base.stepSize;
+    this.updateRule = base.updateRule;
+    this.aggressiveness = base.aggressiveness;
+    this.averaging = base.averaging;
+    this.classWeights = base.classWeights;
+    this.layout = layout;
+  }
+
+  /**
+   * These settings over a state laid out as {@code layout} (the kernel reads the weights in that
+   * order; every margin, update and model stays bit for bit what the class-major layout gives).
+   */
+  public LearnerConfig withLayout(StateLayout layout) {
+    return new LearnerConfig(this, numFeatures, java.util.Objects.requireNonNull(layout));
+  }
+
+  /**
+   * These settings over {@code numFeatures} features: a worker's own feature numbers
+   * ({@link LocalFeatures}), whose state has a bias slot after its {@code numFeatures} features.
+   */
+  public LearnerConfig withNumFeatures(int numFeatures) {
+    return new LearnerConfig(this, numFeatures, layout);
   }
 
   private static int weightRows(int numClasses) {
@@ -83,6 +120,21 @@ public final class LearnerConfig implements Serializable {
   /** K': one weight row for a binary model, K for a multiclass one. */
   public int weightRows() {
     return weightRows(numClasses);
+  }
+
+  /** How the state's K'·(d+1) weights are ordered ({@link StateLayout#CLASS_MAJOR} unless set). */
+  public StateLayout layout() {
+    return layout;
+  }
+
+  /** Whether the kernel scores all classes of a feature at once (multiclass, feature-major). */
+  public boolean isFeatureMajor() {
+    return layout == StateLayout.FEATURE_MAJOR && !isBinary();
+  }
+
+  /** The position of weight row {@code row}'s coefficient of {@code feature} (d: the bias). */
+  public int stateIndex(int row, int feature) {
+    return layout.index(row, feature, numFeatures, weightRows());
   }
 
   /** d + 1: a weight row with its bias slot. */

@@ -23,6 +23,12 @@ package io.github.sparkperceptron.kernel;
  *
  * <p>Cost per epoch: O(non-zeros) for the margins (K' dot products per row), plus O(non-zeros of
  * the row) per update; never O(d) per example. No allocation per row.
+ *
+ * <p>Multiclass states are read in the config's {@link StateLayout}: class-major (K dot products
+ * over rows 8·(d+1) bytes apart, the library's global layout) or feature-major (one pass over the
+ * row reading a run of K weights per entry, {@link FeatureBlock#dotClasses}; an update moves the
+ * two classes in one pass). Both evaluate the same expressions in the same order per class, so
+ * every margin, update, statistic and model is bit for bit the same; only memory access differs.
  */
 public final class OnlineLearner {
   private OnlineLearner() {
@@ -214,6 +220,9 @@ public final class OnlineLearner {
     final int numClasses = config.numClasses();
     final int rowLength = config.rowLength();
     final int biasSlot = config.numFeatures();
+    final boolean featureMajor = config.isFeatureMajor();
+    // Feature-major: the bias is feature d, its K weights after the d features' runs.
+    final int biasBase = config.numFeatures() * numClasses;
     final boolean fitIntercept = config.fitIntercept();
     final double biasValue = fitIntercept ? 1.0 : 0.0;
     final UpdateRule rule = config.updateRule();
@@ -240,8 +249,15 @@ public final class OnlineLearner {
       if (s == 0.0) {
         continue;
       }
-      for (int k = 0; k < numClasses; k++) {
-        scores[k] = x.dot(row, w, k * rowLength) + w[k * rowLength + biasSlot];
+      if (featureMajor) {
+        x.dotClasses(row, w, numClasses, scores);
+        for (int k = 0; k < numClasses; k++) {
+          scores[k] += w[biasBase + k];
+        }
+      } else {
+        for (int k = 0; k < numClasses; k++) {
+          scores[k] = x.dot(row, w, k * rowLength) + w[k * rowLength + biasSlot];
+        }
       }
       int rival = -1;
       for (int k = 0; k < numClasses; k++) {
@@ -279,30 +295,40 @@ public final class OnlineLearner {
         stepSum += tau;
         final int up = y * rowLength;
         final int down = rival * rowLength;
+        final int upBias = featureMajor ? biasBase + y : up + biasSlot;
+        final int downBias = featureMajor ? biasBase + rival : down + biasSlot;
         if (touched != null) {
-          x.markStored(row, touched, up);
-          x.markStored(row, touched, down);
+          if (featureMajor) {
+            x.markStoredPair(row, touched, numClasses, y, rival);
+          } else {
+            x.markStored(row, touched, up);
+            x.markStored(row, touched, down);
+          }
           if (fitIntercept) {
-            touched.mark(up + biasSlot);
-            touched.mark(down + biasSlot);
+            touched.mark(upBias);
+            touched.mark(downBias);
           }
         }
-        if (u == null) {
+        final double lagged = clock * tau;
+        if (featureMajor) {
+          if (u == null) {
+            x.addScaledToPair(row, tau, w, numClasses, y, rival);
+          } else {
+            x.addScaledTwiceToPair(row, tau, w, lagged, u, numClasses, y, rival);
+          }
+        } else if (u == null) {
           x.addScaled(row, tau, w, up);
           x.addScaled(row, -tau, w, down);
-          if (fitIntercept) {
-            w[up + biasSlot] += tau;
-            w[down + biasSlot] -= tau;
-          }
         } else {
-          final double lagged = clock * tau;
           x.addScaledTwice(row, tau, w, lagged, u, up);
           x.addScaledTwice(row, -tau, w, -lagged, u, down);
-          if (fitIntercept) {
-            w[up + biasSlot] += tau;
-            w[down + biasSlot] -= tau;
-            u[up + biasSlot] += lagged;
-            u[down + biasSlot] -= lagged;
+        }
+        if (fitIntercept) {
+          w[upBias] += tau;
+          w[downBias] -= tau;
+          if (u != null) {
+            u[upBias] += lagged;
+            u[downBias] -= lagged;
           }
         }
         if (recorder != null) {

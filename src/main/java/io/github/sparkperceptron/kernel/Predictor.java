@@ -12,23 +12,74 @@ package io.github.sparkperceptron.kernel;
  *             ({@link #argmax}, or {@link #overtakes} one class at a time)
  * </pre>
  *
- * <p>{@link io.github.sparkperceptron.ml.PerceptronClassificationModel},
- * {@link VotedPerceptron} (each vector's vote) and the validation scoring here all call these
- * methods. (Training's mistake test, a margin ≤ 0, is the update rule's, in {@link OnlineLearner}.)
+ * <p>{@link io.github.sparkperceptron.ml.PerceptronClassificationModel} (its predictions and
+ * the scorer its transform broadcasts), {@link VotedPerceptron} (each vector's vote) and the
+ * validation scoring here all call these methods. (Training's mistake test, a margin ≤ 0, is the
+ * update rule's, in {@link OnlineLearner}.)
+ *
+ * <p>A multiclass linear predictor holds its weights feature-major: a row's K scores read nnz
+ * runs of K weights, adding per class the same products in the same order as the K class-major
+ * dot products, so the scores are the same bits ({@link ClassSums}). Binary weights are one row,
+ * d coefficients then the bias.
  */
 public final class Predictor implements java.io.Serializable {
-  private static final long serialVersionUID = 1L;
+  private static final long serialVersionUID = 2L;
 
   private final int numClasses;
   private final int numFeatures;
   private final double threshold;
+  /**
+   * The linear weights in scoring order: binary, the d coefficients then the bias; multiclass,
+   * feature-major ({@link StateLayout#FEATURE_MAJOR}: feature j's K weights at j·K, the K
+   * intercepts last), so that a row's scores are nnz runs of K weights ({@link ClassSums}).
+   * {@code null} for a vote.
+   */
   private final double[] weights;
   private final VotedPerceptron vote;
+  /** Per-thread buffers of K scores: one predictor serves the concurrent tasks of an executor. */
+  private transient volatile ThreadLocal<double[]> scoreBuffers;
+  /** 0 .. d−1, what a dense row's indices are for a vote. */
+  private transient volatile int[] allFeatures;
 
-  /** A predictor for linear weights (K' rows of d + 1, bias last). */
+  /** A predictor for linear weights in the kernel's layout (K' class-major rows of d + 1, bias last). */
   public static Predictor linear(int numClasses, int numFeatures, double threshold,
       double[] weights) {
-    return new Predictor(numClasses, numFeatures, threshold, weights, null);
+    int rows = numClasses == 2 ? 1 : numClasses;
+    requireLength(weights.length, (long) rows * (numFeatures + 1), "state weights");
+    double[] scoring = new double[weights.length];
+    for (int k = 0; k < rows; k++) {
+      for (int j = 0; j <= numFeatures; j++) {
+        scoring[StateLayout.FEATURE_MAJOR.index(k, j, numFeatures, rows)] =
+            weights[StateLayout.CLASS_MAJOR.index(k, j, numFeatures, rows)];
+      }
+    }
+    return new Predictor(numClasses, numFeatures, threshold, scoring, null);
+  }
+
+  /**
+   * A predictor for a model's K' rows of d coefficients (row after row) and K' intercepts: the
+   * broadcast scorer of a transform (one compact copy per executor, not one per task).
+   */
+  public static Predictor linear(int numClasses, int numFeatures, double threshold,
+      double[] coefficients, double[] intercepts) {
+    int rows = numClasses == 2 ? 1 : numClasses;
+    requireLength(coefficients.length, (long) rows * numFeatures, "coefficients");
+    requireLength(intercepts.length, rows, "intercepts");
+    double[] scoring = new double[rows * (numFeatures + 1)];
+    for (int k = 0; k < rows; k++) {
+      for (int j = 0; j < numFeatures; j++) {
+        scoring[j * rows + k] = coefficients[k * numFeatures + j];
+      }
+      scoring[numFeatures * rows + k] = intercepts[k];
+    }
+    return new Predictor(numClasses, numFeatures, threshold, scoring, null);
+  }
+
+  private static void requireLength(int actual, long expected, String what) {
+    if (actual != expected) {
+      throw new IllegalArgumentException(actual + " " + what + " where the model's shape needs "
+          + expected);
+    }
   }
 
   /** A predictor for a vote; {@code threshold} applies to the binary vote total. */
@@ -43,6 +94,24 @@ public final class Predictor implements java.io.Serializable {
     this.threshold = threshold;
     this.weights = weights;
     this.vote = vote;
+  }
+
+  /** The same weights or vote with another binary threshold (the arrays are shared). */
+  public Predictor withThreshold(double newThreshold) {
+    return new Predictor(numClasses, numFeatures, newThreshold, weights, vote);
+  }
+
+  public int numClasses() {
+    return numClasses;
+  }
+
+  public int numFeatures() {
+    return numFeatures;
+  }
+
+  /** The binary threshold this predictor applies. */
+  public double threshold() {
+    return threshold;
   }
 
   /**
@@ -74,29 +143,134 @@ public final class Predictor implements java.io.Serializable {
   }
 
   /**
+   * The raw scores of a row given as its sorted stored entries (the first {@code nnz} of
+   * {@code indices}/{@code values}): binary, one number (the margin w·x + b, or the vote total
+   * v(x)); multiclass, the K scores w_k·x + b_k (or the K vote totals). A new array.
+   */
+  public double[] rawScores(int[] indices, double[] values, int nnz) {
+    if (vote != null) {
+      return vote.votes(indices, values, nnz);
+    }
+    if (numClasses == 2) {
+      return new double[] {margin(indices, values, nnz)};
+    }
+    double[] scores = new double[numClasses];
+    ClassSums.sparse(indices, values, 0, nnz, weights, numClasses, scores);
+    addIntercepts(scores);
+    return scores;
+  }
+
+  /** {@link #rawScores(int[], double[], int)} of a dense row of d values (zeros included). */
+  public double[] rawScoresDense(double[] x) {
+    if (vote != null) {
+      return vote.votes(allFeatures(), x, numFeatures);
+    }
+    if (numClasses == 2) {
+      return new double[] {marginDense(x)};
+    }
+    double[] scores = new double[numClasses];
+    ClassSums.dense(x, 0, numFeatures, weights, numClasses, scores);
+    addIntercepts(scores);
+    return scores;
+  }
+
+  /** The predicted class of a row given as its sorted stored entries. */
+  public int predict(int[] indices, double[] values, int nnz) {
+    if (vote != null) {
+      return fromRaw(vote.votes(indices, values, nnz));
+    }
+    if (numClasses == 2) {
+      return binaryClass(margin(indices, values, nnz), threshold);
+    }
+    double[] scores = scoreBuffer();
+    ClassSums.sparse(indices, values, 0, nnz, weights, numClasses, scores);
+    addIntercepts(scores);
+    return argmax(scores);
+  }
+
+  /** The predicted class of a dense row of d values. */
+  public int predictDense(double[] x) {
+    if (vote != null) {
+      return fromRaw(vote.votes(allFeatures(), x, numFeatures));
+    }
+    if (numClasses == 2) {
+      return binaryClass(marginDense(x), threshold);
+    }
+    double[] scores = scoreBuffer();
+    ClassSums.dense(x, 0, numFeatures, weights, numClasses, scores);
+    addIntercepts(scores);
+    return argmax(scores);
+  }
+
+  /** The prediction from raw scores as {@link #rawScores} returns them. */
+  public int fromRaw(double[] raw) {
+    return numClasses == 2 ? binaryClass(raw[0], threshold) : argmax(raw);
+  }
+
+  private double margin(int[] indices, double[] values, int nnz) {
+    final double[] w = weights;
+    double sum = 0.0;
+    for (int t = 0; t < nnz; t++) {
+      sum += values[t] * w[indices[t]];
+    }
+    return sum + w[numFeatures];
+  }
+
+  private double marginDense(double[] x) {
+    final double[] w = weights;
+    double sum = 0.0;
+    for (int j = 0; j < numFeatures; j++) {
+      sum += x[j] * w[j];
+    }
+    return sum + w[numFeatures];
+  }
+
+  private void addIntercepts(double[] scores) {
+    final int bias = numFeatures * numClasses;
+    for (int k = 0; k < numClasses; k++) {
+      scores[k] += weights[bias + k];
+    }
+  }
+
+  private double[] scoreBuffer() {
+    ThreadLocal<double[]> buffers = scoreBuffers;
+    if (buffers == null) {
+      int k = numClasses;
+      buffers = ThreadLocal.withInitial(() -> new double[k]);
+      scoreBuffers = buffers;
+    }
+    return buffers.get();
+  }
+
+  private int[] allFeatures() {
+    int[] all = allFeatures;
+    if (all == null) {
+      all = new int[numFeatures];
+      for (int j = 0; j < numFeatures; j++) {
+        all[j] = j;
+      }
+      allFeatures = all;
+    }
+    return all;
+  }
+
+  /**
    * The predicted class of a block row. The buffers (at least d long, used only by votes) belong
-   * to the caller, so that one predictor can be shared by concurrent tasks.
+   * to the caller; a multiclass linear prediction uses a buffer of this thread's, so that one
+   * predictor can be shared by concurrent tasks and a row allocates nothing.
    */
   public int predict(FeatureBlock x, int row, int[] rowIndices, double[] rowValues) {
     if (vote != null) {
       int nnz = x.copyRow(row, rowIndices, rowValues);
-      double[] votes = vote.votes(rowIndices, rowValues, nnz);
-      return numClasses == 2 ? binaryClass(votes[0], threshold) : argmax(votes);
+      return fromRaw(vote.votes(rowIndices, rowValues, nnz));
     }
-    int rowLength = numFeatures + 1;
     if (numClasses == 2) {
       return binaryClass(x.dot(row, weights, 0) + weights[numFeatures], threshold);
     }
-    int best = 0;
-    double bestScore = x.dot(row, weights, 0) + weights[numFeatures];
-    for (int k = 1; k < numClasses; k++) {
-      double score = x.dot(row, weights, k * rowLength) + weights[k * rowLength + numFeatures];
-      if (overtakes(score, bestScore)) {
-        best = k;
-        bestScore = score;
-      }
-    }
-    return best;
+    double[] scores = scoreBuffer();
+    x.dotClasses(row, weights, numClasses, scores);
+    addIntercepts(scores);
+    return argmax(scores);
   }
 
   /**

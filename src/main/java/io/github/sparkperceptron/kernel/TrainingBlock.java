@@ -17,6 +17,8 @@ public final class TrainingBlock implements Serializable {
   private final int[] labels;
   private final double[] weights;
   private final double totalWeight;
+  /** The map from the rows' feature numbers to the model's, or {@code null} when they are the same. */
+  private final LocalFeatures localFeatures;
 
   /**
    * @param features the rows
@@ -24,7 +26,24 @@ public final class TrainingBlock implements Serializable {
    * @param weights sample weight of each row, or {@code null} when every weight is 1
    */
   public TrainingBlock(FeatureBlock features, int[] labels, double[] weights) {
+    this(features, labels, weights, null);
+  }
+
+  /**
+   * A block whose rows are numbered by the worker's own features ({@link LocalFeatures}): row
+   * entries use local numbers 0 .. m−1 and {@code features.numFeatures()} is m.
+   *
+   * @param localFeatures the map to the model's feature numbers, or {@code null} when the rows
+   *     use them already
+   */
+  public TrainingBlock(FeatureBlock features, int[] labels, double[] weights,
+      LocalFeatures localFeatures) {
     this.features = Objects.requireNonNull(features, "features");
+    if (localFeatures != null && localFeatures.size() != features.numFeatures()) {
+      throw new IllegalArgumentException("a map of " + localFeatures.size()
+          + " local features for rows of " + features.numFeatures());
+    }
+    this.localFeatures = localFeatures;
     this.labels = Objects.requireNonNull(labels, "labels");
     this.weights = weights;
     if (labels.length != features.numRows() || (weights != null && weights.length != labels.length)) {
@@ -50,6 +69,14 @@ public final class TrainingBlock implements Serializable {
 
   public FeatureBlock features() {
     return features;
+  }
+
+  /**
+   * The map from the rows' feature numbers to the model's, or {@code null} when the rows use the
+   * model's numbers (then {@code features().numFeatures()} is the model's d).
+   */
+  public LocalFeatures localFeatures() {
+    return localFeatures;
   }
 
   public int numRows() {
@@ -83,6 +110,7 @@ public final class TrainingBlock implements Serializable {
 
   /** Bytes held by the block's arrays. */
   public long sizeInBytes() {
-    return features.sizeInBytes() + 4L * labels.length + (weights == null ? 0 : 8L * weights.length);
+    return features.sizeInBytes() + 4L * labels.length + (weights == null ? 0 : 8L * weights.length)
+        + (localFeatures == null ? 0 : localFeatures.sizeInBytes());
   }
 }

@@ -118,6 +118,22 @@ public final class TrainingBlockBuilder {
    * @throws IllegalArgumentException if {@code layout} is not a permutation of the rows
    */
   public TrainingBlock build(int[] layout) {
+    return build(layout, false);
+  }
+
+  /**
+   * {@link #build(int[])} with the rows numbered by the block's own features: a CSR block's
+   * indices become 0 .. m−1 over the m distinct features it holds, in increasing global order
+   * ({@link LocalFeatures#renumber}), and the block keeps the map. A dense block keeps its d
+   * columns (identity map): its kernel adds 0·w for every column, and dropping the all-zero ones
+   * could turn a NaN margin into a finite one. The storage choice (CSR or dense) is the one
+   * {@link #build(int[])} makes, so every sum and update of the kernel is the same, bit for bit.
+   */
+  public TrainingBlock buildLocal(int[] layout) {
+    return build(layout, true);
+  }
+
+  private TrainingBlock build(int[] layout, boolean local) {
     if (layout != null) {
       requirePermutation(layout, numRows);
     }
@@ -132,6 +148,7 @@ public final class TrainingBlockBuilder {
     }
     long cells = (long) numRows * numFeatures;
     FeatureBlock features;
+    LocalFeatures map = null;
     if (numRows > 0 && cells <= Integer.MAX_VALUE - 8 && nnz >= DENSE_SHARE * cells) {
       double[] dense = new double[(int) cells];
       for (int r = 0; r < numRows; r++) {
@@ -142,9 +159,12 @@ public final class TrainingBlockBuilder {
         }
       }
       features = new DenseFeatureBlock(numRows, numFeatures, dense);
+      map = local ? LocalFeatures.identity(numFeatures) : null;
     } else if (layout == null) {
-      features = new CsrFeatureBlock(numFeatures, Arrays.copyOf(rowStart, numRows + 1),
-          Arrays.copyOf(indices, nnz), Arrays.copyOf(values, nnz));
+      int[] idx = Arrays.copyOf(indices, nnz);
+      map = local ? LocalFeatures.renumber(numFeatures, idx, nnz) : null;
+      features = new CsrFeatureBlock(local ? map.size() : numFeatures,
+          Arrays.copyOf(rowStart, numRows + 1), idx, Arrays.copyOf(values, nnz));
     } else {
       int[] start = new int[numRows + 1];
       int[] idx = new int[nnz];
@@ -156,11 +176,12 @@ public final class TrainingBlockBuilder {
         System.arraycopy(values, from, val, start[r], length);
         start[r + 1] = start[r] + length;
       }
-      features = new CsrFeatureBlock(numFeatures, start, idx, val);
+      map = local ? LocalFeatures.renumber(numFeatures, idx, nnz) : null;
+      features = new CsrFeatureBlock(local ? map.size() : numFeatures, start, idx, val);
     }
     indices = null;
     values = null;
-    return new TrainingBlock(features, finalLabels, finalWeights);
+    return new TrainingBlock(features, finalLabels, finalWeights, map);
   }
 
   private static void requirePermutation(int[] layout, int numRows) {

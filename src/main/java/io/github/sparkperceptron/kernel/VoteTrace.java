@@ -20,6 +20,8 @@ public final class VoteTrace implements UpdateRecorder, Serializable {
   private double endClock;
   private double mixWeight;
   private transient FeatureBlock source;
+  /** The source rows' map to the model's feature numbers, or {@code null} when they are the same. */
+  private transient LocalFeatures sourceFeatures;
   private transient FeatureBlock.EntryVisitor copier;
 
   private int count;
@@ -37,7 +39,19 @@ public final class VoteTrace implements UpdateRecorder, Serializable {
    * index, at the given clock.
    */
   public VoteTrace(FeatureBlock source, int startVector, double startClock) {
+    this(source, null, startVector, startClock);
+  }
+
+  /**
+   * Starts recording updates made on the rows of a block numbered by a worker's own features
+   * ({@link TrainingBlock#localFeatures()}; {@code null}: the model's numbers): the recorded rows
+   * carry the model's feature numbers, so the vote does not depend on how the worker numbered
+   * them.
+   */
+  public VoteTrace(FeatureBlock source, LocalFeatures sourceFeatures, int startVector,
+      double startClock) {
     this.source = source;
+    this.sourceFeatures = sourceFeatures;
     this.startVector = startVector;
     this.startClock = startClock;
     this.endClock = startClock;
@@ -101,7 +115,7 @@ public final class VoteTrace implements UpdateRecorder, Serializable {
           indices = Arrays.copyOf(indices, stored * 2);
           values = Arrays.copyOf(values, stored * 2);
         }
-        indices[stored] = index;
+        indices[stored] = sourceFeatures == null ? index : sourceFeatures.global(index);
         values[stored] = value;
         stored++;
       };
@@ -116,6 +130,7 @@ public final class VoteTrace implements UpdateRecorder, Serializable {
     this.endClock = clock;
     this.mixWeight = workerMixWeight;
     this.source = null;
+    this.sourceFeatures = null;
   }
 
   public int startVector() {

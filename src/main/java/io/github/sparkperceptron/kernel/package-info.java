@@ -14,7 +14,11 @@
  *   <li>A model has {@code K'} weight rows of length {@code d + 1}, stored row after row in one
  *       {@code double[]}; the last slot of a row is the bias ("notational hack": every x is
  *       augmented with a constant 1 when the intercept is fitted). Binary models have
- *       {@code K' = 1}; multiclass models {@code K' = K}.</li>
+ *       {@code K' = 1}; multiclass models {@code K' = K}. That class-major layout is the global
+ *       one (exchange, mixing, checkpoints, models); a worker may train a copy laid out
+ *       feature-major ({@link io.github.sparkperceptron.kernel.StateLayout}) over its own feature
+ *       numbers ({@link io.github.sparkperceptron.kernel.LocalFeatures},
+ *       {@link io.github.sparkperceptron.kernel.LocalWeights}), with the same bits.</li>
  *   <li>Binary class indices {0, 1} become y = 2l − 1 ∈ {−1, +1}.</li>
  *   <li>A margin of exactly zero counts as a mistake, so that training from w = 0 moves.</li>
  * </ul>

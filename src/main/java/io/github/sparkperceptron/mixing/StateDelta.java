@@ -110,15 +110,42 @@ public final class StateDelta implements Serializable {
    */
   public static StateDelta between(int[] touched, double[] w, double[] base, double[] u,
       boolean keepWeights, double denseAbove) {
-    int n = w.length;
+    return between(touched, touched, w, base, u, keepWeights, denseAbove);
+  }
+
+  /**
+   * The change of a working copy kept in other coordinates than the state's (a worker's own
+   * feature numbers and layout, {@code kernel.LocalWeights}): at the state coordinates
+   * {@code touched} (increasing), δw = w[slot] − base[coordinate] and δu = u[slot], where
+   * {@code slots[k]} is where the copy holds coordinate {@code touched[k]}. With the identity
+   * ({@code slots == touched}) this is {@link #between(int[], double[], double[], double[],
+   * boolean, double)}; the same expressions either way, so the same bits. The partition's new
+   * weights (with {@code keepWeights}) are {@code base} outside {@code touched}: the copy started
+   * the round equal to it there.
+   */
+  public static StateDelta between(int[] touched, int[] slots, double[] w, double[] base,
+      double[] u, boolean keepWeights, double denseAbove) {
+    if (slots.length != touched.length) {
+      throw new IllegalArgumentException(touched.length + " coordinates but " + slots.length
+          + " slots");
+    }
+    int n = base.length;
     if (touched.length > denseAbove * n) {
       double[] dw = new double[n];
       double[] du = u == null ? null : new double[n];
-      double[] exact = keepWeights ? w.clone() : null;
-      for (int j : touched) {
-        dw[j] = w[j] - base[j];
+      double[] exact = null;
+      if (keepWeights) {
+        exact = slots == touched ? w.clone() : base.clone();
+      }
+      for (int k = 0; k < touched.length; k++) {
+        int j = touched[k];
+        int s = slots[k];
+        dw[j] = w[s] - base[j];
         if (du != null) {
-          du[j] = u[j];
+          du[j] = u[s];
+        }
+        if (exact != null && slots != touched) {
+          exact[j] = w[s];
         }
       }
       return new StateDelta(n, null, dw, du, exact, denseAbove);
@@ -129,12 +156,13 @@ public final class StateDelta implements Serializable {
     double[] exact = keepWeights ? new double[m] : null;
     for (int k = 0; k < m; k++) {
       int j = touched[k];
-      dw[k] = w[j] - base[j];
+      int s = slots[k];
+      dw[k] = w[s] - base[j];
       if (du != null) {
-        du[k] = u[j];
+        du[k] = u[s];
       }
       if (exact != null) {
-        exact[k] = w[j];
+        exact[k] = w[s];
       }
     }
     return new StateDelta(n, touched.clone(), dw, du, exact, denseAbove);

@@ -3,6 +3,8 @@ package io.github.sparkperceptron.ml;
 import io.github.sparkperceptron.train.InputChecks;
 import java.util.List;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.ml.attribute.AttributeGroup;
 import io.github.sparkperceptron.kernel.Predictor;
 import io.github.sparkperceptron.kernel.VotedPerceptron;
@@ -21,13 +23,21 @@ import org.apache.spark.ml.util.GeneralMLWriter;
 import org.apache.spark.ml.util.HasTrainingSummary;
 import org.apache.spark.ml.util.Identifiable;
 import org.apache.spark.ml.util.MLReader;
+import org.apache.spark.ml.util.MLWritable;
+import org.apache.spark.ml.util.MLWriter;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.api.java.UDF1;
+import org.apache.spark.sql.expressions.UserDefinedFunction;
+import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A trained perceptron: K' weight rows over d features plus intercepts, where K' = 1 for binary
@@ -49,6 +59,14 @@ import org.apache.spark.sql.types.StructType;
  * {@code io.github.sparkperceptron.onnx}). For Spark Connect the model is registered as a
  * {@code Transformer} service and implements {@link HasTrainingSummary}, whose {@code summary}
  * the Connect server lets clients fetch.
+ *
+ * <p>{@link #transform} (and {@link #evaluate}, the predict job, everything built on them)
+ * broadcasts one compact scorer (a {@link Predictor}: feature-major weights for K &gt; 2, or the
+ * vote) per call and its tasks read it from the executor's copy. Spark's
+ * {@code ClassificationModel.transform} closes its UDFs over the model instead, so every task
+ * would deserialise its own copy of the coefficients (50 MB at K = 100, d = 2^16). The output
+ * columns, their metadata and every value are those of Spark's transform and of
+ * {@link #predictRaw}/{@link #predict}, which score with the same {@link Predictor}.
  */
 public class PerceptronClassificationModel
     extends ClassificationModel<Vector, PerceptronClassificationModel>
@@ -62,6 +80,7 @@ public class PerceptronClassificationModel
    * through this slot until the field is set.
    */
   private static final ThreadLocal<String> PENDING_UID = new ThreadLocal<>();
+  private static final Logger LOG = LoggerFactory.getLogger(PerceptronClassificationModel.class);
 
   private String uid;
   private final PerceptronParamSet paramSet = new PerceptronParamSet(this);
@@ -74,6 +93,8 @@ public class PerceptronClassificationModel
   /** The voted perceptron's vote (averaging=vote), or {@code null}. */
   private final VotedPerceptron vote;
   private transient PerceptronTrainingSummary trainingSummary;
+  /** The scorer of {@link #predictRaw} and {@link #predict}, built on first use. */
+  private transient volatile Predictor scorer;
 
   PerceptronClassificationModel(String uid, int numClasses, int numFeatures,
       double[] coefficients, double[] intercepts, VotedPerceptron vote) {
@@ -209,63 +230,18 @@ public class PerceptronClassificationModel
 
   @Override
   public Vector predictRaw(Vector features) {
-    checkSize(features);
-    if (vote != null) {
-      double[] votes = votes(features);
-      return numClasses == 2 ? Vectors.dense(-votes[0], votes[0]) : Vectors.dense(votes);
-    }
-    if (numClasses == 2) {
-      double m = margin(features, 0);
-      return Vectors.dense(-m, m);
-    }
-    return Vectors.dense(scores(features));
+    return rawPrediction(scorer(), getFeaturesCol(), features);
   }
 
   /** The prediction rule of {@link Predictor}: the same as {@code raw2prediction(predictRaw(x))}. */
   @Override
   public double predict(Vector features) {
-    checkSize(features);
-    if (vote != null) {
-      return raw2prediction(predictRaw(features));
-    }
-    if (numClasses == 2) {
-      return Predictor.binaryClass(margin(features, 0), getThreshold());
-    }
-    return Predictor.argmax(scores(features));
+    return prediction(scorer(), getFeaturesCol(), features);
   }
 
   @Override
   public double raw2prediction(Vector rawPrediction) {
-    if (numClasses == 2) {
-      return Predictor.binaryClass(rawPrediction.apply(1), getThreshold());
-    }
-    return Predictor.argmax(rawPrediction.toArray());
-  }
-
-  private double[] scores(Vector features) {
-    double[] scores = new double[numClasses];
-    for (int k = 0; k < numClasses; k++) {
-      scores[k] = margin(features, k);
-    }
-    return scores;
-  }
-
-  private transient int[] denseIndices;
-
-  private double[] votes(Vector features) {
-    if (features instanceof SparseVector) {
-      SparseVector sv = (SparseVector) features;
-      return vote.votes(sv.indices(), sv.values(), sv.indices().length);
-    }
-    int[] identity = denseIndices;
-    if (identity == null) {
-      identity = new int[numFeatures];
-      for (int j = 0; j < numFeatures; j++) {
-        identity[j] = j;
-      }
-      denseIndices = identity;
-    }
-    return vote.votes(identity, ((DenseVector) features).values(), numFeatures);
+    return rawToPrediction(numClasses, getThreshold(), rawPrediction);
   }
 
   /** Whether predictions come from the voted perceptron's vote (averaging=vote). */
@@ -288,17 +264,113 @@ public class PerceptronClassificationModel
     return vote;
   }
 
-  private double margin(Vector features, int row) {
-    return FeatureVectors.dot(features, coefficients, row * numFeatures) + intercepts[row];
+  /**
+   * The scorer of this model at the current {@code threshold}: its weights (or vote) are built
+   * once, a threshold change only wraps them anew.
+   */
+  private Predictor scorer() {
+    Predictor p = scorer;
+    double threshold = getThreshold();
+    if (p == null) {
+      p = vote != null ? Predictor.voted(vote, threshold)
+          : Predictor.linear(numClasses, numFeatures, threshold, coefficients, intercepts);
+      scorer = p;
+    } else if (Double.compare(p.threshold(), threshold) != 0) {
+      p = p.withThreshold(threshold);
+      scorer = p;
+    }
+    return p;
   }
 
-  private void checkSize(Vector features) {
+  /** The raw prediction: binary [−m, m] (m the margin or vote total), multiclass the K scores. */
+  private static Vector rawPrediction(Predictor scorer, String featuresCol, Vector features) {
+    checkSize(featuresCol, scorer.numFeatures(), features);
+    double[] raw = features instanceof SparseVector
+        ? scorer.rawScores(((SparseVector) features).indices(),
+            ((SparseVector) features).values(), ((SparseVector) features).indices().length)
+        : scorer.rawScoresDense(((DenseVector) features).values());
+    return scorer.numClasses() == 2 ? Vectors.dense(-raw[0], raw[0]) : Vectors.dense(raw);
+  }
+
+  private static double prediction(Predictor scorer, String featuresCol, Vector features) {
+    checkSize(featuresCol, scorer.numFeatures(), features);
+    if (features instanceof SparseVector) {
+      SparseVector sv = (SparseVector) features;
+      return scorer.predict(sv.indices(), sv.values(), sv.indices().length);
+    }
+    return scorer.predictDense(((DenseVector) features).values());
+  }
+
+  private static double rawToPrediction(int numClasses, double threshold, Vector raw) {
+    if (numClasses == 2) {
+      return Predictor.binaryClass(raw.apply(1), threshold);
+    }
+    return Predictor.argmax(raw.toArray());
+  }
+
+  /**
+   * Spark's {@code ClassificationModel.transform} (the same columns, metadata and values: the raw
+   * prediction from the features, the prediction from the raw prediction when that column is
+   * set, else from the features), with the UDFs closed over a broadcast scorer instead of the
+   * model. The broadcast lives as long as the returned DataFrame can be computed; Spark's
+   * ContextCleaner removes it once that is garbage.
+   */
+  @Override
+  public Dataset<Row> transform(Dataset<?> dataset) {
+    StructType outputSchema = transformSchema(dataset.schema(), true);
+    String rawCol = getRawPredictionCol();
+    String predictionCol = getPredictionCol();
+    if (rawCol.isEmpty() && predictionCol.isEmpty()) {
+      LOG.warn("{}: transform() was called as NOOP since no output columns were set.", uid());
+      return dataset.toDF();
+    }
+    Broadcast<Predictor> broadcast = JavaSparkContext
+        .fromSparkContext(dataset.sparkSession().sparkContext()).broadcast(scorer());
+    String featuresCol = getFeaturesCol();
+    Dataset<Row> out = dataset.toDF();
+    if (!rawCol.isEmpty()) {
+      out = out.withColumn(rawCol, rawUdf(broadcast, featuresCol)
+          .apply(functions.col(featuresCol))
+          .as(rawCol, outputSchema.apply(rawCol).metadata()));
+    }
+    if (!predictionCol.isEmpty()) {
+      Column predicted = rawCol.isEmpty()
+          ? predictionUdf(broadcast, featuresCol).apply(functions.col(featuresCol))
+          : rawToPredictionUdf(broadcast).apply(functions.col(rawCol));
+      out = out.withColumn(predictionCol,
+          predicted.as(predictionCol, outputSchema.apply(predictionCol).metadata()));
+    }
+    return out;
+  }
+
+  // The UDFs are built in static methods so that their closures hold the broadcast and the
+  // column name, never the model. The prediction is a primitive double in Spark's Scala UDFs,
+  // hence a non-nullable column: asNonNullable keeps the schema the same.
+
+  private static UserDefinedFunction rawUdf(Broadcast<Predictor> scorer, String featuresCol) {
+    UDF1<Vector, Vector> f = features -> rawPrediction(scorer.value(), featuresCol, features);
+    return functions.udf(f, SQLDataTypes.VectorType());
+  }
+
+  private static UserDefinedFunction predictionUdf(Broadcast<Predictor> scorer,
+      String featuresCol) {
+    UDF1<Vector, Double> f = features -> prediction(scorer.value(), featuresCol, features);
+    return functions.udf(f, DataTypes.DoubleType).asNonNullable();
+  }
+
+  private static UserDefinedFunction rawToPredictionUdf(Broadcast<Predictor> scorer) {
+    UDF1<Vector, Double> f = raw -> rawToPrediction(scorer.value().numClasses(),
+        scorer.value().threshold(), raw);
+    return functions.udf(f, DataTypes.DoubleType).asNonNullable();
+  }
+
+  private static void checkSize(String featuresCol, int numFeatures, Vector features) {
     if (features == null) {
-      throw new IllegalArgumentException("Column '" + getFeaturesCol() + "' holds a null vector;"
+      throw new IllegalArgumentException("Column '" + featuresCol + "' holds a null vector;"
           + " the model needs a vector of " + numFeatures + " features in every row");
     }
     if (features.size() != numFeatures) {
-      throw new IllegalArgumentException("Column '" + getFeaturesCol() + "' holds a vector of size "
+      throw new IllegalArgumentException("Column '" + featuresCol + "' holds a vector of size "
           + features.size() + ", but this model was trained on " + numFeatures + " features;"
           + " transform data built the same way as the training data");
     }

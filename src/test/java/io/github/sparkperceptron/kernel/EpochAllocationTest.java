@@ -52,9 +52,9 @@ class EpochAllocationTest {
   }
 
   private static long epochAllocation(TrainingBlock data, VisitOrder visits, int numClasses,
-      UpdateRule rule, Averaging averaging) {
+      UpdateRule rule, Averaging averaging, StateLayout layout) {
     LearnerConfig config = new LearnerConfig(data.features().numFeatures(), numClasses, true,
-        1.0, rule, 1.0, averaging);
+        1.0, rule, 1.0, averaging).withLayout(layout);
     LinearState state = LinearState.zero(config);
     EpochOrder order = visits.epochOrder(1, 0, data.features());
     EpochStats stats = new EpochStats();
@@ -81,10 +81,12 @@ class EpochAllocationTest {
           TrainingBlock data = block(dense, classes, visits);
           for (UpdateRule rule : new UpdateRule[] {UpdateRule.PERCEPTRON, UpdateRule.PA1}) {
             for (Averaging averaging : new Averaging[] {Averaging.NONE, Averaging.AVERAGE}) {
-              long bytes = epochAllocation(data, visits, classes, rule, averaging);
-              worst = Math.max(worst, bytes);
-              report.append(String.format("%s %s K=%d %s %s: %d bytes%n", scope,
-                  dense ? "dense" : "sparse", classes, rule, averaging, bytes));
+              for (StateLayout layout : StateLayout.values()) {
+                long bytes = epochAllocation(data, visits, classes, rule, averaging, layout);
+                worst = Math.max(worst, bytes);
+                report.append(String.format("%s %s K=%d %s %s %s: %d bytes%n", scope,
+                    dense ? "dense" : "sparse", classes, rule, averaging, layout, bytes));
+              }
             }
           }
         }
