@@ -49,6 +49,16 @@ public final class PartitionResult implements Serializable {
     this.updatesByPartition = new long[][] {updates};
   }
 
+  /**
+   * A result that carries only what mixing reads (μ, the mean update mass and the change),
+   * without stats or traces: a node of the mixing tree as it travels between workers.
+   */
+  static PartitionResult node(int partition, double mixWeight, double stepSum, StateDelta delta) {
+    PartitionResult r = new PartitionResult(partition, mixWeight, delta, new EpochStats[0]);
+    r.stepSum = stepSum;
+    return r;
+  }
+
   /** The first partition index this result covers. */
   public int partition() {
     return partition;

@@ -13,7 +13,11 @@ import org.apache.spark.TaskContext;
  *       first half of its rows, in the epoch's order, into its copy of the state, then fails:
  *       the retry must start again from the broadcast state, not from the half-trained copy
  *       (in local mode every task of the JVM shares the broadcast object, so a task that
- *       trained it in place would be caught);</li>
+ *       trained it in place would be caught). When an epoch's rounds run in one barrier stage
+ *       ({@link BarrierRounds}), the first attempt of that stage loses one task, partition
+ *       (epoch − 1) mod W, halfway through round ⌊R/2⌋, after the rounds before it were mixed
+ *       into every task's weights: the retried stage must start the epoch again from the
+ *       shipped weights and momentum;</li>
  *   <li>{@code from-epoch:N}: every attempt of epoch N and later fails, which aborts the training
  *       as a dying driver would (a resumed training must then end with the same model).</li>
  * </ul>
@@ -33,7 +37,7 @@ final class FaultInjection {
     if (mode == null) {
       return;
     }
-    boolean fail = mode.equals("first-attempt") ? task.attemptNumber() == 0
+    boolean fail = mode.equals("first-attempt") ? isFirstAttempt(task)
         : mode.startsWith("from-epoch:") && epoch >= Integer.parseInt(mode.substring(11));
     if (fail) {
       throw failure(epoch, partition, task, mode, "");
@@ -47,7 +51,27 @@ final class FaultInjection {
   static int rowsBeforeFailure(int epoch, int partition, int rows) {
     TaskContext task = TaskContext.get();
     String mode = task == null ? null : task.getLocalProperty(PROPERTY);
-    return "first-attempt-mid-epoch".equals(mode) && task.attemptNumber() == 0 ? rows / 2 : -1;
+    return "first-attempt-mid-epoch".equals(mode) && isFirstAttempt(task) ? rows / 2 : -1;
+  }
+
+  /**
+   * For a barrier task running all {@code rounds} rounds of an epoch over {@code workers}
+   * workers: the round in whose middle this attempt must fail ({@link #rowsBeforeFailure} rows
+   * into it), or −1 when it runs normally.
+   */
+  static int barrierFailureRound(int epoch, int partition, int workers, int rounds) {
+    TaskContext task = TaskContext.get();
+    String mode = task == null ? null : task.getLocalProperty(PROPERTY);
+    return "first-attempt-mid-epoch".equals(mode) && isFirstAttempt(task)
+        && partition == (epoch - 1) % workers ? rounds / 2 : -1;
+  }
+
+  /**
+   * Whether this is the first try of the task's work: a barrier stage is retried as a whole, as
+   * a new stage attempt whose tasks are attempt 0 again, so both numbers count.
+   */
+  private static boolean isFirstAttempt(TaskContext task) {
+    return task.attemptNumber() == 0 && task.stageAttemptNumber() == 0;
   }
 
   /** Fails the attempt after it learned {@code rowsLearned} rows of its epoch. */
@@ -60,7 +84,8 @@ final class FaultInjection {
   private static IllegalStateException failure(int epoch, int partition, TaskContext task,
       String mode, String when) {
     return new IllegalStateException("injected failure: epoch " + epoch + ", partition "
-        + partition + ", attempt " + task.attemptNumber() + when + " (" + PROPERTY + "=" + mode
+        + partition + ", attempt " + task.attemptNumber() + " of stage attempt "
+        + task.stageAttemptNumber() + when + " (" + PROPERTY + "=" + mode
         + ")");
   }
 }

@@ -44,7 +44,9 @@ import org.slf4j.LoggerFactory;
  * coordinates each touched) with {@code treeAggregate} into a {@link ParameterMix}
  * (order-independent, so bit-reproducible), apply the mix, destroy the broadcast. With a
  * validation set, a small job after each epoch scores the epoch's model on the held-out rows.
- * One-shot mixing instead runs every epoch inside one job and mixes once.
+ * One-shot mixing instead runs every epoch inside one job and mixes once. Where Spark allows it,
+ * {@link BarrierRounds} runs all of an epoch's rounds inside one barrier stage instead, and the
+ * loop replays their mixes from the workers' per-round results with the same code.
  *
  * <p>Why a retried or recomputed task changes nothing: a partition's round is a pure function of
  * the broadcast weights, the partition's rows (cached, or recomputed deterministically from the
@@ -109,9 +111,10 @@ final class IterativeParameterMixing {
       }
     }
     try (WeightShipper shipper = new WeightShipper(jsc, uid + "/" + java.util.UUID.randomUUID(),
-        length)) {
+        length);
+        BarrierRounds barrier = BarrierRounds.open(jsc, input, learner, settings, uid)) {
       trainEpochs(jsc, input, learner, settings, checkpoints, checkpointInterval, listener, uid,
-          progress, totalWeight, shipper, support);
+          progress, totalWeight, shipper, support, barrier);
       LOG.info("Weights shipped to the executors: {} values in {} snapshot(s) and changes",
           shipper.shippedValues(), shipper.snapshots());
     }
@@ -126,7 +129,7 @@ final class IterativeParameterMixing {
   private static void trainEpochs(JavaSparkContext jsc, TrainingInput input,
       LearnerConfig learner, MixingSettings settings, Checkpoints checkpoints,
       int checkpointInterval, EpochListener listener, String uid, TrainingProgress progress,
-      double totalWeight, WeightShipper shipper, TouchedSet support) {
+      double totalWeight, WeightShipper shipper, TouchedSet support, BarrierRounds barrier) {
     VotedPerceptron.Builder vote = progress.vote;
     int rounds = settings.rounds;
     for (int epoch = progress.epochsDone + 1; epoch <= settings.maxIter; epoch++) {
@@ -136,6 +139,10 @@ final class IterativeParameterMixing {
       double epochClock = progress.state.clock();
       EpochStats stats = new EpochStats();
       long[] partitionUpdates = new long[input.numPartitions];
+      // With a barrier executor the epoch's rounds ran in one barrier stage; the loop below then
+      // replays their mixes from the workers' results instead of running a job per round.
+      BarrierRounds.Epoch ran = barrier == null ? null
+          : barrier.runEpoch(epoch, progress, shipper, support, totalWeight);
       for (int round = 0; round < rounds; round++) {
         jsc.setJobDescription(rounds == 1
             ? String.format(Locale.ROOT, "perceptron epoch %d/%d (%s mixing)", epoch,
@@ -145,7 +152,8 @@ final class IterativeParameterMixing {
         double roundEnd = round == rounds - 1 ? epochClock + totalWeight
             : epochClock + totalWeight * (round + 1) / rounds;
         PartitionResult mixed = mixingRound(jsc, input, learner, settings, progress, vote,
-            totalWeight, epoch, round, roundEnd, shipper, support);
+            totalWeight, epoch, round, roundEnd, shipper, support,
+            ran == null ? null : ran.round(round));
         if (vote != null) {
           vote.addEpoch(epoch, mixed.voteTraces());
         }
@@ -156,6 +164,9 @@ final class IterativeParameterMixing {
         for (int i = 0; i < byPartition.length; i++) {
           partitionUpdates[i] += byPartition[i][0];
         }
+      }
+      if (ran != null) {
+        ran.verify(progress.state.weights(), progress.momentum);
       }
       double change = relativeChange(beforeIndex, beforeValues, support.toArray(),
           progress.state.weights());
@@ -219,25 +230,36 @@ final class IterativeParameterMixing {
   /**
    * One mixing round: look ahead (block momentum), broadcast, train every partition on its slice,
    * mix the changes, apply them to {@code progress.state} and advance its clock to
-   * {@code roundEnd}. Returns the mixed result (its stats, traces and update counts).
+   * {@code roundEnd}. Returns the mixed result (its stats, traces and update counts). With
+   * {@code ranInBarrier} (the workers' own results of this round, from {@link BarrierRounds})
+   * there is no job: the same steps mix those results instead.
    */
   private static PartitionResult mixingRound(JavaSparkContext jsc, TrainingInput input,
       LearnerConfig learner, MixingSettings settings, TrainingProgress progress,
       VotedPerceptron.Builder vote, double totalWeight, int epoch, int round, double roundEnd,
-      WeightShipper shipper, TouchedSet support) {
+      WeightShipper shipper, TouchedSet support, PartitionResult[] ranInBarrier) {
     LinearState state = progress.state;
     if (progress.momentum != null) {
       progress.momentum.lookAhead(state.weights(), state.averageAccumulator(), state.clock(),
           support.toArray(), shipper.changedSet());
     }
     int startVector = vote == null ? -1 : vote.addStartVector(state.weights());
-    boolean exact = input.numPartitions == 1;
-    WeightsRef weights = shipper.ship(state.weights());
-    JavaRDD<PartitionResult> results = input.partitions.mapPartitionsWithIndex(
-        roundTask(weights, learner, settings, totalWeight, epoch, round, state.clock(), roundEnd,
-            exact, startVector), true);
-    PartitionResult mixed = results.treeAggregate(new ParameterMix(input.numPartitions),
-        ParameterMix::add, ParameterMix::merge, settings.aggregationDepth).result();
+    PartitionResult mixed;
+    if (ranInBarrier != null) {
+      ParameterMix mix = new ParameterMix(input.numPartitions);
+      for (PartitionResult leaf : ranInBarrier) {
+        mix.add(leaf);
+      }
+      mixed = mix.result();
+    } else {
+      boolean exact = input.numPartitions == 1;
+      WeightsRef weights = shipper.ship(state.weights());
+      JavaRDD<PartitionResult> results = input.partitions.mapPartitionsWithIndex(
+          roundTask(weights, learner, settings, totalWeight, epoch, round, state.clock(),
+              roundEnd, exact, startVector), true);
+      mixed = results.treeAggregate(new ParameterMix(input.numPartitions),
+          ParameterMix::add, ParameterMix::merge, settings.aggregationDepth).result();
+    }
     StateDelta change = mixed.delta();
     change.applyTo(state.weights(), state.averageAccumulator());
     shipper.changed(change);
