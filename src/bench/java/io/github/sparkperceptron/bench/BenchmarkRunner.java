@@ -53,6 +53,9 @@ import picocli.CommandLine.Option;
  * order       (only on request) the visiting orders of issue 14: order-kernel, the kernel's epoch
  *             per order and chunk size (no Spark), and order-accuracy, the test accuracy of
  *             shuffleScope=rows against chunks on every dataset, 3 seeds, 1, 2 and 16 partitions
+ * rounds      (only on request) issue 18: the fixed cost of a mixing round in one barrier stage
+ *             per epoch against one Spark job per round, and the defaults' fit ({@link
+ *             RoundsBench})
  * </pre>
  *
  * <p>Writes target/bench/results.csv (one measurement a row, each naming machine, Java, Spark,
@@ -71,7 +74,8 @@ public final class BenchmarkRunner implements Callable<Integer> {
   @Option(names = "--sections", split = ",", paramLabel = "S",
       description = "sections to run: mllib, epoch, partitions, scale (default: these four;"
           + " memory is measured with epoch), and on request mixing-cost (issue 9), model-size,"
-          + " many-class (issue 10), order (= order-kernel and order-accuracy, issue 14)")
+          + " many-class (issue 10), order (= order-kernel and order-accuracy, issue 14),"
+          + " rounds (issue 18)")
   List<String> sections = new ArrayList<>(List.of("mllib", "epoch", "partitions", "scale"));
 
   @Option(names = "--datasets", split = ",", paramLabel = "NAME",
@@ -158,6 +162,32 @@ public final class BenchmarkRunner implements Callable<Integer> {
           + " for none)")
   List<String> modelSizeK = new ArrayList<>(List.of("2", "10", "100", "1000"));
 
+  @Option(names = "--rounds-workers", defaultValue = "0",
+      description = "workers of the rounds section; 0 = the master's task slots")
+  int roundsWorkers;
+
+  @Option(names = "--rounds-rows", defaultValue = "32000",
+      description = "training rows of the rounds section (default: ${DEFAULT-VALUE})")
+  long roundsRows;
+
+  @Option(names = "--rounds-epochs", defaultValue = "10",
+      description = "epochs per fit of the rounds section (default: ${DEFAULT-VALUE})")
+  int roundsEpochs;
+
+  @Option(names = "--rounds-max", defaultValue = "32",
+      description = "mixingRounds of the rounds section's many-round fit (default:"
+          + " ${DEFAULT-VALUE})")
+  int roundsMax;
+
+  @Option(names = "--rounds-exchanges", split = ",", paramLabel = "E",
+      description = "exchanges of the barrier path: tree, allgather (default: tree)")
+  List<String> roundsExchanges = new ArrayList<>(List.of("tree"));
+
+  @Option(names = "--rounds-allgather-rounds", defaultValue = "4",
+      description = "mixingRounds of the allgather fits, over 2 epochs (default:"
+          + " ${DEFAULT-VALUE})")
+  int roundsAllGatherRounds;
+
   @Option(names = "--many-class-epochs", defaultValue = "10",
       description = "epochs of the many-class section (default: ${DEFAULT-VALUE})")
   int manyClassEpochs;
@@ -240,6 +270,11 @@ public final class BenchmarkRunner implements Callable<Integer> {
       }
       if (sections.contains("order") || sections.contains("order-accuracy")) {
         orderAccuracySection();
+      }
+      if (sections.contains("rounds")) {
+        new RoundsBench(spark, report, repeats).run(roundsWorkers > 0 ? roundsWorkers
+            : spark.sparkContext().defaultParallelism(), roundsRows, roundsEpochs, roundsMax,
+            roundsExchanges, roundsAllGatherRounds, load());
       }
       if (sections.contains("model-size") || sections.contains("many-class")) {
         ExchangeBench exchange = new ExchangeBench(spark, report, out, master, partitions,

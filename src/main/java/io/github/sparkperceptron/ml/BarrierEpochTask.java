@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import org.apache.spark.BarrierTaskContext;
 import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.util.LongAccumulator;
 import scala.collection.Iterator;
 import scala.jdk.javaapi.CollectionConverters;
 import scala.runtime.AbstractFunction1;
@@ -116,18 +117,20 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<PreparedPartitio
   private final int rendezvousPort;
   private final long token;
   private final int timeoutMillis;
+  private final LongAccumulator bytesExchanged;
 
   /**
    * @param roundEnds the averaging clock at the end of each round (the driver's values)
    * @param firstStartVector the vote's index of round 0's start vector, or −1 without a vote
    * @param velocity Δ of block momentum, or null without momentum
    * @param support the driver's support set at the epoch's start (momentum only, else null)
+   * @param bytesExchanged counts the bytes the workers send each other (for measurements)
    */
   BarrierEpochTask(LearnerConfig learner, MixingSettings settings, int workers, int epoch,
       double totalWeight, double startClock, double[] roundEnds, int firstStartVector,
       WeightsRef weights, WeightsRef velocity, MomentumStart momentum, Broadcast<int[]> support,
       BarrierRounds.Exchange exchange, String rendezvousHost, int rendezvousPort, long token,
-      int timeoutMillis) {
+      int timeoutMillis, LongAccumulator bytesExchanged) {
     this.learner = learner;
     this.settings = settings;
     this.workers = workers;
@@ -145,6 +148,7 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<PreparedPartitio
     this.rendezvousPort = rendezvousPort;
     this.token = token;
     this.timeoutMillis = timeoutMillis;
+    this.bytesExchanged = bytesExchanged;
   }
 
   @Override
@@ -367,6 +371,7 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<PreparedPartitio
     // work now equals mixed, which differs from the executor's shipped copy where the epoch
     // changed it: the pool resynchronises it there before its next use.
     ExecutorWeights.release(working, changedInEpoch.drain());
+    bytesExchanged.add(exchanger.bytesSent());
     return new Output(partition, results, BarrierRounds.digest(mixed),
         m == null ? 0.0 : m.mass(), m == null ? 0.0 : m.velocityMass(),
         m == null ? 0 : m.restarts(), exchanger.bytesSent(), exchanger.bytesReceived());

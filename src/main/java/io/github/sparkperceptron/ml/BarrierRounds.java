@@ -88,7 +88,10 @@ final class BarrierRounds implements AutoCloseable {
   static final String TIMEOUT_KEY = "spark.perceptron.barrier.timeout";
   /** The driver's rendezvous port (default 0: any free port). */
   static final String PORT_KEY = "spark.perceptron.barrier.port";
-  /** The name of the accumulator that counts the bytes the workers sent to each other. */
+  /**
+   * The name of the accumulator that counts the bytes the workers sent to each other (framing
+   * included; Spark's listener events show it per stage), for measurements.
+   */
   static final String BYTES_ACCUMULATOR = "spark-perceptron barrier bytes exchanged";
 
   static final int DEFAULT_TIMEOUT_S = 600;
@@ -299,7 +302,7 @@ final class BarrierRounds implements AutoCloseable {
         totalWeight, epochClock, roundEnds, vote == null ? -1 : vote.startVectors().size(),
         weights, velocity, momentumStart, supportAtStart, exchange,
         rendezvous == null ? null : rendezvous.host(), rendezvous == null ? 0 : rendezvous.port(),
-        token, timeoutMillis);
+        token, timeoutMillis, bytesExchanged);
     jsc.setJobDescription(String.format(Locale.ROOT, "perceptron epoch %d/%d: %d rounds in one"
         + " barrier stage (%s mixing)", epoch, settings.maxIter, rounds,
         settings.mixing.paramValue()));
@@ -315,7 +318,6 @@ final class BarrierRounds implements AutoCloseable {
       BarrierEpochTask.Output[] byPartition = new BarrierEpochTask.Output[input.numPartitions];
       for (BarrierEpochTask.Output o : outputs) {
         byPartition[o.partition] = o;
-        bytesExchanged.add(o.bytesSent);
       }
       return new Epoch(epoch, byPartition);
     } catch (Exception e) {
