@@ -180,7 +180,9 @@ public final class BenchmarkRunner implements Callable<Integer> {
   int roundsMax;
 
   @Option(names = "--rounds-exchanges", split = ",", paramLabel = "E",
-      description = "exchanges of the barrier path: tree, allgather (default: tree)")
+      description = "variants of the barrier path: tree (sockets, worker 0's mixes to the"
+          + " driver), leaves (every worker's changes to the driver), allgather (Spark's);"
+          + " default: tree")
   List<String> roundsExchanges = new ArrayList<>(List.of("tree"));
 
   @Option(names = "--rounds-allgather-rounds", defaultValue = "4",

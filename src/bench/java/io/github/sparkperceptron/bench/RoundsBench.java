@@ -14,6 +14,8 @@ import org.apache.spark.scheduler.AccumulableInfo;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.scheduler.SparkListenerStageCompleted;
+import org.apache.spark.scheduler.SparkListenerStageSubmitted;
+import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -42,14 +44,16 @@ import scala.jdk.javaapi.CollectionConverters;
  * idle machine.
  *
  * <p>W is the master's task slots (run it once per master: local[2], local[16], local[64]) unless
- * {@code --rounds-workers} says otherwise. {@code --rounds-exchanges tree,allgather} adds Spark's
- * allGather, measured with {@code --rounds-allgather-rounds} rounds over 2 epochs (a second a
- * round).
+ * {@code --rounds-workers} says otherwise. {@code --rounds-exchanges tree,leaves,allgather} adds
+ * the barrier path whose workers all send their changes to the driver
+ * ({@code spark.perceptron.barrier.results=leaves}) and Spark's allGather, measured with
+ * {@code --rounds-allgather-rounds} rounds over 2 epochs (a second a round).
  */
 final class RoundsBench {
   /** Spark configuration key / local property of the round execution (BarrierRounds). */
   static final String MODE_KEY = "spark.perceptron.roundExecution";
   static final String EXCHANGE_KEY = "spark.perceptron.barrier.exchange";
+  static final String RESULTS_KEY = "spark.perceptron.barrier.results";
   static final String BYTES_ACCUMULATOR = "spark-perceptron barrier bytes exchanged";
 
   private final SparkSession spark;
@@ -68,6 +72,9 @@ final class RoundsBench {
   private static final class Counter extends SparkListener {
     long jobs;
     long stages;
+    /** Bytes the epochs' tasks sent towards the driver: shuffle output and task results. */
+    long resultBytes;
+    final java.util.Set<Integer> epochStages = new java.util.HashSet<>();
     final Map<Long, Long> bytesById = new HashMap<>();
 
     @Override
@@ -77,7 +84,25 @@ final class RoundsBench {
       // The epochs' jobs only: not the data preparation's, not the test set's scoring.
       if (description != null && description.startsWith("perceptron epoch")) {
         jobs++;
-        stages += start.stageInfos().size();
+        for (Object id : CollectionConverters.asJava(start.stageIds())) {
+          epochStages.add((Integer) id);
+        }
+      }
+    }
+
+    /** Stages that run (a job also lists its parents' stages that it skips). */
+    @Override
+    public synchronized void onStageSubmitted(SparkListenerStageSubmitted submitted) {
+      if (epochStages.contains(submitted.stageInfo().stageId())) {
+        stages++;
+      }
+    }
+
+    @Override
+    public synchronized void onTaskEnd(SparkListenerTaskEnd end) {
+      if (epochStages.contains(end.stageId()) && end.taskMetrics() != null) {
+        resultBytes += end.taskMetrics().resultSize()
+            + end.taskMetrics().shuffleWriteMetrics().bytesWritten();
       }
     }
 
@@ -98,7 +123,7 @@ final class RoundsBench {
       for (long b : bytesById.values()) {
         bytes += b;
       }
-      return new long[] {jobs, stages, bytes};
+      return new long[] {jobs, stages, bytes, resultBytes};
     }
   }
 
@@ -108,13 +133,17 @@ final class RoundsBench {
     long jobs;
     long stages;
     long bytes;
+    long resultBytes;
     double accuracy;
   }
 
   private Fit fit(PerceptronClassifier c, Dataset<Row> train, Dataset<Row> test, String mode,
-      String exchange) {
+      String variant) {
     spark.sparkContext().setLocalProperty(MODE_KEY, mode);
-    spark.sparkContext().setLocalProperty(EXCHANGE_KEY, exchange);
+    spark.sparkContext().setLocalProperty(EXCHANGE_KEY,
+        variant.equals("allgather") ? "allgather" : "tree");
+    spark.sparkContext().setLocalProperty(RESULTS_KEY,
+        variant.equals("leaves") ? "leaves" : "mixes");
     try {
       drain();
       long[] before = counter.snapshot();
@@ -127,12 +156,14 @@ final class RoundsBench {
       f.jobs = after[0] - before[0];
       f.stages = after[1] - before[1];
       f.bytes = after[2] - before[2];
+      f.resultBytes = after[3] - before[3];
       f.accuracy = new MulticlassClassificationEvaluator().setMetricName("accuracy")
           .evaluate(model.transform(test));
       return f;
     } finally {
       spark.sparkContext().setLocalProperty(MODE_KEY, null);
       spark.sparkContext().setLocalProperty(EXCHANGE_KEY, null);
+      spark.sparkContext().setLocalProperty(RESULTS_KEY, null);
     }
   }
 
@@ -166,9 +197,12 @@ final class RoundsBench {
     Report.Table t = new Report.Table("rounds run as", "fit R=1 s (best / median)",
         Report.f("fit R=%d s (best / median)", maxRounds), "ms per round (best / median)",
         Report.f("epoch jobs / stages per fit R=%d", maxRounds), "bytes sent per round",
-        "accuracy R=1 / R=" + maxRounds);
+        "result bytes per epoch R=1 / R=" + maxRounds, "accuracy R=1 / R=" + maxRounds);
     List<String[]> configs = new ArrayList<>();
     configs.add(new String[] {"barrier", "tree"});
+    if (exchanges.contains("leaves")) {
+      configs.add(new String[] {"barrier", "leaves"});
+    }
     configs.add(new String[] {"jobs", "tree"});
     if (exchanges.contains("allgather")) {
       configs.add(new String[] {"barrier", "allgather"});
@@ -178,7 +212,9 @@ final class RoundsBench {
       boolean gather = config[1].equals("allgather");
       int rounds = gather ? allGatherRounds : maxRounds;
       int e = gather ? Math.min(2, epochs) : epochs;
-      String label = config[0] + (config[0].equals("barrier") ? " (" + config[1] + ")" : "");
+      String label = config[0] + (config[0].equals("barrier") ? " (" + (gather ? "allgather"
+          : config[1].equals("leaves") ? "tree, every worker's changes to the driver"
+          : "tree") + ")" : "");
       List<Double> one = new ArrayList<>();
       List<Double> many = new ArrayList<>();
       Fit lastOne = null;
@@ -204,7 +240,10 @@ final class RoundsBench {
           Report.f("%.1f / %.1f", 1000 * perRoundBest, 1000 * perRoundMedian),
           Report.f("%d / %d", lastMany.jobs, lastMany.stages),
           config[0].equals("barrier") ? Report.f("%,.0f", bytesPerRound) : "-",
+          Report.f("%,d / %,d", lastOne.resultBytes / e, lastMany.resultBytes / e),
           Report.f("%.4f / %.4f", lastOne.accuracy, lastMany.accuracy));
+      report.add("rounds", shape, workers, label, "result_bytes_per_epoch",
+          lastMany.resultBytes / (double) e, "bytes");
       report.add("rounds", shape, workers, label, "round_fixed_cost_best", perRoundBest, "s");
       report.add("rounds", shape, workers, label, "round_fixed_cost_median", perRoundMedian,
           "s");

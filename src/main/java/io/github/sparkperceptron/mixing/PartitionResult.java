@@ -95,6 +95,16 @@ public final class PartitionResult implements Serializable {
     return updatesByPartition;
   }
 
+  /**
+   * Replaces the change this result carries; returns this. For a round whose workers mixed
+   * their changes among themselves ({@link RoundTree}): the driver mixes what they report
+   * without their changes (stats, masses, traces) and takes the mixed change from them.
+   */
+  public PartitionResult withChange(StateDelta mixed) {
+    this.delta = Objects.requireNonNull(mixed, "mixed");
+    return this;
+  }
+
   /** Attaches this partition's vote trace; returns this. */
   public PartitionResult withVoteTrace(VoteTrace trace) {
     voteTraces.add(trace);

@@ -55,8 +55,13 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<PreparedPartitio
   static final class Output implements Serializable {
     private static final long serialVersionUID = 1L;
     final int partition;
-    /** The worker's own result of each round (its change, stats and vote trace). */
+    /**
+     * The worker's own result of each round: its stats and vote trace, and its change unless
+     * only worker 0's mixed changes travel ({@link BarrierRounds.Results#MIXES}).
+     */
     final PartitionResult[] rounds;
+    /** Worker 0's mixed change of each round with {@link BarrierRounds.Results#MIXES}, else null. */
+    final StateDelta[] mixes;
     /** {@link BarrierRounds#digest} of the worker's weights after the last round. */
     final long weightsDigest;
     /** Block momentum after the epoch: M, m_Δ and restarts (0 without momentum). */
@@ -67,10 +72,12 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<PreparedPartitio
     final long bytesSent;
     final long bytesReceived;
 
-    Output(int partition, PartitionResult[] rounds, long weightsDigest, double momentumMass,
-        double velocityMass, long restarts, long bytesSent, long bytesReceived) {
+    Output(int partition, PartitionResult[] rounds, StateDelta[] mixes, long weightsDigest,
+        double momentumMass, double velocityMass, long restarts, long bytesSent,
+        long bytesReceived) {
       this.partition = partition;
       this.rounds = rounds;
+      this.mixes = mixes;
       this.weightsDigest = weightsDigest;
       this.momentumMass = momentumMass;
       this.velocityMass = velocityMass;
@@ -113,6 +120,7 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<PreparedPartitio
   private final MomentumStart momentum;
   private final Broadcast<int[]> support;
   private final BarrierRounds.Exchange exchange;
+  private final BarrierRounds.Results resultsKept;
   private final String rendezvousHost;
   private final int rendezvousPort;
   private final long token;
@@ -129,8 +137,8 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<PreparedPartitio
   BarrierEpochTask(LearnerConfig learner, MixingSettings settings, int workers, int epoch,
       double totalWeight, double startClock, double[] roundEnds, int firstStartVector,
       WeightsRef weights, WeightsRef velocity, MomentumStart momentum, Broadcast<int[]> support,
-      BarrierRounds.Exchange exchange, String rendezvousHost, int rendezvousPort, long token,
-      int timeoutMillis, LongAccumulator bytesExchanged) {
+      BarrierRounds.Exchange exchange, BarrierRounds.Results resultsKept, String rendezvousHost,
+      int rendezvousPort, long token, int timeoutMillis, LongAccumulator bytesExchanged) {
     this.learner = learner;
     this.settings = settings;
     this.workers = workers;
@@ -144,6 +152,7 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<PreparedPartitio
     this.momentum = momentum;
     this.support = support;
     this.exchange = exchange;
+    this.resultsKept = resultsKept;
     this.rendezvousHost = rendezvousHost;
     this.rendezvousPort = rendezvousPort;
     this.token = token;
@@ -309,6 +318,9 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<PreparedPartitio
     int failRound = FaultInjection.barrierFailureRound(epoch, partition, workers, rounds);
     boolean exact = workers == 1;
     PartitionResult[] results = new PartitionResult[rounds];
+    boolean mixesOnly = resultsKept == BarrierRounds.Results.MIXES;
+    StateDelta[] mixes = mixesOnly && partition == 0 ? new StateDelta[rounds] : null;
+    boolean averaging = u != null;
     TouchedSet changedInEpoch = new TouchedSet(mixed.length);
     for (int round = 0; round < rounds; round++) {
       double clock = round == 0 ? startClock : roundEnds[round - 1];
@@ -366,13 +378,20 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<PreparedPartitio
       if (m != null) {
         m.afterRound(change, mix.stepSum());
       }
+      if (mixesOnly) {
+        // The driver mixes the stats and takes the change from worker 0's mixes.
+        leaf.withChange(StateDelta.none(mixed.length, averaging));
+        if (mixes != null) {
+          mixes[round] = change;
+        }
+      }
       results[round] = leaf;
     }
     // work now equals mixed, which differs from the executor's shipped copy where the epoch
     // changed it: the pool resynchronises it there before its next use.
     ExecutorWeights.release(working, changedInEpoch.drain());
     bytesExchanged.add(exchanger.bytesSent());
-    return new Output(partition, results, BarrierRounds.digest(mixed),
+    return new Output(partition, results, mixes, BarrierRounds.digest(mixed),
         m == null ? 0.0 : m.mass(), m == null ? 0.0 : m.velocityMass(),
         m == null ? 0 : m.restarts(), exchanger.bytesSent(), exchanger.bytesReceived());
   }

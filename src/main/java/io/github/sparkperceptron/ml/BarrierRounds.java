@@ -8,7 +8,9 @@ import io.github.sparkperceptron.kernel.TouchedSet;
 import io.github.sparkperceptron.kernel.VotedPerceptron;
 import io.github.sparkperceptron.mixing.BlockMomentum;
 import io.github.sparkperceptron.mixing.MixingMode;
+import io.github.sparkperceptron.mixing.ParameterMix;
 import io.github.sparkperceptron.mixing.PartitionResult;
+import io.github.sparkperceptron.mixing.StateDelta;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.ArrayDeque;
@@ -84,6 +86,13 @@ final class BarrierRounds implements AutoCloseable {
   static final String MODE_KEY = "spark.perceptron.roundExecution";
   /** Spark configuration key (or local property): {@code tree} (default) or {@code allgather}. */
   static final String EXCHANGE_KEY = "spark.perceptron.barrier.exchange";
+  /**
+   * Spark configuration key (or local property): what the workers send the driver after an
+   * epoch, {@code mixes} (the default: every worker its per-round stats and vote trace, worker 0
+   * the R mixed changes) or {@code leaves} (every worker its R own changes too, from which the
+   * driver recomputes every mix: W times the bytes, for measurements and checks).
+   */
+  static final String RESULTS_KEY = "spark.perceptron.barrier.results";
   /** Seconds any single wait of the exchange may last (default {@value #DEFAULT_TIMEOUT_S}). */
   static final String TIMEOUT_KEY = "spark.perceptron.barrier.timeout";
   /** The driver's rendezvous port (default 0: any free port). */
@@ -109,12 +118,18 @@ final class BarrierRounds implements AutoCloseable {
     ALLGATHER
   }
 
+  /** What the workers send the driver after an epoch (see {@link #RESULTS_KEY}). */
+  enum Results {
+    MIXES, LEAVES
+  }
+
   private final JavaSparkContext jsc;
   private final TrainingInput input;
   private final LearnerConfig learner;
   private final MixingSettings settings;
   private final Mode mode;
   private final Exchange exchange;
+  private final Results results;
   private final int timeoutMillis;
   private final long token;
   private final Rendezvous rendezvous;
@@ -123,14 +138,15 @@ final class BarrierRounds implements AutoCloseable {
   private boolean abandoned;
 
   private BarrierRounds(JavaSparkContext jsc, TrainingInput input, LearnerConfig learner,
-      MixingSettings settings, Mode mode, Exchange exchange, int timeoutMillis, long token,
-      Rendezvous rendezvous, String uid) {
+      MixingSettings settings, Mode mode, Exchange exchange, Results results, int timeoutMillis,
+      long token, Rendezvous rendezvous, String uid) {
     this.jsc = jsc;
     this.input = input;
     this.learner = learner;
     this.settings = settings;
     this.mode = mode;
     this.exchange = exchange;
+    this.results = results;
     this.timeoutMillis = timeoutMillis;
     this.token = token;
     this.rendezvous = rendezvous;
@@ -157,6 +173,7 @@ final class BarrierRounds implements AutoCloseable {
       MixingSettings settings, String uid) {
     Mode mode = parse(Mode.class, MODE_KEY, setting(jsc, MODE_KEY, "auto"));
     Exchange exchange = parse(Exchange.class, EXCHANGE_KEY, setting(jsc, EXCHANGE_KEY, "tree"));
+    Results results = parse(Results.class, RESULTS_KEY, setting(jsc, RESULTS_KEY, "mixes"));
     int timeoutSeconds = positiveInt(TIMEOUT_KEY,
         setting(jsc, TIMEOUT_KEY, String.valueOf(DEFAULT_TIMEOUT_S)));
     if (timeoutSeconds == 0 || timeoutSeconds > Integer.MAX_VALUE / 1000) {
@@ -203,7 +220,7 @@ final class BarrierRounds implements AutoCloseable {
         exchange == Exchange.TREE ? String.format(Locale.ROOT, "along a tree of sockets"
             + " (rendezvous at %s:%d)", rendezvous.host(), rendezvous.port())
             : "with BarrierTaskContext.allGather");
-    return new BarrierRounds(jsc, input, learner, settings, mode, exchange,
+    return new BarrierRounds(jsc, input, learner, settings, mode, exchange, results,
         timeoutSeconds * 1000, token, rendezvous, uid);
   }
 
@@ -300,7 +317,7 @@ final class BarrierRounds implements AutoCloseable {
     }
     BarrierEpochTask task = new BarrierEpochTask(learner, settings, input.numPartitions, epoch,
         totalWeight, epochClock, roundEnds, vote == null ? -1 : vote.startVectors().size(),
-        weights, velocity, momentumStart, supportAtStart, exchange,
+        weights, velocity, momentumStart, supportAtStart, exchange, results,
         rendezvous == null ? null : rendezvous.host(), rendezvous == null ? 0 : rendezvous.port(),
         token, timeoutMillis, bytesExchanged);
     jsc.setJobDescription(String.format(Locale.ROOT, "perceptron epoch %d/%d: %d rounds in one"
@@ -361,13 +378,20 @@ final class BarrierRounds implements AutoCloseable {
       }
     }
 
-    /** The workers' own results of round {@code round}, in worker order. */
-    PartitionResult[] round(int round) {
-      PartitionResult[] leaves = new PartitionResult[outputs.length];
-      for (int p = 0; p < outputs.length; p++) {
-        leaves[p] = outputs[p].rounds[round];
+    /**
+     * Round {@code round}'s mix, as the job-per-round path's {@code treeAggregate} would have
+     * returned it: the workers' results mixed along ParameterMix's tree (stats, masses, update
+     * counts, vote traces, and the change), the change being worker 0's mix when only it sent
+     * its mixes (the same bits: {@link io.github.sparkperceptron.mixing.RoundTree}).
+     */
+    PartitionResult mixed(int round) {
+      ParameterMix mix = new ParameterMix(outputs.length);
+      for (BarrierEpochTask.Output o : outputs) {
+        mix.add(o.rounds[round]);
       }
-      return leaves;
+      PartitionResult mixed = mix.result();
+      StateDelta[] mixes = outputs[0].mixes;
+      return mixes == null ? mixed : mixed.withChange(mixes[round]);
     }
 
     /**

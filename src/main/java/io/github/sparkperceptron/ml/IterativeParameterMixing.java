@@ -152,8 +152,7 @@ final class IterativeParameterMixing {
         double roundEnd = round == rounds - 1 ? epochClock + totalWeight
             : epochClock + totalWeight * (round + 1) / rounds;
         PartitionResult mixed = mixingRound(jsc, input, learner, settings, progress, vote,
-            totalWeight, epoch, round, roundEnd, shipper, support,
-            ran == null ? null : ran.round(round));
+            totalWeight, epoch, round, roundEnd, shipper, support, ran);
         if (vote != null) {
           vote.addEpoch(epoch, mixed.voteTraces());
         }
@@ -231,13 +230,13 @@ final class IterativeParameterMixing {
    * One mixing round: look ahead (block momentum), broadcast, train every partition on its slice,
    * mix the changes, apply them to {@code progress.state} and advance its clock to
    * {@code roundEnd}. Returns the mixed result (its stats, traces and update counts). With
-   * {@code ranInBarrier} (the workers' own results of this round, from {@link BarrierRounds})
-   * there is no job: the same steps mix those results instead.
+   * {@code ranInBarrier} (the epoch's rounds ran in a barrier stage, {@link BarrierRounds})
+   * there is no job: the round's mix comes from the workers' reports instead.
    */
   private static PartitionResult mixingRound(JavaSparkContext jsc, TrainingInput input,
       LearnerConfig learner, MixingSettings settings, TrainingProgress progress,
       VotedPerceptron.Builder vote, double totalWeight, int epoch, int round, double roundEnd,
-      WeightShipper shipper, TouchedSet support, PartitionResult[] ranInBarrier) {
+      WeightShipper shipper, TouchedSet support, BarrierRounds.Epoch ranInBarrier) {
     LinearState state = progress.state;
     if (progress.momentum != null) {
       progress.momentum.lookAhead(state.weights(), state.averageAccumulator(), state.clock(),
@@ -246,11 +245,7 @@ final class IterativeParameterMixing {
     int startVector = vote == null ? -1 : vote.addStartVector(state.weights());
     PartitionResult mixed;
     if (ranInBarrier != null) {
-      ParameterMix mix = new ParameterMix(input.numPartitions);
-      for (PartitionResult leaf : ranInBarrier) {
-        mix.add(leaf);
-      }
-      mixed = mix.result();
+      mixed = ranInBarrier.mixed(round);
     } else {
       boolean exact = input.numPartitions == 1;
       WeightsRef weights = shipper.ship(state.weights());

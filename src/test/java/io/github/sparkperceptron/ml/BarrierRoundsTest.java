@@ -152,26 +152,37 @@ class BarrierRoundsTest {
     }
   }
 
-  @ParameterizedTest(name = "{0}, {1} rounds, averaged={2}, shuffleScope={3}")
+  /**
+   * Four workers, every iterative mode, against the simulation and the jobs; the workers report
+   * worker 0's mixes (the default) or, in two cases, every worker's own changes, from which the
+   * driver recomputes the mixes ({@link BarrierRounds#RESULTS_KEY}).
+   */
+  @ParameterizedTest(name = "{0}, {1} rounds, averaged={2}, results={3}")
   @CsvSource({
-      "mistakes, 3, true,  rows",
-      "mistakes, 2, false, rows",
-      "uniform,  2, true,  rows",
-      "momentum, 4, true,  rows",
-      "momentum, 4, false, rows",
-      "momentum, 7, true,  rows",
+      "mistakes, 3, true,  mixes",
+      "mistakes, 2, false, leaves",
+      "uniform,  2, true,  mixes",
+      "momentum, 4, true,  mixes",
+      "momentum, 4, false, mixes",
+      "momentum, 7, true,  leaves",
   })
   void fourWorkersInABarrierStageEqualTheJobsAndTheNaiveSimulation(String mixing, int rounds,
-      boolean averaged, String scope) {
+      boolean averaged, String results) {
     int epochs = 4;
     long seed = 17;
     Dataset<Row> frame = TestData.frameInOrder(spark, BREAST, 4);
     PerceptronClassifier c = new PerceptronClassifier().setMixing(mixing).setMixingRounds(rounds)
-        .setAveraging(averaged ? "average" : "none").setShuffleScope(scope).setMaxIter(epochs)
-        .setTol(0.0).setSeed(seed).setNumWorkers(4);
+        .setAveraging(averaged ? "average" : "none").setMaxIter(epochs).setTol(0.0)
+        .setSeed(seed).setNumWorkers(4);
     EpochJobs listener = listen();
-    PerceptronClassificationModel barrier = fit("barrier", c, frame);
-    stopListening(listener);
+    spark.sparkContext().setLocalProperty(BarrierRounds.RESULTS_KEY, results);
+    PerceptronClassificationModel barrier;
+    try {
+      barrier = fit("barrier", c, frame);
+    } finally {
+      spark.sparkContext().setLocalProperty(BarrierRounds.RESULTS_KEY, null);
+      stopListening(listener);
+    }
     PerceptronClassificationModel jobs = fit("jobs", c, frame);
     NaiveMixingSimulation naive = new NaiveMixingSimulation(Examples.dense(BREAST),
         Examples.labels(BREAST), 30, 4, rounds, mixing, averaged, true, seed).run(epochs);
