@@ -41,7 +41,9 @@ final class Frames {
   static void readFully(Socket socket, byte[] buf, int off, int len, long deadlineNanos,
       BooleanSupplier cancelled, String what) throws IOException {
     InputStream in = socket.getInputStream();
-    socket.setSoTimeout(TICK_MILLIS);
+    if (socket.getSoTimeout() != TICK_MILLIS) {
+      socket.setSoTimeout(TICK_MILLIS);
+    }
     int done = 0;
     while (done < len) {
       int n;

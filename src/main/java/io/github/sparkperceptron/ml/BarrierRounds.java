@@ -68,7 +68,8 @@ import scala.reflect.ClassTag$;
  * {@code maxNumConcurrentTasks}: a barrier stage needs all W tasks running at once, and Spark
  * would otherwise retry the job for up to 10 minutes before failing), and training partitions
  * whose RDD chain Spark accepts for a barrier stage (every RDD of the stage with W partitions:
- * no coalesce, union or partition pruning). Otherwise one INFO line says why, and the rounds run
+ * no coalesce, union or partition pruning), and memory for the stage's extra arrays
+ * ({@link MemoryPlan#barrierProblem}). Otherwise one INFO line says why, and the rounds run
  * as one Spark job each. If the tasks cannot reach the driver's rendezvous or each other
  * (firewalled ports), the epoch is run again as jobs and the rest of the training stays there
  * (one WARN line).
@@ -184,7 +185,7 @@ final class BarrierRounds implements AutoCloseable {
     if (mode == Mode.JOBS) {
       return null;
     }
-    String why = unavailable(jsc, input, settings, mode);
+    String why = unavailable(jsc, input, learner, settings, mode);
     if (why != null) {
       if (mode == Mode.BARRIER) {
         throw new IllegalArgumentException(MODE_KEY + "=barrier, but the mixing rounds cannot run"
@@ -225,8 +226,8 @@ final class BarrierRounds implements AutoCloseable {
   }
 
   /** Why the rounds cannot run in a barrier stage, or null when they can. */
-  static String unavailable(JavaSparkContext jsc, TrainingInput input, MixingSettings settings,
-      Mode mode) {
+  static String unavailable(JavaSparkContext jsc, TrainingInput input, LearnerConfig learner,
+      MixingSettings settings, Mode mode) {
     int workers = input.numPartitions;
     if (!settings.mixing.isIterative()) {
       return "mixing=" + settings.mixing.paramValue() + " has no mixing rounds";
@@ -245,6 +246,11 @@ final class BarrierRounds implements AutoCloseable {
     if (workers > slots) {
       return String.format(Locale.ROOT, "a barrier stage runs all %d workers at once, but the"
           + " cluster has %d task slots (numWorkers=0 chooses the slots)", workers, slots);
+    }
+    String memory = MemoryPlan.forTraining(learner, input, settings, false, jsc.sc())
+        .barrierProblem();
+    if (memory != null) {
+      return memory;
     }
     String chain = chainProblem(input.partitions.rdd(), workers);
     if (chain != null) {
