@@ -29,7 +29,6 @@ public final class PeerLinks implements RoundTree.Link, AutoCloseable {
   private final OutputStream[] outs;
   private final ServerSocket listener;
   private long bytesSent;
-  private long bytesReceived;
 
   private PeerLinks(int partition, int workers, long timeoutNanos, BooleanSupplier cancelled,
       ServerSocket listener) {
@@ -146,7 +145,6 @@ public final class PeerLinks implements RoundTree.Link, AutoCloseable {
         continue;
       }
       attach(from, s);
-      bytesReceived += 24;
       missing--;
     }
   }
@@ -164,20 +162,13 @@ public final class PeerLinks implements RoundTree.Link, AutoCloseable {
 
   @Override
   public ByteBuffer receive(int peer) throws IOException {
-    ByteBuffer frame = Frames.readFrame(sockets[peer], System.nanoTime() + timeoutNanos,
-        cancelled, "worker " + peer);
-    bytesReceived += 4 + frame.remaining();
-    return frame;
+    return Frames.readFrame(sockets[peer], System.nanoTime() + timeoutNanos, cancelled,
+        "worker " + peer);
   }
 
   /** Bytes this task sent to other tasks, framing included. */
   public long bytesSent() {
     return bytesSent;
-  }
-
-  /** Bytes this task received from other tasks, framing included. */
-  public long bytesReceived() {
-    return bytesReceived;
   }
 
   @Override

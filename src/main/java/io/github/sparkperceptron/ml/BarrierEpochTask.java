@@ -68,13 +68,9 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<PreparedPartitio
     final double momentumMass;
     final double velocityMass;
     final long restarts;
-    /** Bytes this worker sent to and received from the others, framing included. */
-    final long bytesSent;
-    final long bytesReceived;
 
     Output(int partition, PartitionResult[] rounds, StateDelta[] mixes, long weightsDigest,
-        double momentumMass, double velocityMass, long restarts, long bytesSent,
-        long bytesReceived) {
+        double momentumMass, double velocityMass, long restarts) {
       this.partition = partition;
       this.rounds = rounds;
       this.mixes = mixes;
@@ -82,8 +78,6 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<PreparedPartitio
       this.momentumMass = momentumMass;
       this.velocityMass = velocityMass;
       this.restarts = restarts;
-      this.bytesSent = bytesSent;
-      this.bytesReceived = bytesReceived;
     }
   }
 
@@ -182,9 +176,8 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<PreparedPartitio
   private interface Exchanger {
     RoundTree.Mixed mix(PartitionResult leaf) throws IOException;
 
+    /** Bytes this worker sent the others so far, framing included. */
     long bytesSent();
-
-    long bytesReceived();
 
     void close();
   }
@@ -215,11 +208,6 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<PreparedPartitio
       }
 
       @Override
-      public long bytesReceived() {
-        return links.bytesReceived();
-      }
-
-      @Override
       public void close() {
         links.close();
       }
@@ -243,7 +231,6 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<PreparedPartitio
   private final class AllGather implements Exchanger {
     private final BarrierTaskContext context;
     private long sent;
-    private long received;
 
     AllGather(BarrierTaskContext context) {
       this.context = context;
@@ -260,7 +247,6 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<PreparedPartitio
       ByteBuffer[] leaves = new ByteBuffer[all.length];
       for (int i = 0; i < all.length; i++) {
         leaves[i] = ByteBuffer.wrap(all[i].getBytes(StandardCharsets.ISO_8859_1));
-        received += leaves[i].remaining();
       }
       return RoundTree.mixAll(leaves, workers);
     }
@@ -268,11 +254,6 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<PreparedPartitio
     @Override
     public long bytesSent() {
       return sent;
-    }
-
-    @Override
-    public long bytesReceived() {
-      return received;
     }
 
     @Override
@@ -393,6 +374,6 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<PreparedPartitio
     bytesExchanged.add(exchanger.bytesSent());
     return new Output(partition, results, mixes, BarrierRounds.digest(mixed),
         m == null ? 0.0 : m.mass(), m == null ? 0.0 : m.velocityMass(),
-        m == null ? 0 : m.restarts(), exchanger.bytesSent(), exchanger.bytesReceived());
+        m == null ? 0 : m.restarts());
   }
 }

@@ -15,6 +15,7 @@ import io.github.sparkperceptron.testing.NaiveMixingSimulation;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
 import java.util.ArrayList;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -30,6 +31,7 @@ import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -251,6 +253,39 @@ class BarrierRoundsTest {
     assertEquals(3, listener.retriedStages.size(), "every epoch's stage ran twice: "
         + listener.retriedStages);
     assertEquals(3, listener.jobs.size(), "still one job per epoch");
+  }
+
+  /**
+   * A barrier stage that keeps failing (every attempt of epoch 4 on) aborts the training after
+   * Spark's stage attempts, as a dying driver would; resuming from the checkpoint of epoch 2
+   * (momentum's Δ and the vote included) ends with the undisturbed model.
+   */
+  @Test
+  void anAbortedBarrierTrainingResumesFromItsCheckpointToTheSameModel(@TempDir Path tmp) {
+    Dataset<Row> frame = TestData.frameInOrder(spark, BREAST, 4);
+    PerceptronClassifier c = new PerceptronClassifier().setMixing("momentum").setMixingRounds(4)
+        .setAveraging("vote").setMaxIter(5).setTol(0.0).setSeed(8).setNumWorkers(4);
+    PerceptronClassificationModel undisturbed = fit("barrier", c, frame);
+    PerceptronClassifier checkpointed = c.copy(new org.apache.spark.ml.param.ParamMap())
+        .setCheckpointDir(tmp.resolve("ckpt").toString()).setCheckpointInterval(2);
+    spark.sparkContext().setLocalProperty(FaultInjection.PROPERTY, "from-epoch:4");
+    Exception aborted;
+    try {
+      aborted = assertThrows(Exception.class, () -> fit("barrier", checkpointed, frame));
+    } finally {
+      spark.sparkContext().setLocalProperty(FaultInjection.PROPERTY, null);
+    }
+    assertTrue(String.valueOf(aborted.getMessage()).contains("injected failure"),
+        String.valueOf(aborted.getMessage()));
+    assertTrue(java.nio.file.Files.exists(tmp.resolve("ckpt").resolve("epoch-000002.ckpt")),
+        "the training to resume stopped after its checkpoint of epoch 2");
+    PerceptronClassificationModel resumed = fit("barrier", checkpointed, frame);
+    assertArrayEquals(weights(undisturbed), weights(resumed), 0.0);
+    for (TestData.Example e : BREAST) {
+      assertArrayEquals(undisturbed.predictRaw(e.features).toArray(),
+          resumed.predictRaw(e.features).toArray(), 0.0, "the vote");
+    }
+    assertArrayEquals(undisturbed.summary().updatesHistory(), resumed.summary().updatesHistory());
   }
 
   /** Spark's allGather carries the same mixes (one second a round: two rounds only). */
