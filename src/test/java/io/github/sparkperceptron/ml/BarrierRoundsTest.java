@@ -198,9 +198,9 @@ class BarrierRoundsTest {
 
   /**
    * What the naive simulation does not cover: three classes, sample weights, balanced class
-   * weights, a
-   * step size, the voted perceptron with block momentum, a passive-aggressive rule, a validation
-   * set, the chunked visiting order. Bit for bit the job-per-round training.
+   * weights, a step size, the voted perceptron with block momentum, a passive-aggressive rule, a
+   * validation set, the chunked visiting order, one worker (whose change carries its weights
+   * exactly). Bit for bit the job-per-round training.
    */
   @ParameterizedTest(name = "{0}, {1}, {2}, {3} rounds, {4} workers")
   @CsvSource({
@@ -208,6 +208,7 @@ class BarrierRoundsTest {
       "momentum, average, pa1,        5, 3",
       "mistakes, vote,    perceptron, 2, 2",
       "uniform,  none,    pa2,        3, 4",
+      "mistakes, average, perceptron, 3, 1",
   })
   void multiclassWeightedAndVotedTrainingsEqualTheJobs(String mixing, String averaging,
       String rule, int rounds, int workers) {
