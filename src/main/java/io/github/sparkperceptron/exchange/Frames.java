@@ -19,6 +19,12 @@ import java.util.function.BooleanSupplier;
 final class Frames {
   /** How often a waiting read checks whether its task was killed. */
   static final int TICK_MILLIS = 100;
+  /**
+   * How long a connection may take to introduce itself (a registration, a hello): a task sends
+   * it right after connecting, so a connection silent for longer is a stranger, and waiting for
+   * it must not hold up the others.
+   */
+  static final long HELLO_NANOS = 10_000_000_000L;
 
   private Frames() {
   }

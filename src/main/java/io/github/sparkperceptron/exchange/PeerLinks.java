@@ -129,7 +129,8 @@ public final class PeerLinks implements RoundTree.Link, AutoCloseable {
       s.setTcpNoDelay(true);
       ByteBuffer hello;
       try {
-        hello = Frames.readFrame(s, deadline, cancelled, "a connecting worker");
+        hello = Frames.readFrame(s, Math.min(deadline, System.nanoTime() + Frames.HELLO_NANOS),
+            cancelled, "a connecting worker");
       } catch (IOException e) {
         s.close();
         continue;

@@ -133,8 +133,9 @@ public final class Rendezvous implements AutoCloseable {
 
   private void register(Socket socket) throws IOException {
     socket.setTcpNoDelay(true);
-    ByteBuffer frame = Frames.readFrame(socket,
-        System.nanoTime() + timeoutMillis * 1_000_000L, () -> closed, "a registering task");
+    ByteBuffer frame = Frames.readFrame(socket, System.nanoTime()
+        + Math.min(timeoutMillis * 1_000_000L, Frames.HELLO_NANOS), () -> closed,
+        "a registering task");
     if (frame.getLong() != token) {
       throw new IOException("wrong token");
     }
