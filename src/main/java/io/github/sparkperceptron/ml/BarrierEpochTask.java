@@ -188,6 +188,10 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<PreparedPartitio
     }
     PeerLinks links;
     try {
+      if (FaultInjection.barrierSetupFails()) {
+        throw new java.net.ConnectException("injected: connection refused ("
+            + FaultInjection.PROPERTY + "=barrier-setup)");
+      }
       long group = ((long) context.stageId() << 32) | context.stageAttemptNumber();
       links = PeerLinks.connect(rendezvousHost, rendezvousPort, token, group, workers,
           partition, hostOf(context.getTaskInfos()[partition].address()), timeoutMillis,

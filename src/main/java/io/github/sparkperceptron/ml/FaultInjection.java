@@ -19,7 +19,9 @@ import org.apache.spark.TaskContext;
  *       into every task's weights: the retried stage must start the epoch again from the
  *       shipped weights and momentum;</li>
  *   <li>{@code from-epoch:N}: every attempt of epoch N and later fails, which aborts the training
- *       as a dying driver would (a resumed training must then end with the same model).</li>
+ *       as a dying driver would (a resumed training must then end with the same model);</li>
+ *   <li>{@code barrier-setup}: every barrier task fails to connect to the others, as behind a
+ *       firewall (the training must go on with one Spark job per round).</li>
  * </ul>
  * Without the property (always, outside tests) it costs one property lookup per task epoch;
  * the kernel knows nothing of it (the failing attempt runs the kernel on a prefix of the order).
@@ -64,6 +66,12 @@ final class FaultInjection {
     String mode = task == null ? null : task.getLocalProperty(PROPERTY);
     return "first-attempt-mid-epoch".equals(mode) && isFirstAttempt(task)
         && partition == (epoch - 1) % workers ? rounds / 2 : -1;
+  }
+
+  /** Whether this barrier task must fail to set its exchange up. */
+  static boolean barrierSetupFails() {
+    TaskContext task = TaskContext.get();
+    return task != null && "barrier-setup".equals(task.getLocalProperty(PROPERTY));
   }
 
   /**

@@ -289,6 +289,35 @@ class BarrierRoundsTest {
     assertArrayEquals(undisturbed.summary().updatesHistory(), resumed.summary().updatesHistory());
   }
 
+  /**
+   * Tasks that cannot connect to each other (a firewall): the barrier stage fails on every
+   * attempt, the epoch runs again as jobs, the rest of the training stays there, one WARN line
+   * says so, and the model is the job-per-round one.
+   */
+  @Test
+  void tasksThatCannotConnectFallBackToJobsForTheRestOfTheTraining() {
+    Dataset<Row> frame = TestData.frameInOrder(spark, BREAST, 2);
+    PerceptronClassifier c = new PerceptronClassifier().setMixing("momentum").setMixingRounds(3)
+        .setMaxIter(3).setTol(0.0).setSeed(6).setNumWorkers(2);
+    EpochJobs listener = listen();
+    PerceptronClassificationModel fellBack;
+    List<String> warnings;
+    spark.sparkContext().setLocalProperty(FaultInjection.PROPERTY, "barrier-setup");
+    try (LogCapture log = LogCapture.of(BarrierRounds.class)) {
+      fellBack = fit("auto", c, frame);
+      warnings = log.messages(Level.WARN);
+    } finally {
+      spark.sparkContext().setLocalProperty(FaultInjection.PROPERTY, null);
+      stopListening(listener);
+    }
+    assertEquals(1, warnings.size(), warnings.toString());
+    assertTrue(warnings.get(0).contains("from epoch 1 on")
+        && warnings.get(0).contains(BarrierRounds.PORT_KEY), warnings.get(0));
+    // The failed barrier job, then 3 rounds as jobs in each of the 3 epochs.
+    assertEquals(1 + 3 * 3, listener.jobs.size(), listener.jobs.toString());
+    assertSameTraining(fit("jobs", c, frame), fellBack, BREAST);
+  }
+
   /** Spark's allGather carries the same mixes (one second a round: two rounds only). */
   @Test
   void theAllGatherExchangeGivesTheSameModel() {
