@@ -230,7 +230,7 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<PreparedPartitio
    * Every worker's leaf through Spark's {@code allGather} (the driver's RPC, W·|m| in and W²·|m|
    * out), each worker mixing all W leaves along ParameterMix's tree. Kept as the measured
    * alternative: Spark 4.2 waits for the reply in one-second sleeps, so a round costs about a
-   * second (BENCHMARKS.md).
+   * second (the benchmark section {@code rounds} measures it).
    */
   private final class AllGather implements Exchanger {
     private final BarrierTaskContext context;
