@@ -178,6 +178,24 @@ final class BarrierRounds implements EpochRounds, AutoCloseable {
     return new BarrierRounds(driver, jobs, execution, rendezvous);
   }
 
+  /**
+   * Whether the rounds of {@code config}'s training on {@code workers} workers may run in
+   * barrier stages, judged before its input is laid out: without the rows, so without the
+   * automatic rounds' dependence on them (taken at their most) and without the memory check.
+   * {@link TrainingInput} then lays the workers out in a way Spark accepts under a barrier stage
+   * (no coalesce: {@link WorkerLayout.Mode#GATHER}). A "yes" that {@link #open} later turns
+   * down costs that layout's shuffle, never a different model.
+   */
+  static boolean mayRun(JavaSparkContext jsc, TrainingConfig config, int workers) {
+    Mode mode = RoundExecution.read(jsc).mode;
+    if (mode == Mode.JOBS || config.mixing == MixingMode.ONESHOT) {
+      return false;
+    }
+    int mostRounds = config.mixingRounds > 0 ? config.mixingRounds
+        : MixingSettings.automaticRounds(config.mixing, workers);
+    return (mode == Mode.BARRIER || mostRounds > 1) && clusterProblem(jsc, workers) == null;
+  }
+
   /** Why the rounds cannot run in a barrier stage, or null when they can. */
   static String unavailable(JavaSparkContext jsc, TrainingInput input, LearnerConfig learner,
       MixingSettings settings, Mode mode) {
@@ -185,17 +203,9 @@ final class BarrierRounds implements EpochRounds, AutoCloseable {
     if (mode == Mode.AUTO && settings.rounds == 1) {
       return "one mixing round per epoch is one Spark job either way";
     }
-    SparkConf conf = jsc.getConf();
-    if (conf.getBoolean("spark.dynamicAllocation.enabled", false)
-        && (!jsc.isLocal() || conf.getBoolean("spark.dynamicAllocation.testing", false))) {
-      return "Spark refuses barrier stages under dynamic allocation"
-          + " (spark.dynamicAllocation.enabled=true)";
-    }
-    int slots = jsc.sc().maxNumConcurrentTasks(
-        jsc.sc().resourceProfileManager().defaultResourceProfile());
-    if (workers > slots) {
-      return String.format(Locale.ROOT, "a barrier stage runs all %d workers at once, but the"
-          + " cluster has %d task slots (numWorkers=0 chooses the slots)", workers, slots);
+    String cluster = clusterProblem(jsc, workers);
+    if (cluster != null) {
+      return cluster;
     }
     String memory = MemoryPlan.forTraining(learner, input, settings, false, jsc.sc())
         .barrierProblem();
@@ -206,10 +216,35 @@ final class BarrierRounds implements EpochRounds, AutoCloseable {
     if (chain != null) {
       return "Spark runs a barrier stage only over RDDs with as many partitions as tasks, and "
           + chain + " (a coalesce, union or partition pruning before the training partitions;"
-          + " numWorkers equal to the input's partitions or more, or a repartition of the input,"
-          + " avoids it)";
+          + " " + MODE_KEY + " must be auto or barrier when fit starts, so that the workers are"
+          + " laid out through a shuffle instead)";
     }
     return null;
+  }
+
+  /**
+   * Why this cluster cannot run a barrier stage of {@code workers} tasks now, or null: dynamic
+   * allocation, or fewer task slots than workers (Spark's own count, which its check uses).
+   */
+  static String clusterProblem(JavaSparkContext jsc, int workers) {
+    SparkConf conf = jsc.getConf();
+    if (conf.getBoolean("spark.dynamicAllocation.enabled", false)
+        && (!jsc.isLocal() || conf.getBoolean("spark.dynamicAllocation.testing", false))) {
+      return "Spark refuses barrier stages under dynamic allocation"
+          + " (spark.dynamicAllocation.enabled=true)";
+    }
+    int slots = slots(jsc);
+    if (workers > slots) {
+      return String.format(Locale.ROOT, "a barrier stage runs all %d workers at once, but the"
+          + " cluster has %d task slots (numWorkers=0 chooses the slots)", workers, slots);
+    }
+    return null;
+  }
+
+  /** Task slots of the default resource profile: what Spark's own barrier check counts. */
+  private static int slots(JavaSparkContext jsc) {
+    return jsc.sc().maxNumConcurrentTasks(
+        jsc.sc().resourceProfileManager().defaultResourceProfile());
   }
 
   /**
@@ -243,11 +278,23 @@ final class BarrierRounds implements EpochRounds, AutoCloseable {
    * Runs the rounds of {@code epoch} in one barrier stage, then replays them on the driver from
    * the workers' reports ({@link DriverRounds}) and checks the workers ended where the driver
    * did. When the tasks could not set their exchange up, this epoch and the rest of the training
-   * run as jobs ({@link JobPerRound}): nothing of the failed stage reached the driver's state.
+   * run as jobs ({@link JobPerRound}): nothing of the failed stage reached the driver's state;
+   * when the cluster has fewer task slots than workers just now (an executor lost, its
+   * replacement not registered yet), this epoch does.
    */
   @Override
   public Outcome run(int epoch) {
-    Epoch ran = abandoned ? null : runStage(epoch);
+    if (abandoned) {
+      return jobs.run(epoch);
+    }
+    // A lost executor leaves fewer slots until its replacement registers: Spark would refuse
+    // the stage and retry it every 15 s, where this epoch's rounds can run as jobs at once.
+    String cluster = clusterProblem(jsc, input.numWorkers);
+    if (cluster != null) {
+      LOG.info("Epoch {}'s mixing rounds run as one Spark job each: {}", epoch, cluster);
+      return jobs.run(epoch);
+    }
+    Epoch ran = runStage(epoch);
     if (ran == null) {
       return jobs.run(epoch);
     }

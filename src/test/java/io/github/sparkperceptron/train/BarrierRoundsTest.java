@@ -24,12 +24,14 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Properties;
 import org.apache.logging.log4j.Level;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.scheduler.SparkListenerStageCompleted;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -367,23 +369,98 @@ class BarrierRoundsTest {
         && e.getMessage().contains("4 task slots"), e.getMessage());
   }
 
+  /** A DataFrame whose partition p holds exactly {@code parts.get(p)}, in that order. */
+  private static Dataset<Row> partitionedByHand(List<List<TestData.Example>> parts) {
+    List<List<Row>> rows = new ArrayList<>();
+    for (List<TestData.Example> part : parts) {
+      List<Row> r = new ArrayList<>();
+      for (TestData.Example e : part) {
+        r.add(RowFactory.create(e.label, e.features));
+      }
+      rows.add(r);
+    }
+    return spark.createDataFrame(new JavaSparkContext(spark.sparkContext())
+        .parallelize(rows, rows.size()).flatMap(List::iterator), TestData.SCHEMA);
+  }
+
   /**
-   * Workers made by coalescing the input's partitions: Spark refuses a barrier stage over a
-   * coalesce, so the rounds run as jobs and the log names the coalesced RDD.
+   * Workers that coalesce the input's partitions (8 for 3 workers: groups {0, 1}, {2, 3, 4},
+   * {5, 6, 7}): Spark refuses a barrier stage over a coalesce, so the groups are gathered through
+   * one shuffle instead, the log says so, and every epoch is one barrier job; the model is, bit
+   * for bit, the one of the jobs over the coalesce and of the groups partitioned by hand.
    */
   @Test
-  void coalescedWorkersFallBackAndSayWhy() {
-    Dataset<Row> frame = TestData.frameInOrder(spark, BREAST, 8);
-    PerceptronClassifier c = new PerceptronClassifier().setMixing("momentum").setMixingRounds(2)
-        .setMaxIter(1).setTol(0.0).setSeed(5).setNumWorkers(4);
-    List<String> info;
-    try (LogCapture log = LogCapture.of(BarrierRounds.class)) {
-      fit("auto", c, frame);
-      info = log.messages(Level.INFO);
+  void coalescedWorkersAreGatheredThroughAShuffleAndRunInABarrierStage() {
+    Dataset<Row> eight = TestData.frameInOrder(spark, BREAST, 8);
+    List<List<TestData.Example>> groups = new ArrayList<>();
+    for (int[] group : new int[][] {{0, 1}, {2, 3, 4}, {5, 6, 7}}) {
+      List<TestData.Example> worker = new ArrayList<>();
+      for (int p : group) {
+        int n = BREAST.size();
+        worker.addAll(BREAST.subList(p * n / 8, (p + 1) * n / 8));
+      }
+      groups.add(worker);
     }
-    assertEquals(1, info.size(), info.toString());
-    assertTrue(info.get(0).contains("one Spark job each")
-        && info.get(0).contains("has 8 partitions, not 4"), info.get(0));
+    PerceptronClassifier c = new PerceptronClassifier().setMixing("momentum").setMixingRounds(3)
+        .setMaxIter(3).setTol(0.0).setSeed(5).setNumWorkers(3);
+    EpochJobs listener = listen();
+    PerceptronClassificationModel gathered;
+    List<String> layout;
+    try (LogCapture log = LogCapture.of(WorkerLayout.class)) {
+      gathered = fit("auto", c, eight);
+      layout = log.messages(Level.INFO);
+    } finally {
+      stopListening(listener);
+    }
+    assertTrue(layout.size() == 1 && layout.get(0).contains("the input's 8 partitions are"
+        + " gathered into 3"), layout.toString());
+    assertEquals(3, listener.jobs.size(), listener.jobs.toString());
+    // Each: the barrier stage, the one-task stage reading its results, and the gather's map
+    // stage, listed but skipped (its output exists since the blocks were built).
+    assertTrue(listener.stagesPerJob.stream().allMatch(n -> n == 3),
+        listener.stagesPerJob.toString());
+    assertSameTraining(fit("jobs", c, eight), gathered, BREAST);
+    assertSameTraining(fit("jobs", c, partitionedByHand(groups)), gathered, BREAST);
+  }
+
+  /**
+   * An input as many partitions as workers whose chain holds a union (Spark refuses a barrier
+   * stage over it too): gathered one partition per worker, the same model as the jobs.
+   */
+  @Test
+  void anInputMadeByAUnionIsGatheredOnePartitionPerWorker() {
+    int half = BREAST.size() / 2;
+    Dataset<Row> union = TestData.frameInOrder(spark, BREAST.subList(0, half), 2)
+        .union(TestData.frameInOrder(spark, BREAST.subList(half, BREAST.size()), 2));
+    assertEquals(4, union.rdd().getNumPartitions());
+    PerceptronClassifier c = new PerceptronClassifier().setMixing("momentum").setMixingRounds(2)
+        .setMaxIter(2).setTol(0.0).setSeed(4).setNumWorkers(4);
+    EpochJobs listener = listen();
+    PerceptronClassificationModel gathered;
+    try {
+      gathered = fit("barrier", c, union);
+    } finally {
+      stopListening(listener);
+    }
+    // The barrier stage, its results' stage, the gather's (skipped) map stage.
+    assertTrue(listener.stagesPerJob.stream().allMatch(n -> n == 3),
+        listener.stagesPerJob.toString());
+    assertSameTraining(fit("jobs", c, union), gathered, BREAST);
+  }
+
+  /**
+   * What Spark's DAGScheduler refuses under a barrier stage of 2 tasks: an RDD of its stage
+   * (through narrow dependencies) with another number of partitions, named; a shuffle ends the
+   * stage, so what lies before it does not count.
+   */
+  @Test
+  void theChainCheckNamesWhatSparkWouldRefuse() {
+    JavaSparkContext jsc = new JavaSparkContext(spark.sparkContext());
+    org.apache.spark.api.java.JavaRDD<Integer> six = jsc.parallelize(List.of(1, 2, 3, 4, 5, 6), 6);
+    String coalesced = BarrierRounds.chainProblem(six.coalesce(2).map(x -> x + 1).rdd(), 2);
+    assertTrue(coalesced != null && coalesced.contains("has 6 partitions, not 2"), coalesced);
+    assertEquals(null, BarrierRounds.chainProblem(six.map(x -> x + 1).rdd(), 6));
+    assertEquals(null, BarrierRounds.chainProblem(six.repartition(2).map(x -> x + 1).rdd(), 2));
   }
 
   /**
