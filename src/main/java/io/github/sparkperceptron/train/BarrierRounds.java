@@ -340,8 +340,9 @@ final class BarrierRounds implements EpochRounds, AutoCloseable {
         settings.mixing.paramValue()));
     ClassTag<BarrierEpochTask.Output> tag = ClassTag$.MODULE$.apply(BarrierEpochTask.Output.class);
     try {
-      RDD<BarrierEpochTask.Output> stage = input.blocks.rdd().barrier()
-          .mapPartitions(task, true, tag);
+      RDD<PreparedPartition> blocks = BarrierPlacement.placed(jsc, input.blocks.rdd(),
+          ClassTag$.MODULE$.apply(PreparedPartition.class));
+      RDD<BarrierEpochTask.Output> stage = blocks.barrier().mapPartitions(task, true, tag);
       // Through a shuffle: a barrier ShuffleMapStage is retried as a whole, a barrier
       // ResultStage is not.
       List<BarrierEpochTask.Output> outputs = JavaRDD.fromRDD(stage, tag)

@@ -21,7 +21,10 @@ import org.apache.spark.TaskContext;
  *   <li>{@code from-epoch:N}: every attempt of epoch N and later fails, which aborts the training
  *       as a dying driver would (a resumed training must then end with the same model);</li>
  *   <li>{@code barrier-setup}: every barrier task fails to connect to the others, as behind a
- *       firewall (the training must go on with one Spark job per round).</li>
+ *       firewall (the training must go on with one Spark job per round);</li>
+ *   <li>{@code exit-mid-epoch:N} (a cluster only): the first attempt of epoch N's barrier stage
+ *       ends the JVM of worker (N − 1) mod W's executor halfway through round ⌊R/2⌋, as a
+ *       killed executor (Spark must rerun the stage elsewhere, its lost blocks rebuilt).</li>
  * </ul>
  * Without the property (always, outside tests) it costs one property lookup per worker epoch;
  * the kernel knows nothing of it (the failing attempt runs the kernel on a prefix of the order).
@@ -29,6 +32,8 @@ import org.apache.spark.TaskContext;
 final class FaultInjection {
   /** Set with {@code sparkContext.setLocalProperty(PROPERTY, value)} on the fitting thread. */
   static final String PROPERTY = "spark.perceptron.test.injectFailure";
+  /** The mode that ends an executor's JVM in the middle of a barrier stage's epoch. */
+  private static final String EXIT_MID_EPOCH = "exit-mid-epoch:";
 
   private FaultInjection() {
   }
@@ -66,8 +71,14 @@ final class FaultInjection {
       boolean wholeEpoch) {
     TaskContext task = TaskContext.get();
     String mode = task == null ? null : task.getLocalProperty(PROPERTY);
-    return "first-attempt-mid-epoch".equals(mode) && isFirstAttempt(task) && (!wholeEpoch
-        || (worker == (epoch - 1) % workers && round == rounds / 2));
+    if (mode == null || !isFirstAttempt(task)) {
+      return false;
+    }
+    boolean middle = worker == (epoch - 1) % workers && round == rounds / 2;
+    if (mode.startsWith(EXIT_MID_EPOCH)) {
+      return wholeEpoch && middle && epoch == Integer.parseInt(mode.substring(15));
+    }
+    return "first-attempt-mid-epoch".equals(mode) && (!wholeEpoch || middle);
   }
 
   /** Whether this barrier task must fail to set its exchange up. */
@@ -84,11 +95,22 @@ final class FaultInjection {
     return task.attemptNumber() == 0 && task.stageAttemptNumber() == 0;
   }
 
-  /** Fails the attempt after it learned {@code rowsLearned} rows of its epoch. */
+  /**
+   * Fails the attempt after it learned {@code rowsLearned} rows of its epoch; under
+   * {@code exit-mid-epoch:N}, ends the executor's JVM at once instead, as a killed process ends
+   * (no shutdown hooks, no goodbye to the driver).
+   */
   static void failMidEpoch(int epoch, int worker, int rowsLearned) {
     TaskContext task = TaskContext.get();
-    throw failure(epoch, worker, task, task.getLocalProperty(PROPERTY),
-        " after learning " + rowsLearned + " rows");
+    String mode = task.getLocalProperty(PROPERTY);
+    if (mode.startsWith(EXIT_MID_EPOCH)) {
+      if ("driver".equals(org.apache.spark.SparkEnv.get().executorId())) {
+        throw new IllegalStateException(PROPERTY + "=" + mode + " ends an executor's JVM: it"
+            + " needs a cluster, not local mode, whose executor is the driver");
+      }
+      Runtime.getRuntime().halt(137);
+    }
+    throw failure(epoch, worker, task, mode, " after learning " + rowsLearned + " rows");
   }
 
   private static IllegalStateException failure(int epoch, int worker, TaskContext task,
