@@ -204,6 +204,11 @@ public final class BenchmarkRunner implements Callable<Integer> {
           + " default: tree")
   List<String> roundsExchanges = new ArrayList<>(List.of("tree"));
 
+  @Option(names = "--rounds-layout-rows", defaultValue = "1000000",
+      description = "rows of the rounds section's layout table (4W input partitions for W"
+          + " workers, coalesced or gathered; 0 skips it; default: ${DEFAULT-VALUE})")
+  long roundsLayoutRows;
+
   @Option(names = "--rounds-allgather-rounds", defaultValue = "4",
       description = "mixingRounds of the allgather fits, over 2 epochs (default:"
           + " ${DEFAULT-VALUE})")
@@ -305,9 +310,14 @@ public final class BenchmarkRunner implements Callable<Integer> {
         orderAccuracySection();
       }
       if (sections.contains("rounds")) {
-        new RoundsBench(spark, report, repeats).run(roundsWorkers > 0 ? roundsWorkers
-            : spark.sparkContext().defaultParallelism(), roundsRows, roundsEpochs, roundsMax,
-            roundsExchanges, roundsAllGatherRounds, load());
+        RoundsBench rounds = new RoundsBench(spark, report, repeats);
+        int roundsW = roundsWorkers > 0 ? roundsWorkers
+            : spark.sparkContext().defaultParallelism();
+        rounds.run(roundsW, roundsRows, roundsEpochs, roundsMax, roundsExchanges,
+            roundsAllGatherRounds, load());
+        if (roundsLayoutRows > 0) {
+          rounds.layout(roundsW, roundsLayoutRows, load());
+        }
       }
       if (sections.contains("model-size") || sections.contains("many-class")) {
         ExchangeBench exchange = new ExchangeBench(spark, report, out, master, partitions,

@@ -3,6 +3,9 @@ package io.github.sparkperceptron.bench;
 import io.github.sparkperceptron.data.SyntheticData;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
+import io.github.sparkperceptron.mixing.MixingMode;
+import io.github.sparkperceptron.train.TrainingConfig;
+import io.github.sparkperceptron.train.TrainingInput;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -33,6 +36,10 @@ import scala.jdk.javaapi.CollectionConverters;
  * defaults                the estimator's defaults (numWorkers automatic) and mixing=momentum
  *                         (automatic rounds, min(W, 64)) against the 1-round mistakes fit, as a
  *                         user runs them (roundExecution=auto), and momentum as jobs (before)
+ * layout                  what gathering the workers through a shuffle (for barrier stages)
+ *                         costs when the input has more partitions than workers (4W here): the
+ *                         training input's preparation (convert, cache, validate) as a coalesce
+ *                         and as a gather, alternating; the bytes the gather's shuffle writes
  * </pre>
  *
  * <p>Data: the issue's census set lives outside the repository, so a generated set of its shape
@@ -100,6 +107,9 @@ final class RoundsBench {
 
     @Override
     public synchronized void onTaskEnd(SparkListenerTaskEnd end) {
+      if (end.taskMetrics() != null) {
+        shuffleWrittenBytes += end.taskMetrics().shuffleWriteMetrics().bytesWritten();
+      }
       if (epochStages.contains(end.stageId()) && end.taskMetrics() != null) {
         resultBytes += end.taskMetrics().resultSize()
             + end.taskMetrics().shuffleWriteMetrics().bytesWritten();
@@ -116,6 +126,13 @@ final class RoundsBench {
           bytesById.merge(info.id(), v, Math::max);
         }
       }
+    }
+
+    /** Bytes every task wrote to shuffles since this counter started. */
+    long shuffleWrittenBytes;
+
+    synchronized long shuffleWritten() {
+      return shuffleWrittenBytes;
     }
 
     synchronized long[] snapshot() {
@@ -296,6 +313,64 @@ final class RoundsBench {
     report.flush();
     train.unpersist();
     test.unpersist();
+  }
+
+  /**
+   * The layout table: preparing {@code rows} rows in 4W input partitions for W workers, as a
+   * coalesce (rounds as jobs) and gathered through a shuffle (rounds in barrier stages).
+   */
+  void layout(int workers, long rows, String load) {
+    SyntheticData data = SyntheticData.builder().numFeatures(123).nonZerosPerRow(14)
+        .margin(0.05).labelNoise(0.15).seed(22).build();
+    int inputs = 4 * workers;
+    Dataset<Row> input = data.frame(spark, 0, rows, inputs).cache();
+    input.count();
+    TrainingConfig momentum = TrainingConfig.builder().columns("label", "features", "", "")
+        .numWorkers(workers).mixing(MixingMode.MOMENTUM, 0, 2).build();
+    Map<String, List<Double>> seconds = new java.util.LinkedHashMap<>();
+    Map<String, Long> shuffled = new HashMap<>();
+    String[][] paths = {{"coalesce (rounds as jobs)", "jobs"},
+        {"gather through a shuffle (barrier stages)", "auto"}};
+    for (int r = -1; r < repeats; r++) {
+      for (String[] path : paths) {
+        spark.sparkContext().setLocalProperty(MODE_KEY, path[1]);
+        try {
+          drain();
+          long before = counter.shuffleWritten();
+          long start = System.nanoTime();
+          try (TrainingInput prepared = TrainingInput.prepare(input, momentum, workers)) {
+            double s = (System.nanoTime() - start) / 1e9;
+            drain();
+            if (r >= 0) {
+              // r = -1 is a warm-up pair, not counted.
+              seconds.computeIfAbsent(path[0], k -> new ArrayList<>()).add(s);
+              shuffled.put(path[0], counter.shuffleWritten() - before);
+            }
+          }
+        } finally {
+          spark.sparkContext().setLocalProperty(MODE_KEY, null);
+        }
+      }
+    }
+    Report.Table t = new Report.Table("workers laid out by", "prepare s (best / median)",
+        "bytes the shuffle wrote");
+    DataShape shape = new DataShape("census-like-" + rows / 1000 + "k", rows, 123, 14 * rows, 2,
+        data.seed(), false);
+    for (String[] path : paths) {
+      List<Double> s = seconds.get(path[0]);
+      t.row(path[0], Report.f("%.2f / %.2f", min(s), median(s)),
+          Report.f("%,d", shuffled.get(path[0])));
+      report.add("rounds", shape, workers, "layout: " + path[0], "prepare_seconds_best", min(s),
+          "s");
+      report.add("rounds", shape, workers, "layout: " + path[0], "shuffle_bytes_written",
+          shuffled.get(path[0]), "bytes");
+    }
+    report.flush();
+    report.markdown(Report.f("The training input's preparation for %d workers from %d input"
+        + " partitions (%s, %,d rows, cached first), %d repetitions after a warm-up pair. %s\n\n",
+        workers, inputs, data.describe(), rows, repeats, load)).markdown(t.toString());
+    report.flush();
+    input.unpersist();
   }
 
   private static PerceptronClassifier mistakes(int workers, int epochs, int rounds) {
