@@ -22,6 +22,14 @@
  * of the coordinates it touched, mixed along {@code treeAggregate}'s tree
  * ({@link io.github.sparkperceptron.mixing.ParameterMix}).
  *
+ * <p>Sideways (executor ↔ executor), when an epoch's rounds run in one barrier stage: the tasks
+ * meet once per stage attempt at the driver's {@link io.github.sparkperceptron.exchange.Rendezvous}
+ * (their addresses only), connect along {@link io.github.sparkperceptron.mixing.RoundTree}'s tree
+ * ({@link io.github.sparkperceptron.exchange.PeerLinks}) and exchange every round's changes there:
+ * W − 1 frames up and W − 1 down per round, the changes as their stored arrays. Spark's own
+ * {@code BarrierTaskContext.allGather} is not used for rounds: it waits for its reply in
+ * one-second sleeps.
+ *
  * <p>Memory, in copies of the K'·(d+1) weights w (8 bytes per value; S = w, plus the averaging
  * accumulator u with averaging), at the peak of a round. The driver holds S, the snapshot's copy
  * and Spark's serialised pieces of it (2w, in every deploy mode: executors fetch the pieces from

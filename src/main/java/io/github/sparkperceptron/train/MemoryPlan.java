@@ -175,6 +175,13 @@ public final class MemoryPlan {
   private final List<Term> executor = new ArrayList<>();
   /** Serialized task results of one mixing round. */
   final long resultBytesPerRound;
+  /** Bytes of the largest mixed change of one round (all workers' changes together). */
+  final long mixedDeltaBytes;
+  /** Mixing rounds per epoch, and whether block momentum runs (its Δ, its support set). */
+  private final int rounds;
+  private final boolean momentum;
+  /** Tasks running at once in the JVM of the estimate that holds them (local: the driver). */
+  private final int running;
 
   /**
    * @param rows training rows; {@code storedValues} their stored feature values
@@ -197,7 +204,7 @@ public final class MemoryPlan {
     boolean momentum = !oneShot && settings.hasMomentum();
 
     // Tasks running at once: in the JVM of the estimate (local mode: all), on one executor.
-    int running = Math.min(p, cluster.local ? cluster.cores : cluster.tasksPerExecutor);
+    this.running = Math.min(p, cluster.local ? cluster.cores : cluster.tasksPerExecutor);
     int partials = treeAggregatePartials(p, settings.aggregationDepth);
     boolean extraLevel = partials < p;
     int resultsHeld = extraLevel ? p : Math.min(p, cluster.cores);
@@ -212,7 +219,9 @@ public final class MemoryPlan {
     boolean deltaAverage = averaging && !oneShot;
     this.workerDeltaBytes = deltaBytes(touchedByWorker, deltaAverage, p == 1,
         settings.denseAbove);
-    long mixedDeltaBytes = deltaBytes(touchedByAll, deltaAverage, p == 1, settings.denseAbove);
+    this.mixedDeltaBytes = deltaBytes(touchedByAll, deltaAverage, p == 1, settings.denseAbove);
+    this.rounds = rounds;
+    this.momentum = momentum;
 
     driver.add(new Term(stateBytes, averaging ? "the weights and their averaging accumulator"
         : "the weights"));
@@ -425,6 +434,46 @@ public final class MemoryPlan {
               + " spark.driver.maxResultSize=" + suggestedResultSize() + ", 0 for no limit),"
               + " train on fewer workers (numWorkers)")));
     }
+  }
+
+  /** Bytes a worker's report of one round takes besides any change (stats, μ, framing). */
+  static final long BARRIER_REPORT_BYTES_PER_ROUND = 512;
+
+  /**
+   * Why the epoch's rounds cannot run in one barrier stage ({@code BarrierRounds}) within the
+   * memory this plan allows, or null. Beyond the job-per-round path's arrays, each barrier task
+   * holds the round's mixed weights beside its training copy (w), with block momentum its Δ
+   * (w) and three TouchedSets (3·L/8 B), and worker 0 the epoch's R mixed changes; the epoch's
+   * reports reach the driver at once, through one task: R mixed changes and W·R small reports,
+   * held serialised and deserialised on that task's executor and on the driver, and counted
+   * against {@code spark.driver.maxResultSize}.
+   */
+  String barrierProblem() {
+    long length = learner.stateLength();
+    long perTask = weightBytes + (momentum ? weightBytes + 3 * ceilDiv(length, 8)
+        : ceilDiv(length, 8));
+    long epochResults = saturatingProduct(rounds, mixedDeltaBytes) + saturatingProduct(
+        (long) numWorkers * rounds, BARRIER_REPORT_BYTES_PER_ROUND);
+    long tasks = saturatingProduct(running, perTask) + epochResults;
+    if (cluster.maxResultSize > 0 && epochResults > cluster.maxResultSize) {
+      return String.format(Locale.ROOT, "an epoch's %d mixed changes of up to %,d MiB each"
+          + " would exceed spark.driver.maxResultSize=%dm", rounds, mib(mixedDeltaBytes),
+          mib(cluster.maxResultSize));
+    }
+    long driverNeed = driverBytes() + 2 * epochResults + (cluster.local ? tasks : 0);
+    if (driverNeed > budget(cluster.driverHeap)) {
+      return String.format(Locale.ROOT, "the barrier tasks' extra copies of the weights and the"
+          + " epoch's %d mixed changes would need about %,d MiB on the driver, more than its"
+          + " %,d MiB budget", rounds, mib(driverNeed), mib(budget(cluster.driverHeap)));
+    }
+    if (!cluster.local && executorBytes() + tasks + epochResults
+        > budget(cluster.executorHeap)) {
+      return String.format(Locale.ROOT, "the barrier tasks' extra copies of the weights and the"
+          + " epoch's %d mixed changes would need about %,d MiB on an executor, more than its"
+          + " %,d MiB budget", rounds, mib(executorBytes() + tasks + epochResults),
+          mib(budget(cluster.executorHeap)));
+    }
+    return null;
   }
 
   /**

@@ -24,10 +24,11 @@ import org.slf4j.LoggerFactory;
  * the mixing rules and how averaging composes with them.
  *
  * <p>The loop reads as its outline: resume from the latest checkpoint or start from the initial
- * state → for every epoch: run the epoch's mixing rounds ({@link EpochRounds}; today one Spark
- * job per round, {@link JobPerRound}) → measure how far the weights moved → with a validation
- * set, score the epoch's model in a small job → tell the callback → stop (no update, change below
- * {@code tol}, validation patience) or checkpoint. One-shot mixing instead runs every epoch inside
+ * state → for every epoch: run the epoch's mixing rounds ({@link EpochRounds}: all of them in
+ * one Spark barrier stage where Spark can run it, {@link BarrierRounds}, else one Spark job per
+ * round, {@link JobPerRound}; the same model either way) → measure how far the weights moved →
+ * with a validation set, score the epoch's model in a small job → tell the callback → stop (no
+ * update, change below {@code tol}, validation patience) or checkpoint. One-shot mixing instead runs every epoch inside
  * one job and mixes once ({@link OneShotMixing}).
  *
  * <p>Why a retried or recomputed task changes nothing: a worker's round is a pure function of
@@ -140,8 +141,11 @@ public final class MixingLoop {
     }
     try (WeightShipper shipper = new WeightShipper(jsc, config.name + "/" + UUID.randomUUID(),
         length)) {
-      EpochRounds rounds = new JobPerRound(this, progress, shipper, support);
-      new Epochs(progress, support, checkpoints, callback).run(rounds);
+      DriverRounds driver = new DriverRounds(this, progress, shipper, support);
+      JobPerRound jobs = new JobPerRound(driver);
+      try (BarrierRounds barrier = BarrierRounds.open(driver, jobs)) {
+        new Epochs(progress, support, checkpoints, callback).run(barrier != null ? barrier : jobs);
+      }
       LOG.info("Weights shipped to the executors: {} values in {} snapshot(s) and changes",
           shipper.shippedValues(), shipper.snapshots());
     }

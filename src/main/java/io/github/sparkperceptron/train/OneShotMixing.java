@@ -62,7 +62,7 @@ final class OneShotMixing {
     mixed.delta().applyTo(state.weights(), null);
     state.setClock(initial.clock() + epochs.length * totalWeight);
     for (int e = 0; e < epochs.length; e++) {
-      JobPerRound.requireFinite(state, mixed.delta(), epochs[e], e + 1);
+      DriverRounds.requireFinite(state, mixed.delta(), epochs[e], e + 1);
     }
     TrainingProgress progress = new TrainingProgress(state, vote);
     double seconds = (System.nanoTime() - start) / 1e9;

@@ -11,6 +11,7 @@ import java.util.Comparator;
 import java.util.List;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.ml.attribute.Attribute;
 import org.apache.spark.ml.attribute.AttributeGroup;
 import org.apache.spark.ml.attribute.BinaryAttribute;
@@ -161,7 +162,7 @@ public final class TrainingInput implements AutoCloseable {
     // they end up, whatever worker reads them.
     columns.add(monotonically_increasing_id());
     JavaRDD<Row> rows = dataset.select(columns.toArray(new Column[0])).toJavaRDD();
-    WorkerLayout layout = WorkerLayout.of(config.numWorkers, slots, rows.getNumPartitions());
+    WorkerLayout layout = layout(rows, config, slots);
     layout.log();
     JavaRDD<PreparedPartition> prepared = convert(rows, layout, spec)
         .setName(BLOCKS_NAME).persist(StorageLevel.MEMORY_AND_DISK());
@@ -175,6 +176,24 @@ public final class TrainingInput implements AutoCloseable {
     }
   }
 
+  /**
+   * How {@code rows}' partitions feed the workers ({@link WorkerLayout}). When the mixing rounds
+   * may run in barrier stages ({@link BarrierRounds#mayRun}), which Spark refuses over a
+   * coalesce or over an input whose chain changes the number of partitions (a union), the
+   * workers are gathered through a shuffle instead: the same rows in the same order.
+   */
+  private static WorkerLayout layout(JavaRDD<Row> rows, TrainingConfig config, int slots) {
+    WorkerLayout layout = WorkerLayout.of(config.numWorkers, slots, rows.getNumPartitions());
+    boolean narrowChainRefused = layout.mode == WorkerLayout.Mode.COALESCE
+        || (layout.mode == WorkerLayout.Mode.AS_IS
+            && BarrierRounds.chainProblem(rows.rdd(), layout.numWorkers) != null);
+    if (narrowChainRefused && BarrierRounds.mayRun(
+        JavaSparkContext.fromSparkContext(rows.context()), config, layout.numWorkers)) {
+      return layout.gathered();
+    }
+    return layout;
+  }
+
   /** One {@link PreparedPartition} per worker, in worker order. */
   private static JavaRDD<PreparedPartition> convert(JavaRDD<Row> rows, WorkerLayout layout,
       PreparedPartition.Spec spec) {
@@ -185,7 +204,7 @@ public final class TrainingInput implements AutoCloseable {
                 PreparedPartition.prepare(j, it, spec)).iterator(), true);
       case SPLIT:
         int numWorkers = layout.numWorkers;
-        return JavaPairRDD.fromJavaRDD(rows.mapPartitionsWithIndex((p, it) -> {
+        return joinPieces(rows.mapPartitionsWithIndex((p, it) -> {
           PreparedPartition[] pieces = PreparedPartition.deal(it, spec, layout.firstWorkerOf(p),
               numWorkers);
           List<Tuple2<Integer, Tuple2<Integer, PreparedPartition>>> byWorker =
@@ -194,7 +213,27 @@ public final class TrainingInput implements AutoCloseable {
             byWorker.add(new Tuple2<>(j, new Tuple2<>(p, pieces[j])));
           }
           return byWorker.iterator();
-        }, false)).partitionBy(layout.partitioner()).values().mapPartitionsWithIndex((j, it) -> {
+        }, false), layout, spec);
+      case GATHER:
+        // Each input partition whole, as one piece for the worker whose group holds it.
+        return joinPieces(rows.mapPartitionsWithIndex((p, it) -> Collections.singletonList(
+            new Tuple2<>(layout.workerOf(p), new Tuple2<>(p,
+                PreparedPartition.deal(it, spec, 0, 1)[0]))).iterator(), false), layout, spec);
+      default:
+        return rows.mapPartitionsWithIndex((p, it) -> Collections.singletonList(
+            PreparedPartition.prepare(p, it, spec)).iterator(), true);
+    }
+  }
+
+  /**
+   * The pieces keyed (worker, (input partition, piece)) moved to their workers by one shuffle;
+   * each worker joins its pieces in input-partition order ({@link PreparedPartition#merge}).
+   */
+  private static JavaRDD<PreparedPartition> joinPieces(
+      JavaRDD<Tuple2<Integer, Tuple2<Integer, PreparedPartition>>> keyed, WorkerLayout layout,
+      PreparedPartition.Spec spec) {
+    return JavaPairRDD.fromJavaRDD(keyed).partitionBy(layout.partitioner()).values()
+        .mapPartitionsWithIndex((j, it) -> {
           // The shuffle delivers the pieces in the order its fetches complete; input order is
           // restored before they are joined.
           List<Tuple2<Integer, PreparedPartition>> pieces = new ArrayList<>();
@@ -204,12 +243,9 @@ public final class TrainingInput implements AutoCloseable {
           for (Tuple2<Integer, PreparedPartition> piece : pieces) {
             ordered.add(piece._2());
           }
-          return Collections.singletonList(PreparedPartition.merge(j, ordered, spec.order)).iterator();
+          return Collections.singletonList(PreparedPartition.merge(j, ordered, spec.order))
+              .iterator();
         }, true);
-      default:
-        return rows.mapPartitionsWithIndex((p, it) -> Collections.singletonList(
-            PreparedPartition.prepare(p, it, spec)).iterator(), true);
-    }
   }
 
   private static TrainingInput validate(JavaRDD<PreparedPartition> prepared, WorkerLayout layout,

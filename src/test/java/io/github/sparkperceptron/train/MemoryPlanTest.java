@@ -236,4 +236,36 @@ class MemoryPlanTest {
     assertFalse(m.contains("fewer classes"), "a binary model has no classes to spare: " + m);
     assertFalse(m.contains("\n"));
   }
+
+  /**
+   * The barrier stage's extra memory, counted by hand for d = 2^24, 2 partitions of 500 rows
+   * (15,000 non-zeros each), momentum with 8 rounds on local[2]: per task one more copy of w and
+   * momentum's Δ and three TouchedSets; the epoch's 8 mixed changes (30,001 coordinates, 20
+   * bytes each) and 16 reports of 512 bytes reach the driver at once. A heap that holds exactly
+   * that allows the barrier stage, one byte less does not; a small maxResultSize forbids it.
+   */
+  @Test
+  void theBarrierStageNeedsTwoMoreCopiesPerTaskAndTheEpochsMixes() {
+    int d = 1 << 24;
+    long length = d + 1L;
+    long w = 8 * length;
+    MixingSettings momentum = mixing("momentum", 8, false);
+    MemoryPlan probe = new MemoryPlan(binary(d, Averaging.AVERAGE), 2, 1000, 30_000, momentum,
+        false, local(2, 1L << 40));
+    assertEquals(30_001 * 20, probe.mixedDeltaBytes);
+    long epochResults = 8 * 30_001 * 20 + 2 * 8 * 512;
+    long perTask = 2 * w + 3 * ceilDiv(length, 8);
+    long need = probe.driverBytes() + 2 * epochResults + 2 * perTask + epochResults;
+    long heap = need + MemoryPlan.SPARK_RESERVED_BYTES;
+    assertEquals(null, new MemoryPlan(binary(d, Averaging.AVERAGE), 2, 1000, 30_000, momentum,
+        false, local(2, heap)).barrierProblem());
+    String tooSmall = new MemoryPlan(binary(d, Averaging.AVERAGE), 2, 1000, 30_000, momentum,
+        false, local(2, heap - 1)).barrierProblem();
+    assertTrue(tooSmall != null && tooSmall.contains("on the driver"), String.valueOf(tooSmall));
+    String capped = new MemoryPlan(binary(d, Averaging.AVERAGE), 2, 1000, 30_000, momentum,
+        false, new MemoryPlan.Cluster(true, 2, 1L << 40, 0, 1, epochResults - 1))
+        .barrierProblem();
+    assertTrue(capped != null && capped.contains("spark.driver.maxResultSize"),
+        String.valueOf(capped));
+  }
 }
