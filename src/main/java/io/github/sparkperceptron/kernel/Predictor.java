@@ -96,6 +96,30 @@ public final class Predictor implements java.io.Serializable {
     this.vote = vote;
   }
 
+  /**
+   * This linear predictor for rows numbered by a worker's own features ({@code map}, a block's
+   * {@link TrainingBlock#localFeatures()}): the weights of the m features the map holds, in the
+   * same layout, so that a row's scores add the same products in the same order, the same bits.
+   * O(K'·(m+1)); for a vote, which scores rows in the model's numbers, it is refused.
+   */
+  public Predictor forFeatures(LocalFeatures map) {
+    if (vote != null) {
+      throw new IllegalStateException("a vote scores rows in the model's feature numbers");
+    }
+    if (map.globalFeatures() != numFeatures) {
+      throw new IllegalArgumentException("a map over " + map.globalFeatures()
+          + " features for a model of " + numFeatures);
+    }
+    int rows = numClasses == 2 ? 1 : numClasses;
+    int m = map.size();
+    double[] local = new double[rows * (m + 1)];
+    for (int l = 0; l <= m; l++) {
+      int from = (l == m ? numFeatures : map.global(l)) * rows;
+      System.arraycopy(weights, from, local, l * rows, rows);
+    }
+    return new Predictor(numClasses, m, threshold, local, null);
+  }
+
   /** The same weights or vote with another binary threshold (the arrays are shared). */
   public Predictor withThreshold(double newThreshold) {
     return new Predictor(numClasses, numFeatures, newThreshold, weights, vote);

@@ -282,9 +282,8 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<PreparedPartitio
     if (momentum != null) {
       m = new BlockMomentum(mixed.length, momentum.beta, momentum.rho,
           momentum.initialSquaredNorm);
-      ExecutorWeights.Working delta = ExecutorWeights.checkout(momentum.velocity, false);
-      m.restore(delta.weights(), momentum.mass, momentum.velocityMass, momentum.restarts);
-      ExecutorWeights.release(delta, new int[0]);
+      m.restore(ExecutorWeights.current(momentum.velocity), momentum.mass,
+          momentum.velocityMass, momentum.restarts);
       supportSet = new TouchedSet(mixed.length);
       supportSet.markAll(momentum.support.value());
       jumped = new TouchedSet(mixed.length);

@@ -47,7 +47,8 @@ final class DriverRounds {
     this.shipper = shipper;
     this.support = support;
     this.totalWeight = input.trainingWeight(learner.classWeights());
-    this.workerSpec = new WorkerRound.Spec(learner, settings, input.numWorkers, totalWeight);
+    this.workerSpec = new WorkerRound.Spec(learner, settings, input.numWorkers, totalWeight,
+        MemoryPlan.forTraining(learner, input, settings, false, jsc.sc()).idleCopyBytes);
   }
 
   /** Where the workers' side of a round comes from. */

@@ -183,10 +183,13 @@ public final class OnlineTraining {
     }
   }
 
-  private static long correct(Predictor predictor, TrainingBlock block) {
+  private static long correct(Predictor model, TrainingBlock block) {
     if (block == null) {
       return 0L;
     }
+    // The block's rows are numbered by the worker's own features.
+    Predictor predictor = block.localFeatures() == null ? model
+        : model.forFeatures(block.localFeatures());
     long correct = 0;
     for (int r = 0; r < block.numRows(); r++) {
       if (predictor.predict(block.features(), r, null, null) == block.label(r)) {

@@ -14,15 +14,20 @@ import org.apache.spark.sql.Row;
 
 /**
  * One training partition's rows (one worker's, see {@link WorkerLayout}) converted once into a
- * {@link TrainingBlock}, with the facts the driver needs to validate the whole dataset (sizes,
- * labels, weights) and the first bad row, if any. Bad rows are reported as data rather than
- * thrown, so that Spark neither retries a deterministic failure nor wraps it in its own stack
- * trace; the driver raises the first problem.
+ * {@link TrainingBlock} numbered by the worker's own features
+ * ({@link TrainingBlockBuilder#buildLocal}: the worker trains on a copy of the weights of that
+ * size, see {@link WorkerRound}), with the facts the driver needs to validate the whole dataset
+ * (sizes, labels, weights) and the first bad row, if any. Bad rows are reported as data rather
+ * than thrown, so that Spark neither retries a deterministic failure nor wraps it in its own
+ * stack trace; the driver raises the first problem.
  */
 final class PreparedPartition implements Serializable {
   private static final long serialVersionUID = 1L;
 
-  /** The training rows; {@code null} when there are none or the partition has a problem. */
+  /**
+   * The training rows, numbered by the worker's own features ({@link TrainingBlock#localFeatures});
+   * {@code null} when there are none or the partition has a problem.
+   */
   final TrainingBlock block;
   /** The validation rows ({@code validationIndicatorCol} true), or {@code null}. */
   final TrainingBlock validation;
@@ -36,6 +41,8 @@ final class PreparedPartition implements Serializable {
   /** The row id ({@link #describeRow}) of the partition's first row, −1 if it has none. */
   final long firstRowId;
   final long storedValues;
+  /** m: the distinct features of the training rows (the size of the worker's copies). */
+  final int workerFeatures;
   /** Σ of the training rows' sample weights. */
   final double totalWeight;
   /** Training rows per class index (length: largest label + 1). */
@@ -59,6 +66,7 @@ final class PreparedPartition implements Serializable {
     this.numFeatures = facts.count + facts.validationCount == 0 ? -1 : facts.numFeatures;
     this.firstRowId = facts.firstRowId;
     this.storedValues = block == null ? 0 : block.features().storedValues();
+    this.workerFeatures = block == null ? 0 : block.features().numFeatures();
     this.totalWeight = facts.totalWeight;
     this.classCounts = facts.classCounts;
     this.classWeightSums = facts.classWeightSums;
@@ -77,6 +85,7 @@ final class PreparedPartition implements Serializable {
     this.numFeatures = other.numFeatures;
     this.firstRowId = other.firstRowId;
     this.storedValues = other.storedValues;
+    this.workerFeatures = other.workerFeatures;
     this.totalWeight = other.totalWeight;
     this.classCounts = other.classCounts;
     this.classWeightSums = other.classWeightSums;
@@ -95,6 +104,7 @@ final class PreparedPartition implements Serializable {
     this.numFeatures = -1;
     this.firstRowId = -1;
     this.storedValues = 0;
+    this.workerFeatures = 0;
     this.totalWeight = 0.0;
     this.classCounts = new long[0];
     this.classWeightSums = new double[0];
@@ -195,7 +205,7 @@ final class PreparedPartition implements Serializable {
     }
     PreparedPartition[] out = new PreparedPartition[numWorkers];
     for (int j = 0; j < numWorkers; j++) {
-      out[j] = problem == null ? pieces[j].finish() : failed(j, problem);
+      out[j] = problem == null ? pieces[j].finishPiece() : failed(j, problem);
     }
     return out;
   }
@@ -403,18 +413,24 @@ final class PreparedPartition implements Serializable {
       return train;
     }
 
-    /** The partition, its training rows stored in the input order. */
-    PreparedPartition finish() {
-      return finish(null);
+    /**
+     * A piece of a worker's partition ({@link #deal}): its rows in the input order and the
+     * model's feature numbers, as {@link #merge} reads them back.
+     */
+    PreparedPartition finishPiece() {
+      TrainingBlock block = train == null ? null : train.build();
+      TrainingBlock validation = held == null ? null : held.build();
+      return new PreparedPartition(this, block, validation);
     }
 
     /**
-     * The partition, its training rows stored in {@code order}'s layout for this partition
-     * ({@code null}: the input order); validation rows keep the input order.
+     * The worker's partition: its training rows stored in {@code order}'s layout for the worker
+     * and numbered by its own features; validation rows keep the input order and the model's
+     * feature numbers (the driver's model scores them).
      */
     PreparedPartition finish(VisitOrder order) {
       TrainingBlock block = train == null ? null
-          : train.build(order == null ? null : order.layout(worker, train.numRows()));
+          : train.buildLocal(order.layout(worker, train.numRows()));
       TrainingBlock validation = held == null ? null : held.build();
       return new PreparedPartition(this, block, validation);
     }

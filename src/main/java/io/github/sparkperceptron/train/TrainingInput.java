@@ -53,6 +53,8 @@ public final class TrainingInput implements AutoCloseable {
   final long numRows;
   final long validationRows;
   final long storedValues;
+  /** The largest worker's distinct features m: what its working copies hold (WorkerRound). */
+  final int workerFeatures;
   final double totalWeight;
   /** Training rows per class, length {@link #numClasses}. */
   final long[] classCounts;
@@ -77,6 +79,7 @@ public final class TrainingInput implements AutoCloseable {
     long rows = 0;
     long heldOut = 0;
     long stored = 0;
+    int features = 0;
     double weight = 0.0;
     long[] counts = new long[numClasses];
     double[] weightSums = new double[numClasses];
@@ -91,6 +94,7 @@ public final class TrainingInput implements AutoCloseable {
       rows += f.rows;
       heldOut += f.validationRows;
       stored += f.storedValues;
+      features = Math.max(features, f.workerFeatures);
       weight += f.totalWeight;
       perWorker[f.worker] = f.rows;
       for (int k = 0; k < f.classCounts.length; k++) {
@@ -103,6 +107,7 @@ public final class TrainingInput implements AutoCloseable {
     this.validationRows = heldOut;
     this.classWeightSums = weightSums;
     this.storedValues = stored;
+    this.workerFeatures = features;
     this.totalWeight = weight;
     this.classCounts = counts;
     this.workerRows = perWorker;

@@ -6,7 +6,10 @@ import io.github.sparkperceptron.kernel.EpochOrder;
 import io.github.sparkperceptron.kernel.EpochStats;
 import io.github.sparkperceptron.kernel.LearnerConfig;
 import io.github.sparkperceptron.kernel.LinearState;
+import io.github.sparkperceptron.kernel.LocalFeatures;
+import io.github.sparkperceptron.kernel.LocalWeights;
 import io.github.sparkperceptron.kernel.OnlineLearner;
+import io.github.sparkperceptron.kernel.StateLayout;
 import io.github.sparkperceptron.kernel.TouchedSet;
 import io.github.sparkperceptron.kernel.TrainingBlock;
 import io.github.sparkperceptron.kernel.VoteTrace;
@@ -21,15 +24,24 @@ import io.github.sparkperceptron.mixing.WorkerResult;
  * worker's working copy of the weights.
  *
  * <pre>
- * start     check out a working copy of the shipped weights (ExecutorWeights); the round's
- *           weights are the base (the shipped ones; a private copy of them when the base moves)
+ * start     check out the worker's working copy of the shipped weights (ExecutorWeights): the
+ *           worker's own m features, feature-major for K &gt; 2 (LocalWeights); the round's
+ *           weights are the base (the shipped ones, all K'·(d+1); a private copy of them when the
+ *           base moves)
  * run(r)    from the base with a zero averaging accumulator, visit slice r of R of the worker's
- *           epoch order (OnlineLearner); the worker's change is the StateDelta between the copy
- *           and the base at the coordinates written; the copy is then the base again
+ *           epoch order (OnlineLearner, on the copy's coordinates); the worker's change is the
+ *           StateDelta between the copy and the base at the coordinates written, in the model's
+ *           class-major coordinates; the copy is then the base again
  * moveBase  (whole-epoch tasks) the base moves by the round's mix or block momentum's
- *           look-ahead, the copy follows it at the coordinates that moved
+ *           look-ahead, the copy follows it at the coordinates that moved and it holds
  * release   hand the copy back, with the coordinates where it differs from the shipped weights
  * </pre>
+ *
+ * <p>The worker's block numbers its rows by the worker's features (monotone, see
+ * {@link LocalFeatures}) and the copy holds K'·(m+1) values in the feature-major layout
+ * ({@link StateLayout}): the kernel adds the same products in the same order as on a global
+ * class-major copy, so the change and every model are the same bits, while a row's K scores read
+ * nnz runs of K weights and the copy's size follows the worker's features, not d.
  *
  * <p>Every worker's round spans exactly [startClock, roundEnd] of the averaging clock (its clock
  * runs at T/T_i per unit of sample weight). A round is a pure function of the base, the worker's
@@ -50,10 +62,8 @@ final class WorkerRound {
   private final double workerWeight;
   /** With one worker the change is kept exact (see {@link StateDelta#between}). */
   private final boolean exact;
-  private final ExecutorWeights.Working working;
-  private final double[] copy;
-  private final double[] average;
-  private final TouchedSet touched;
+  private final ExecutorWeights.WorkerCopy working;
+  private final LocalWeights copy;
   /** The round's weights the copy trains from (shared and read-only unless it moves). */
   private final double[] base;
   /** Where the base moved away from the shipped weights (whole-epoch tasks only, else null). */
@@ -71,27 +81,38 @@ final class WorkerRound {
     this.workerWeight = part.trainingWeight(learner.classWeights());
     this.clockScale = workerWeight > 0 ? spec.totalWeight / workerWeight : 0.0;
     this.exact = spec.workers == 1;
-    this.working = ExecutorWeights.checkout(weights, learner.averaging().keepsAverage());
+    LocalFeatures features = block == null ? LocalFeatures.none(learner.numFeatures())
+        : block.localFeatures();
+    if (features == null) {
+      throw new IllegalStateException("worker " + worker + "'s block is not numbered by its own"
+          + " features (TrainingBlockBuilder.buildLocal)");
+    }
+    this.working = ExecutorWeights.checkout(weights, worker, learner, features,
+        StateLayout.FEATURE_MAJOR, spec.idleCopyBytes);
     this.copy = working.weights();
-    this.average = working.average();
-    this.touched = working.touched();
     this.base = movingBase ? working.base().clone() : working.base();
-    this.moved = movingBase ? new TouchedSet(copy.length) : null;
+    this.moved = movingBase ? new TouchedSet(base.length) : null;
   }
 
-  /** What every worker's rounds share: the learner, the settings, W and T = Σ T_i. */
+  /**
+   * What every worker's rounds share: the learner, the settings, W, T = Σ T_i and the bytes of
+   * idle working copies an executor may keep ({@link MemoryPlan#idleCopyBytes}).
+   */
   static final class Spec implements java.io.Serializable {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
     final LearnerConfig learner;
     final MixingSettings settings;
     final int workers;
     final double totalWeight;
+    final long idleCopyBytes;
 
-    Spec(LearnerConfig learner, MixingSettings settings, int workers, double totalWeight) {
+    Spec(LearnerConfig learner, MixingSettings settings, int workers, double totalWeight,
+        long idleCopyBytes) {
       this.learner = learner;
       this.settings = settings;
       this.workers = workers;
       this.totalWeight = totalWeight;
+      this.idleCopyBytes = idleCopyBytes;
     }
   }
 
@@ -124,9 +145,9 @@ final class WorkerRound {
    * @param startVector the vote's index of the round's start vector, or −1 without a vote
    */
   WorkerResult run(int round, double startClock, double roundEnd, int startVector) {
-    LinearState state = new LinearState(copy, average, startClock);
+    LinearState state = copy.state(startClock);
     VoteTrace trace = startVector >= 0 && block != null
-        ? new VoteTrace(block.features(), startVector, startClock) : null;
+        ? new VoteTrace(block.features(), block.localFeatures(), startVector, startClock) : null;
     EpochStats stats = new EpochStats();
     if (block != null) {
       int rounds = settings.rounds;
@@ -136,27 +157,21 @@ final class WorkerRound {
       }
       int from = (int) ((long) n * round / rounds);
       int to = (int) ((long) n * (round + 1) / rounds);
+      LearnerConfig local = copy.config();
       if (FaultInjection.failsMidRound(epoch, worker, workers, round, rounds, moved != null)) {
         // The copy is never released: a retry checks out a clean one.
         int half = (to - from) / 2;
-        OnlineLearner.runEpoch(learner, block, order, from, from + half, state, clockScale,
-            stats, trace, touched);
+        OnlineLearner.runEpoch(local, block, order, from, from + half, state, clockScale,
+            stats, trace, copy.touched());
         FaultInjection.failMidEpoch(epoch, worker, half);
       }
-      OnlineLearner.runEpoch(learner, block, order, from, to, state, clockScale, stats, trace,
-          touched);
+      OnlineLearner.runEpoch(local, block, order, from, to, state, clockScale, stats, trace,
+          copy.touched());
     }
-    int[] written = touched.drain();
-    StateDelta delta = StateDelta.between(written, copy, base, average, exact,
-        settings.denseAbove);
-    for (int j : written) {
-      copy[j] = base[j];
-    }
-    if (average != null) {
-      for (int j : written) {
-        average[j] = 0.0;
-      }
-    }
+    LocalWeights.Touched written = copy.drainTouched();
+    StateDelta delta = StateDelta.between(written.global, written.local, copy.weights(), base,
+        copy.average(), exact, settings.denseAbove);
+    copy.reset(base, written);
     double mixWeight = settings.mixing.mixWeight(workerWeight, stats.updates);
     WorkerResult result = new WorkerResult(worker, mixWeight, delta, new EpochStats[] {stats});
     if (trace != null) {
@@ -178,18 +193,19 @@ final class WorkerRound {
   void moveBase(StateDelta mix) {
     requireMovingBase();
     mix.applyTo(base, null);
-    for (int k = 0, n = mix.storedEntries(); k < n; k++) {
-      int j = mix.coordinate(k);
-      copy[j] = base[j];
-      moved.mark(j);
+    int n = mix.storedEntries();
+    int[] coordinates = new int[n];
+    for (int k = 0; k < n; k++) {
+      coordinates[k] = mix.coordinate(k);
     }
+    baseMoved(coordinates);
   }
 
   /** The base changed in place at {@code coordinates}: the copy follows it there. */
   void baseMoved(int[] coordinates) {
     requireMovingBase();
+    copy.refresh(base, coordinates);
     for (int j : coordinates) {
-      copy[j] = base[j];
       moved.mark(j);
     }
   }
