@@ -229,9 +229,9 @@ public final class NaiveMixingSimulation {
       }
       maxSquared = Math.max(maxSquared, s);
     }
+    double radius = maxSquared + (fitIntercept ? 1.0 : 0.0);
     double rho = rule.equals("perceptron")
-        ? (numClasses == 2 ? 1.0 : 2.0) * eta * maxWeight * (maxSquared + (fitIntercept ? 1.0 : 0.0))
-        : 0.0;
+        ? (numClasses == 2 ? 1.0 : 2.0) * eta * maxWeight * radius : 0.0;
     updates = new long[epochs];
     double[] velocity = new double[len];
     double beta = 1.0 - 1.0 / workers;
