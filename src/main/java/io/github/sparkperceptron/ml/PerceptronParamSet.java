@@ -79,7 +79,8 @@ public final class PerceptronParamSet implements Serializable {
         "which weights make the model: " + ParamValue.describe(Averaging.class),
         ParamChecks.oneOf("averaging", Averaging.class));
     mixing = new Param<>(owner, "mixing",
-        "how the workers' weights are combined: " + ParamValue.describe(MixingMode.class),
+        "how the workers' weights are combined: " + ParamValue.describe(MixingMode.class)
+            + " (default momentum: the one that keeps one worker's accuracy at many workers)",
         ParamChecks.oneOf("mixing", MixingMode.class));
     mixingRounds = new IntParam(owner, "mixingRounds",
         "mixing rounds per epoch: every worker's epoch is cut into this many consecutive"
@@ -140,7 +141,7 @@ public final class PerceptronParamSet implements Serializable {
     owner.setDefault(updateRule, UpdateRule.PERCEPTRON.paramValue());
     owner.setDefault(aggressiveness, 1.0);
     owner.setDefault(averaging, Averaging.AVERAGE.paramValue());
-    owner.setDefault(mixing, MixingMode.MISTAKES.paramValue());
+    owner.setDefault(mixing, MixingMode.MOMENTUM.paramValue());
     owner.setDefault(mixingRounds, 0);
     owner.setDefault(shuffle, true);
     owner.setDefault(shuffleScope, ShuffleScope.ROWS.paramValue());

@@ -108,8 +108,9 @@ final class MixingSettings implements Serializable {
       // BENCHMARKS.md, issue 9: the mean of W workers' changes moves the weights about as far as
       // an epoch over 1/W of the data, so these modes lose accuracy per epoch as W grows.
       LOG.warn("mixing={} averages the changes of {} workers, which costs accuracy per epoch"
-          + " (pendigits: 3 points at 8 workers, 8 at 64, after 10 epochs); mixing=momentum"
-          + " keeps one worker's accuracy at 64 workers (BENCHMARKS.md, issue 9)",
+          + " (pendigits: 3 points at 8 workers, 8 at 64, after 10 epochs); mixing=momentum,"
+          + " the default, keeps one worker's accuracy at 64 workers (BENCHMARKS.md, issues 9"
+          + " and 18)",
           mixingMode.paramValue(), workers);
     }
     if (mixingMode != MixingMode.ONESHOT) {
