@@ -29,9 +29,6 @@ final class MixingSettings implements Serializable {
    */
   static final String EXCHANGE_KEY = "spark.perceptron.exchange";
 
-  /** The most mixing rounds per epoch that {@code mixingRounds = 0} chooses. */
-  static final int MAX_AUTOMATIC_ROUNDS = 64;
-
   /** From this many workers on, the mean mixes warn that they dilute (see {@link #resolve}). */
   static final int DILUTING_WORKERS = 8;
 
@@ -91,7 +88,7 @@ final class MixingSettings implements Serializable {
     int workers = input.numWorkers;
     int rounds = mixingMode == MixingMode.ONESHOT ? 1
         : config.mixingRounds > 0 ? config.mixingRounds
-        : automaticRounds(mixingMode, workers);
+        : automaticRounds(mixingMode, workers, input.numRows);
     double momentum = mixingMode == MixingMode.MOMENTUM
         ? BlockMomentum.defaultMomentum(workers) : 0.0;
     double bound = 0.0;
@@ -111,13 +108,18 @@ final class MixingSettings implements Serializable {
       // BENCHMARKS.md, issue 9: the mean of W workers' changes moves the weights about as far as
       // an epoch over 1/W of the data, so these modes lose accuracy per epoch as W grows.
       LOG.warn("mixing={} averages the changes of {} workers, which costs accuracy per epoch"
-          + " (pendigits: 3 points at 8 workers, 6 at 64, after 10 epochs); mixing=momentum"
-          + " keeps one worker's accuracy at 64 workers (BENCHMARKS.md, issue 9)",
+          + " (pendigits: 3 points at 8 workers, 8 at 64, after 10 epochs); mixing=momentum,"
+          + " the default, keeps one worker's accuracy at 64 workers (BENCHMARKS.md, issues 9"
+          + " and 18)",
           mixingMode.paramValue(), workers);
     }
     if (mixingMode != MixingMode.ONESHOT) {
-      LOG.info("Mixing: {} over {} workers, {} round{} per epoch{}", mixingMode.paramValue(),
+      LOG.info("Mixing: {} over {} workers, {} round{} per epoch{}{}", mixingMode.paramValue(),
           workers, rounds, rounds == 1 ? "" : "s",
+          config.mixingRounds > 0 || mixingMode != MixingMode.MOMENTUM ? ""
+              : String.format(Locale.ROOT, " (automatic: min(W, %d, N / (%d W)) for N = %,d"
+                  + " training rows)", BlockMomentum.MAX_AUTOMATIC_ROUNDS,
+                  BlockMomentum.MIN_ROWS_PER_ROUND, input.numRows),
           momentum > 0 ? String.format(Locale.ROOT, ", block momentum %.4f", momentum) : "");
     }
     String exchange = jsc.getLocalProperty(EXCHANGE_KEY);
@@ -141,15 +143,13 @@ final class MixingSettings implements Serializable {
   }
 
   /**
-   * Automatic mixing rounds per epoch for {@code workers} workers. Block momentum gives back the
-   * 1/W step that averaging W workers' changes loses over about W rounds (β = 1 − 1/W), so it
-   * needs about W rounds per epoch: in BENCHMARKS.md 16 rounds left 64 workers 0.6–0.9 points
-   * behind one worker on two of three sets, W rounds left them within 0.15. Past 64 workers the
-   * fixed cost of a Spark job per round outweighs what more rounds recover, so 64 is the cap.
-   * The mean mixes gain little from rounds and keep one, McDonald et al.'s IPM.
+   * Automatic mixing rounds per epoch for {@code workers} workers and {@code rows} training rows:
+   * block momentum's {@link BlockMomentum#automaticRounds} (about W rounds, at most 64, and a
+   * couple of rows per worker in every round); the mean mixes gain little from rounds and keep
+   * one, McDonald et al.'s IPM. A pure function of its arguments, so models stay reproducible.
    */
-  static int automaticRounds(MixingMode mixing, int workers) {
-    return mixing == MixingMode.MOMENTUM ? Math.min(MAX_AUTOMATIC_ROUNDS, workers) : 1;
+  static int automaticRounds(MixingMode mixing, int workers, long rows) {
+    return mixing == MixingMode.MOMENTUM ? BlockMomentum.automaticRounds(workers, rows) : 1;
   }
 
   /** Whether the training mixes with a block momentum (mixing=momentum, β ≠ 0). */

@@ -502,23 +502,25 @@ class NumWorkersTest {
 
   /**
    * The mean mixes warn from 8 workers on, where they measurably dilute (BENCHMARKS.md: 3 points
-   * on pendigits at 8 workers); momentum, which does not, and fewer workers stay silent.
+   * on pendigits at 8 workers); momentum (the default), which does not, and fewer workers stay
+   * silent.
    */
   @Test
   void theMeanMixesWarnThatManyWorkersDiluteThem() {
     Dataset<Row> two = TestData.frameInOrder(SPARK, PENDIGITS, 2);
     try (LogCapture log = LogCapture.of(MixingSettings.class)) {
-      new PerceptronClassifier().setNumWorkers(8).setMaxIter(1).fit(two);
+      new PerceptronClassifier().setNumWorkers(8).setMaxIter(1).setMixing("mistakes").fit(two);
       new PerceptronClassifier().setNumWorkers(8).setMaxIter(1).setMixing("uniform").fit(two);
-      new PerceptronClassifier().setNumWorkers(8).setMaxIter(1).setMixing("momentum").fit(two);
-      new PerceptronClassifier().setNumWorkers(7).setMaxIter(1).fit(two);
+      new PerceptronClassifier().setNumWorkers(8).setMaxIter(1).fit(two);
+      new PerceptronClassifier().setNumWorkers(7).setMaxIter(1).setMixing("mistakes").fit(two);
       List<String> warnings = log.messages(Level.WARN);
       assertEquals(2, warnings.size(), warnings.toString());
       assertTrue(warnings.get(0).startsWith("mixing=mistakes averages the changes of 8 workers"),
           warnings.get(0));
       assertTrue(warnings.get(1).startsWith("mixing=uniform averages the changes of 8 workers"),
           warnings.get(1));
-      assertTrue(warnings.get(0).contains("mixing=momentum keeps"), warnings.get(0));
+      assertTrue(warnings.get(0).contains("mixing=momentum, the default, keeps"),
+          warnings.get(0));
     }
   }
 
