@@ -61,6 +61,35 @@ public final class TrainingBlock implements Serializable {
     this.totalWeight = total;
   }
 
+  /**
+   * This block as {@link TrainingBlockBuilder} would have built it from the same rows, in their
+   * stored order, with rows {@code width} features wide (at least its own width, and no local
+   * feature numbers): the rows of a LIBSVM input are read before its width is known. A sparse
+   * block keeps its arrays (its storage choice stands at any larger width); a dense one is
+   * built again, so that the storage choice is the one the larger width makes.
+   */
+  public TrainingBlock widened(int width) {
+    if (localFeatures != null || width < features.numFeatures()) {
+      throw new IllegalArgumentException("cannot widen a block of " + features.numFeatures()
+          + (localFeatures != null ? " local" : "") + " features to " + width);
+    }
+    if (width == features.numFeatures()) {
+      return this;
+    }
+    if (features instanceof CsrFeatureBlock) {
+      return new TrainingBlock(((CsrFeatureBlock) features).withNumFeatures(width), labels,
+          weights);
+    }
+    TrainingBlockBuilder builder = new TrainingBlockBuilder(width);
+    int[] rowIndices = new int[features.maxStoredPerRow()];
+    double[] rowValues = new double[rowIndices.length];
+    for (int r = 0; r < labels.length; r++) {
+      int n = features.copyRow(r, rowIndices, rowValues);
+      builder.addSparse(labels[r], weight(r), rowIndices, rowValues, n);
+    }
+    return builder.build();
+  }
+
   /** An empty block, for workers without rows. */
   public static TrainingBlock empty(int numFeatures) {
     return new TrainingBlock(new CsrFeatureBlock(numFeatures, new int[] {0}, new int[0],
