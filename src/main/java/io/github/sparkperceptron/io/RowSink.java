@@ -5,7 +5,8 @@ package io.github.sparkperceptron.io;
  * the parser's buffers: the receiver copies what it keeps before it returns, since the buffers
  * are reused for the next line. The class index is already final for every input the driver
  * will accept: a label −1 arrives as class 0, which is what it means when the file's labels turn
- * out to be −1/+1, and any other outcome is an error anyway (see {@link LabelCheck}).
+ * out to be −1/+1, and any other outcome is an error anyway (see {@link LabelCheck}). A class
+ * index beyond int's range arrives as {@link Integer#MAX_VALUE}, which no model has.
  */
 public interface RowSink {
   /**

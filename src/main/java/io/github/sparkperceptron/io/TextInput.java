@@ -79,7 +79,8 @@ public final class TextInput implements Serializable {
   private final int inputSplits;
   /** Per worker, the ranges it reads, in order. */
   private final Range[][] ranges;
-  private final Broadcast<HadoopConf> conf;
+  /** The Hadoop configuration: a {@code Broadcast<HadoopConf>}, or a {@link HadoopConf} (tests). */
+  private final Serializable conf;
 
   /** Part of a file a worker reads: a byte range, or (shares > 1) its share of a whole file. */
   private static final class Range implements Serializable {
@@ -103,8 +104,7 @@ public final class TextInput implements Serializable {
   }
 
   private TextInput(Format format, ReadSpec spec, String path, String role,
-      Tuple2<String, CsvLayout> header, Range[][] ranges, int inputSplits,
-      Broadcast<HadoopConf> conf) {
+      Tuple2<String, CsvLayout> header, Range[][] ranges, int inputSplits, Serializable conf) {
     this.format = format;
     this.spec = spec;
     this.path = path;
@@ -129,22 +129,45 @@ public final class TextInput implements Serializable {
    */
   public static TextInput plan(SparkSession spark, String path, Format format, ReadSpec spec,
       String role, int numWorkers) {
+    Configuration conf = spark.sparkContext().hadoopConfiguration();
+    boolean ignoreEmpty = spark.sparkContext().getConf()
+        .getBoolean("spark.hadoopRDD.ignoreEmptySplits", true);
+    TextInput local = plan(conf, path, format, spec, role, numWorkers, ignoreEmpty);
+    Broadcast<HadoopConf> shipped = JavaSparkContext.fromSparkContext(spark.sparkContext())
+        .broadcast(new HadoopConf(conf));
+    return new TextInput(format, spec, path, role, local.header(), local.ranges,
+        local.inputSplits, shipped);
+  }
+
+  /**
+   * {@link #plan(SparkSession, String, Format, ReadSpec, String, int)} without Spark, for
+   * tests: the configuration travels with the plan instead of in a broadcast.
+   */
+  static TextInput plan(Configuration conf, String path, Format format, ReadSpec spec,
+      String role, int numWorkers, boolean ignoreEmptySplits) {
     if (!spec.labelsChecked()) {
       throw new IllegalArgumentException("the one-pass reader reads labelled data");
     }
     if (numWorkers < 1) {
       throw new IllegalArgumentException("numWorkers must be >= 1, got " + numWorkers);
     }
-    Configuration conf = spark.sparkContext().hadoopConfiguration();
     InputPaths.requireReadable(conf, path, role);
-    List<FileSplit> splits = splits(conf, path, spark.sparkContext().getConf()
-        .getBoolean("spark.hadoopRDD.ignoreEmptySplits", true));
+    List<FileSplit> splits = splits(conf, path, ignoreEmptySplits);
     Tuple2<String, CsvLayout> header = format == Format.CSV
         ? firstLayout(conf, splits, spec, path, role) : null;
-    Range[][] ranges = assign(conf, splits, numWorkers);
-    Broadcast<HadoopConf> shipped = JavaSparkContext.fromSparkContext(spark.sparkContext())
-        .broadcast(new HadoopConf(conf));
-    return new TextInput(format, spec, path, role, header, ranges, splits.size(), shipped);
+    return new TextInput(format, spec, path, role, header, assign(conf, splits, numWorkers),
+        splits.size(), new HadoopConf(conf));
+  }
+
+  private Tuple2<String, CsvLayout> header() {
+    return layout == null ? null : new Tuple2<>(layoutFile, layout);
+  }
+
+  /** The Hadoop configuration, wherever this plan runs. */
+  @SuppressWarnings("unchecked")
+  private Configuration hadoop() {
+    return conf instanceof HadoopConf local ? local.conf
+        : ((Broadcast<HadoopConf>) conf).value().conf;
   }
 
   /** The input's splits as Hadoop's text format makes them (what newAPIHadoopFile reads). */
@@ -321,7 +344,7 @@ public final class TextInput implements Serializable {
    * problem, and reports what the checks need. Runs in a task; never throws for bad input.
    */
   public SplitReport read(int worker, RowSink sink) {
-    Configuration hadoop = conf.value().conf;
+    Configuration hadoop = hadoop();
     LineReader reader = format == Format.CSV ? new CsvLines(sink) : new LibSvmLines(sink);
     SplitReport total = new SplitReport();
     for (Range range : ranges[worker]) {
@@ -337,7 +360,7 @@ public final class TextInput implements Serializable {
    * with its file:line, else the facts of the data.
    */
   public Verdict verdict(List<SplitReport> reports) {
-    Configuration hadoop = conf.value().conf;
+    Configuration hadoop = hadoop();
     String suffix = format == Format.CSV ? CsvSource.suffix(role) : LibSvmSource.suffix(role);
     SplitReport.Verdict v = SplitReport.combine(hadoop, reports, spec, path, role, suffix);
     int d = numFeatures >= 0 ? numFeatures : Math.max(0, v.maxIndex() + 1);
