@@ -109,7 +109,7 @@ class OnePassReadingTest {
         assertEquals(splits, TextInput.plan(spark, path, TextInput.Format.LIBSVM,
             ReadSpec.labelled(), "training data", 1).inputSplits(), set[0] + ": the same splits");
         for (int workers : set[0].equals("breast_cancer") ? new int[] {1, 2, splits}
-            : new int[] {2}) {
+            : new int[] {1, splits}) {
           PerceptronClassifier estimator = estimator(workers).setAveraging(set[1]);
           assertSameModel(estimator.fit(frame.frame()), onePass(estimator, path,
               TextInput.Format.LIBSVM, ReadSpec.labelled(), workers),
