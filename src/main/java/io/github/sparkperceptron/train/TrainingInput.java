@@ -196,13 +196,15 @@ public final class TrainingInput implements AutoCloseable {
    * are those {@link #prepare} builds from a DataFrame, bit for bit.
    *
    * @param forTraining true: the training rows are stored in the layout of the configuration's
-   *     visit order, as {@link #prepare} stores them; false (data only to be scored): in input
-   *     order
+   *     visit order, as {@link #prepare} stores them, and {@code text} must be planned for the
+   *     configuration's workers; false (data only to be scored): in input order, by the workers
+   *     {@code text} was planned for
    */
   public static TrainingInput fromText(JavaSparkContext jsc, TextInput text,
       TrainingConfig config, boolean forTraining) {
-    WorkerLayout layout = WorkerLayout.of(config.numWorkers, jsc.sc().defaultParallelism(),
-        text.inputSplits());
+    // Data only to be scored may be read by any number of workers.
+    WorkerLayout layout = WorkerLayout.of(forTraining ? config.numWorkers : text.numWorkers(),
+        jsc.sc().defaultParallelism(), text.inputSplits());
     if (layout.numWorkers != text.numWorkers()) {
       throw new IllegalArgumentException("the text input was planned for " + text.numWorkers()
           + " workers, the training has " + layout.numWorkers);
