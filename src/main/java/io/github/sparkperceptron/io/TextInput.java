@@ -12,9 +12,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
-import org.apache.hadoop.io.compress.CompressionCodec;
-import org.apache.hadoop.io.compress.CompressionCodecFactory;
-import org.apache.hadoop.io.compress.SplittableCompressionCodec;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.RecordReader;
@@ -45,18 +42,21 @@ import scala.reflect.ClassTag$;
  * <pre>
  * P ≥ W   worker j reads splits ⌊j·P/W⌋ .. ⌊(j+1)·P/W⌋ − 1, one after the other: the rows and
  *         the order the engine's coalesce of the P partitions gives (WorkerLayout)
- * P &lt; W   split p goes to the workers j = ⌈p·W/P⌉ .. ⌈(p+1)·W/P⌉ − 1, c of them, each reading
- *         one of c equal byte ranges of it (a line belongs to the range its first byte falls in,
- *         as Hadoop assigns lines to splits); a compressed file that cannot be split is read
- *         whole by each of its c workers, worker k keeping its rows r with r mod c = k
+ * P &lt; W   split p goes to the c workers j = ⌈p·W/P⌉ + k, k = 0 .. c − 1 (c = ⌈(p+1)·W/P⌉ −
+ *         ⌈p·W/P⌉ ≥ 1): each reads the whole split and keeps its rows r (0-based, blank lines
+ *         not counted) with r mod c = k, round-robin as the DataFrame path deals them
  * </pre>
- * Nothing is shuffled: where the DataFrame path deals a split's rows round-robin over all W
- * workers and moves them through a shuffle, here each of a split's workers reads its own
- * contiguous stretch. (So for P &lt; W the workers' rows differ from {@code fit}'s on the same
- * DataFrame, and so does the model; for P ≥ W they are the same.)
+ * Nothing is shuffled. With one split (a small file: every data sample, the README's quick start)
+ * the rows and their order are those of {@code fit} on the two-pass readers' DataFrame, which
+ * deals the split round-robin over all W workers, so the models are bit-identical; from two splits
+ * on, the DataFrame path deals every split over all W workers (a shuffle), this path over the
+ * split's own c workers. A worker never reads more than one split's bytes, as when P ≥ W, and a
+ * split's rows spread over its workers however its lines are ordered (a file sorted by label
+ * still gives every worker both classes, where byte ranges would not).
  *
- * <p>Cost: each line is read once and parsed once, from its bytes ({@link LibSvmParser#parse(Text)},
- * {@link CsvParser#splitBytes}); only a bad line is decoded into a string, to be described.
+ * <p>Cost: each line is parsed once, by its worker, from its bytes ({@link
+ * LibSvmParser#parse(Text)}, {@link CsvParser#splitBytes}; only a bad line is decoded into a
+ * string, to be described); a split shared by c workers is read (not parsed) c times.
  */
 public final class TextInput implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -82,7 +82,7 @@ public final class TextInput implements Serializable {
   /** The Hadoop configuration: a {@code Broadcast<HadoopConf>}, or a {@link HadoopConf} (tests). */
   private final Serializable conf;
 
-  /** Part of a file a worker reads: a byte range, or (shares > 1) its share of a whole file. */
+  /** A split a worker reads, all of it or (shares > 1) its share of the split's rows. */
   private static final class Range implements Serializable {
     private static final long serialVersionUID = 1L;
     final String file;
@@ -155,7 +155,7 @@ public final class TextInput implements Serializable {
     List<FileSplit> splits = splits(conf, path, ignoreEmptySplits);
     Tuple2<String, CsvLayout> header = format == Format.CSV
         ? firstLayout(conf, splits, spec, path, role) : null;
-    return new TextInput(format, spec, path, role, header, assign(conf, splits, numWorkers),
+    return new TextInput(format, spec, path, role, header, assign(splits, numWorkers),
         splits.size(), new HadoopConf(conf));
   }
 
@@ -192,10 +192,9 @@ public final class TextInput implements Serializable {
   }
 
   /** The ranges of each worker (see the class comment). */
-  private static Range[][] assign(Configuration conf, List<FileSplit> splits, int workers) {
+  private static Range[][] assign(List<FileSplit> splits, int workers) {
     int p = splits.size();
     Range[][] out = new Range[workers][];
-    CompressionCodecFactory codecs = new CompressionCodecFactory(conf);
     if (p >= workers) {
       for (int j = 0; j < workers; j++) {
         int from = (int) ((long) j * p / workers);
@@ -211,19 +210,8 @@ public final class TextInput implements Serializable {
       FileSplit split = splits.get(s);
       int first = firstWorker(s, p, workers);
       int count = firstWorker(s + 1, p, workers) - first;
-      CompressionCodec codec = codecs.getCodec(split.getPath());
-      boolean cuttable = codec == null || codec instanceof SplittableCompressionCodec;
       for (int k = 0; k < count; k++) {
-        if (!cuttable) {
-          out[first + k] = new Range[] {whole(split, k, count)};
-          continue;
-        }
-        long from = split.getStart() + split.getLength() * k / count;
-        long to = split.getStart() + split.getLength() * (k + 1) / count;
-        // An empty range reads nothing, except that one starting at byte 0 would still read the
-        // file's first line, which the next range (also starting at 0) reads.
-        out[first + k] = to == from ? new Range[0] : new Range[] {new Range(
-            split.getPath().toString(), from, to - from, 0, 1, hosts(split))};
+        out[first + k] = new Range[] {whole(split, k, count)};
       }
     }
     return out;
@@ -320,8 +308,9 @@ public final class TextInput implements Serializable {
       return String.format(Locale.ROOT, "%s read by %d workers (contiguous groups of about %d"
           + " splits, one parse per line, no shuffle)", splits, w, inputSplits / w);
     }
-    return String.format(Locale.ROOT, "%s cut into %d byte ranges, one per worker (one parse per"
-        + " line, no shuffle)", splits, w);
+    return String.format(Locale.ROOT, "%s, each shared row by row by %s workers (one parse per"
+        + " line, no shuffle)", splits, w % inputSplits == 0 ? String.valueOf(w / inputSplits)
+            : w / inputSplits + "-" + (w / inputSplits + 1));
   }
 
   /**

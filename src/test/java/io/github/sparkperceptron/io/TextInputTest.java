@@ -28,12 +28,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Which lines each worker of a one-pass read gets, against Spark's own reading of the same files
- * ({@code newAPIHadoopFile}: its partitions are the input splits, its keys the lines' offsets):
- * with at least as many splits as workers, worker j reads exactly the lines of splits
- * ⌊j·P/W⌋ .. ⌊(j+1)·P/W⌋ − 1; with fewer, each split's lines are cut at c equal byte ranges, a
- * line going to the range its first byte falls in (a line that starts exactly at a cut belongs to
- * the range before, as Hadoop gives it to the split before); a gzip file that cannot be cut is
- * shared row by row. Every line is read once, in file order.
+ * ({@code newAPIHadoopFile}: its partitions are the input splits): with at least as many splits
+ * as workers, worker j reads exactly the lines of splits ⌊j·P/W⌋ .. ⌊(j+1)·P/W⌋ − 1; with fewer,
+ * split p's examples are dealt round-robin over its c workers ⌈p·W/P⌉ + k, example r to k = r mod
+ * c (plain and gzip files alike). Every example is read once, in file order within a worker.
  */
 class TextInputTest {
   @TempDir
@@ -141,13 +139,8 @@ class TextInputTest {
       SparkSplit split = splits.get(s);
       int first = (int) (((long) s * workers + p - 1) / p);
       int count = (int) (((long) (s + 1) * workers + p - 1) / p) - first;
-      long length = split.end() - split.start();
-      for (long[] line : split.lines()) {
-        int k = 0;
-        while (k + 1 < count && split.start() + length * (k + 1) / count < line[0]) {
-          k++;
-        }
-        out.get(first + k).add((int) line[1]);
+      for (int r = 0; r < split.lines().size(); r++) {
+        out.get(first + r % count).add((int) split.lines().get(r)[1]);
       }
     }
     return out;
@@ -156,7 +149,7 @@ class TextInputTest {
   private static final String MAX_SPLIT = "mapreduce.input.fileinputformat.split.maxsize";
 
   @Test
-  void everyLineGoesToTheWorkerOfItsSplitOrByteRangeOnceAndInOrder() throws IOException {
+  void everyExampleGoesToAWorkerOfItsSplitOnceAndInOrder() throws IOException {
     Configuration conf = spark.sparkContext().hadoopConfiguration();
     Path lf = numberedFile("numbered-lf.libsvm", 700, 1, false);
     Path crlf = numberedFile("numbered-crlf.libsvm", 500, 2, true);
@@ -186,7 +179,7 @@ class TextInputTest {
   }
 
   @Test
-  void aGzipFileThatCannotBeCutIsSharedRowByRow() throws IOException {
+  void aGzipFileIsSharedRowByRowLikeAnyOther() throws IOException {
     Path plain = numberedFile("shared.libsvm", 100, 3, false);
     Path gz = dir.resolve("shared.libsvm.gz");
     try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(gz))) {

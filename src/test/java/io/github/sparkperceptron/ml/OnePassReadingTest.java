@@ -32,9 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The jobs' one-pass reading (a text input parsed by the workers straight into their blocks,
  * {@link TrainingInput#fromText}) trains the very model {@code fit} trains on a DataFrame of the
  * same rows in the same workers, bit for bit: the DataFrame the two-pass readers make when the
- * input has at least as many splits as workers (so the jobs' models are unchanged there), and a
- * DataFrame partitioned by the byte ranges (or rows' shares, for gzip) when it has fewer, built
- * here from the file's lines and offsets.
+ * input has at least as many splits as workers or only one (so the jobs' models are unchanged
+ * there), and for 2 ≤ P &lt; W splits one whose partitions deal each split over its own workers.
  */
 class OnePassReadingTest {
   @TempDir
@@ -126,47 +125,60 @@ class OnePassReadingTest {
   }
 
   /**
-   * The rows of a one-split file (every line an example, LF line ends) in the partitions of the
-   * one-pass layout: c equal byte ranges, a line to the range its first byte falls in (byte 0
-   * to the first), or for a shared file row r to partition r mod c.
+   * The rows of a DataFrame whose partitions are an input's splits, dealt as the one-pass reader
+   * deals them over more workers than splits: split p's row r to worker ⌈p·W/P⌉ + r mod c, c the
+   * split's workers.
    */
-  private static Dataset<Row> byRanges(Dataset<Row> rows, byte[] bytes, int ranges,
-      boolean shared) {
-    List<Row> all = rows.collectAsList();
+  private static Dataset<Row> dealtOverTheirSplitsWorkers(Dataset<Row> rows, int workers) {
+    List<List<Row>> splits = rows.javaRDD().glom().collect();
+    int p = splits.size();
     List<List<Row>> parts = new ArrayList<>();
-    for (int k = 0; k < ranges; k++) {
+    for (int k = 0; k < workers; k++) {
       parts.add(new ArrayList<>());
     }
-    long offset = 0;
-    for (int r = 0; r < all.size(); r++) {
-      int k = 0;
-      if (shared) {
-        k = r % ranges;
-      } else {
-        while (k + 1 < ranges && (long) bytes.length * (k + 1) / ranges < offset) {
-          k++;
-        }
+    for (int s = 0; s < p; s++) {
+      int first = (int) (((long) s * workers + p - 1) / p);
+      int count = (int) (((long) (s + 1) * workers + p - 1) / p) - first;
+      for (int r = 0; r < splits.get(s).size(); r++) {
+        parts.get(first + r % count).add(splits.get(s).get(r));
       }
-      parts.get(k).add(all.get(r));
-      while (bytes[(int) offset] != '\n') {
-        offset++;
-      }
-      offset++;
     }
-    return spark.createDataFrame(jsc.parallelize(parts, ranges).flatMap(List::iterator),
+    return spark.createDataFrame(jsc.parallelize(parts, workers).flatMap(List::iterator),
         rows.schema());
   }
 
+  /**
+   * One split (every data sample, the quick start): {@code fit} deals it round-robin over the
+   * workers, and so does the one-pass reader, so the jobs' models are unchanged. More splits,
+   * still fewer than the workers: each split dealt over its own workers.
+   */
   @Test
-  void withFewerSplitsThanWorkersTheModelIsThatOfTheByteRanges() throws IOException {
-    Path path = TestData.sharedData("breast_cancer", "train.libsvm");
-    LabeledData frame = LibSvmSource.read(spark, path.toString(), ReadSpec.labelled(), "data");
-    byte[] bytes = Files.readAllBytes(path);
-    for (int workers : new int[] {3, 7}) {
+  void withFewerSplitsThanWorkersEachSplitIsDealtOverItsWorkers() {
+    String path = TestData.sharedData("breast_cancer", "train.libsvm").toString();
+    LabeledData frame = LibSvmSource.read(spark, path, ReadSpec.labelled(), "data");
+    assertEquals(1, frame.frame().rdd().getNumPartitions());
+    for (int workers : new int[] {2, 7}) {
       PerceptronClassifier estimator = estimator(workers).setUpdateRule("pa1");
-      assertSameModel(estimator.fit(byRanges(frame.frame(), bytes, workers, false)),
-          onePass(estimator, path.toString(), TextInput.Format.LIBSVM, ReadSpec.labelled(),
-              workers), "breast_cancer, 1 split, " + workers + " workers");
+      assertSameModel(estimator.fit(frame.frame()), onePass(estimator, path,
+          TextInput.Format.LIBSVM, ReadSpec.labelled(), workers),
+          "breast_cancer, 1 split, " + workers + " workers");
+    }
+    Configuration conf = spark.sparkContext().hadoopConfiguration();
+    String old = conf.get(MAX_SPLIT);
+    conf.setLong(MAX_SPLIT, 40_000);
+    try {
+      LabeledData four = LibSvmSource.read(spark, path, ReadSpec.labelled(), "data");
+      assertEquals(4, four.frame().rdd().getNumPartitions());
+      PerceptronClassifier estimator = estimator(7);
+      assertSameModel(estimator.fit(dealtOverTheirSplitsWorkers(four.frame(), 7)),
+          onePass(estimator, path, TextInput.Format.LIBSVM, ReadSpec.labelled(), 7),
+          "breast_cancer, 4 splits, 7 workers");
+    } finally {
+      if (old == null) {
+        conf.unset(MAX_SPLIT);
+      } else {
+        conf.set(MAX_SPLIT, old);
+      }
     }
   }
 
@@ -194,9 +206,9 @@ class OnePassReadingTest {
     assertEquals(6, frame.numFeatures());
     for (int workers : new int[] {2, 4}) {
       PerceptronClassifier estimator = estimator(workers);
-      assertSameModel(estimator.fit(byRanges(frame.frame(), Files.readAllBytes(path), workers,
-          false)), onePass(estimator, path.toString(), TextInput.Format.LIBSVM,
-              ReadSpec.labelled(), workers), "narrow rows, -1/+1 labels, " + workers + " workers");
+      assertSameModel(estimator.fit(frame.frame()), onePass(estimator, path.toString(),
+          TextInput.Format.LIBSVM, ReadSpec.labelled(), workers),
+          "narrow rows, -1/+1 labels, " + workers + " workers");
     }
   }
 
@@ -217,13 +229,9 @@ class OnePassReadingTest {
     Files.writeString(csv, sb.toString());
     ReadSpec spec = ReadSpec.labelled().withWeightCol("w");
     LabeledData frame = CsvSource.read(spark, csv.toString(), spec, "data");
-    byte[] rowsOnly = Files.readAllBytes(csv);
-    int header = sb.indexOf("\n") + 1;
     for (int workers : new int[] {1, 3}) {
       PerceptronClassifier estimator = estimator(workers).setWeightCol("w");
-      Dataset<Row> expected = workers == 1 ? frame.frame()
-          : byRangesAfterHeader(frame.frame(), rowsOnly, header, workers);
-      assertSameModel(estimator.fit(expected), onePass(estimator, csv.toString(),
+      assertSameModel(estimator.fit(frame.frame()), onePass(estimator, csv.toString(),
           TextInput.Format.CSV, spec, workers), "weighted CSV, " + workers + " workers");
     }
 
@@ -233,33 +241,7 @@ class OnePassReadingTest {
     }
     LabeledData gzFrame = LibSvmSource.read(spark, gz.toString(), ReadSpec.labelled(), "data");
     PerceptronClassifier estimator = estimator(3);
-    assertSameModel(estimator.fit(byRanges(gzFrame.frame(), plain.toString().getBytes(
-        java.nio.charset.StandardCharsets.US_ASCII), 3, true)), onePass(estimator,
-            gz.toString(), TextInput.Format.LIBSVM, ReadSpec.labelled(), 3),
-        "gzip, rows shared by 3 workers");
-  }
-
-  /** {@link #byRanges} for a CSV file: offsets count from the file's start, header included. */
-  private static Dataset<Row> byRangesAfterHeader(Dataset<Row> rows, byte[] bytes, int header,
-      int ranges) {
-    List<Row> all = rows.collectAsList();
-    List<List<Row>> parts = new ArrayList<>();
-    for (int k = 0; k < ranges; k++) {
-      parts.add(new ArrayList<>());
-    }
-    long offset = header;
-    for (Row row : all) {
-      int k = 0;
-      while (k + 1 < ranges && (long) bytes.length * (k + 1) / ranges < offset) {
-        k++;
-      }
-      parts.get(k).add(row);
-      while (bytes[(int) offset] != '\n') {
-        offset++;
-      }
-      offset++;
-    }
-    return spark.createDataFrame(jsc.parallelize(parts, ranges).flatMap(List::iterator),
-        rows.schema());
+    assertSameModel(estimator.fit(gzFrame.frame()), onePass(estimator, gz.toString(),
+        TextInput.Format.LIBSVM, ReadSpec.labelled(), 3), "gzip, rows shared by 3 workers");
   }
 }
