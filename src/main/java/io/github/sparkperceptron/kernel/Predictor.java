@@ -298,6 +298,24 @@ public final class Predictor implements java.io.Serializable {
   }
 
   /**
+   * The raw score of a block row for a binary model, what its raw prediction's second element
+   * and the curve areas use: the margin w·x + b, or the vote total. The buffers (at least d
+   * long, used only by votes) belong to the caller.
+   *
+   * @throws IllegalStateException for a multiclass model
+   */
+  public double binaryScore(FeatureBlock x, int row, int[] rowIndices, double[] rowValues) {
+    if (numClasses != 2) {
+      throw new IllegalStateException("a " + numClasses + "-class model has no binary score");
+    }
+    if (vote != null) {
+      int nnz = x.copyRow(row, rowIndices, rowValues);
+      return vote.votes(rowIndices, rowValues, nnz)[0];
+    }
+    return x.dot(row, weights, 0) + weights[numFeatures];
+  }
+
+  /**
    * Σ of the weights of the correctly predicted rows and Σ of all weights (sample weights only:
    * held-out accuracy is measured on the data as given, class weights are a training device).
    */

@@ -192,7 +192,7 @@ final class BarrierRounds implements EpochRounds, AutoCloseable {
       return false;
     }
     int mostRounds = config.mixingRounds > 0 ? config.mixingRounds
-        : MixingSettings.automaticRounds(config.mixing, workers);
+        : MixingSettings.automaticRounds(config.mixing, workers, Long.MAX_VALUE);
     return (mode == Mode.BARRIER || mostRounds > 1) && clusterProblem(jsc, workers) == null;
   }
 

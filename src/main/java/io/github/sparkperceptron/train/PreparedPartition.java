@@ -1,5 +1,8 @@
 package io.github.sparkperceptron.train;
 
+import io.github.sparkperceptron.io.RowSink;
+import io.github.sparkperceptron.io.SplitReport;
+import io.github.sparkperceptron.io.TextInput;
 import io.github.sparkperceptron.kernel.TrainingBlock;
 import io.github.sparkperceptron.kernel.TrainingBlockBuilder;
 import io.github.sparkperceptron.kernel.VisitOrder;
@@ -55,9 +58,20 @@ final class PreparedPartition implements Serializable {
   final double maxSquaredNorm;
   /** The first bad row, or {@code null}. */
   final String problem;
+  /**
+   * What a one-pass text read ({@link TextInput}) found in this worker's lines, for the driver's
+   * verdict; {@code null} for a DataFrame's rows.
+   */
+  final SplitReport textReport;
 
   /** A worker's blocks, with the facts {@code facts} gathered while converting its rows. */
   private PreparedPartition(Converter facts, TrainingBlock block, TrainingBlock validation) {
+    this(facts, block, validation, null);
+  }
+
+  private PreparedPartition(Converter facts, TrainingBlock block, TrainingBlock validation,
+      SplitReport textReport) {
+    this.textReport = textReport;
     this.block = block;
     this.validation = validation;
     this.worker = facts.worker;
@@ -77,15 +91,22 @@ final class PreparedPartition implements Serializable {
 
   /** {@code other}'s facts without its blocks. */
   private PreparedPartition(PreparedPartition other) {
-    this.block = null;
-    this.validation = null;
+    this(other, null, null, other.numFeatures);
+  }
+
+  /** {@code other}'s facts with these blocks, of rows {@code numFeatures} wide. */
+  private PreparedPartition(PreparedPartition other, TrainingBlock block,
+      TrainingBlock validation, int numFeatures) {
+    this.textReport = other.textReport;
+    this.block = block;
+    this.validation = validation;
     this.worker = other.worker;
     this.rows = other.rows;
     this.validationRows = other.validationRows;
-    this.numFeatures = other.numFeatures;
+    this.numFeatures = numFeatures;
     this.firstRowId = other.firstRowId;
-    this.storedValues = other.storedValues;
-    this.workerFeatures = other.workerFeatures;
+    this.storedValues = block == null ? other.storedValues : block.features().storedValues();
+    this.workerFeatures = block == null ? other.workerFeatures : block.features().numFeatures();
     this.totalWeight = other.totalWeight;
     this.classCounts = other.classCounts;
     this.classWeightSums = other.classWeightSums;
@@ -96,6 +117,7 @@ final class PreparedPartition implements Serializable {
 
   /** A worker whose rows have {@code problem}: no blocks, no facts. */
   private PreparedPartition(int worker, String problem) {
+    this.textReport = null;
     this.block = null;
     this.validation = null;
     this.worker = worker;
@@ -152,8 +174,10 @@ final class PreparedPartition implements Serializable {
     /**
      * @param expectedFeatures the vector size the features column's metadata declares, or −1
      * @param declaredClasses the classes the label column's metadata declares, or −1
+     * @param forTraining whether the training rows are stored in the visit order's layout (else
+     *     in input order: data only to be scored)
      */
-    Spec(TrainingConfig config, int expectedFeatures, int declaredClasses) {
+    Spec(TrainingConfig config, int expectedFeatures, int declaredClasses, boolean forTraining) {
       this.labelCol = config.labelCol;
       this.featuresCol = config.featuresCol;
       this.weightCol = config.weightCol;
@@ -162,7 +186,7 @@ final class PreparedPartition implements Serializable {
       this.maxLabel = (declaredClasses > 0 ? declaredClasses
           : TrainingInput.MAX_INFERRED_CLASSES) - 1;
       this.labelsFromMetadata = declaredClasses > 0;
-      this.order = config.visitOrder();
+      this.order = forTraining ? config.visitOrder() : null;
       this.rowIdIndex = 2 + (weightCol.isEmpty() ? 0 : 1) + (validationCol.isEmpty() ? 0 : 1);
     }
   }
@@ -181,6 +205,78 @@ final class PreparedPartition implements Serializable {
       }
     }
     return converter.finish(spec.order);
+  }
+
+  /**
+   * Reads worker {@code worker}'s lines of a text input in one pass, each example parsed once and
+   * appended to the worker's blocks as it is read, with what the driver's verdict needs
+   * ({@link #textReport}). After a problem (which the report names) the blocks are dropped. For
+   * a LIBSVM input whose width is not given, the rows are {@link #numFeatures} wide: this
+   * worker's largest index + 1, which {@link #widened} brings to the input's.
+   */
+  static PreparedPartition fromText(int worker, TextInput text, Spec spec) {
+    Converter converter = new Converter(worker, text.numFeatures());
+    TextRows rows = new TextRows(converter, spec);
+    SplitReport report = text.read(worker, rows);
+    if (rows.refused || report.isIncomplete()) {
+      return new PreparedPartition(new Converter(worker, text.numFeatures()), null, null, report);
+    }
+    return converter.finish(spec.order, report);
+  }
+
+  /**
+   * This worker's blocks with rows {@code width} features wide, as converting its rows at that
+   * width would have built them ({@link TrainingBlock#widened}).
+   */
+  PreparedPartition widened(int width) {
+    return new PreparedPartition(this, block == null ? null : block.widened(width),
+        validation == null ? null : validation.widened(width), width);
+  }
+
+  /** The examples of a text read, checked as the engine checks a DataFrame's rows. */
+  private static final class TextRows implements RowSink {
+    private final Converter converter;
+    private final Spec spec;
+    /** Whether an example was refused (the blocks are then dropped). */
+    boolean refused;
+
+    TextRows(Converter converter, Spec spec) {
+      this.converter = converter;
+      this.spec = spec;
+    }
+
+    @Override
+    public String sparse(int classIndex, double weight, int[] indices, double[] values, int nnz) {
+      String problem = check(classIndex, weight);
+      if (problem == null) {
+        converter.appendSparse(classIndex, weight, indices, values, nnz);
+      }
+      return problem;
+    }
+
+    @Override
+    public String dense(int classIndex, double weight, double[] values) {
+      String problem = check(classIndex, weight);
+      if (problem == null) {
+        converter.appendDense(classIndex, weight, values);
+      }
+      return problem;
+    }
+
+    /** Why the engine cannot take the example (said after the reader's file:line), or null. */
+    private String check(int classIndex, double weight) {
+      if (classIndex > spec.maxLabel) {
+        refused = true;
+        return "label " + classIndex + ": more than " + (spec.maxLabel + 1L) + " classes cannot"
+            + " be inferred from label values; labels must be class indices 0, 1, ..., K-1";
+      }
+      if (!(weight >= 0) || Double.isInfinite(weight)) {
+        refused = true;
+        return "Column '" + spec.weightCol + "' (weightCol) has " + weight
+            + "; sample weights must be finite and >= 0";
+      }
+      return null;
+    }
   }
 
   /**
@@ -290,10 +386,35 @@ final class PreparedPartition implements Serializable {
     private int validationCount;
     private long firstRowId = -1;
 
-    /** {@code numFeatures}: the vector size every row must have, or −1 for the first row's. */
+    /**
+     * {@code numFeatures}: the vector size every row must have, or −1 for the first row's (a
+     * Row's vector size; a text read's rows: the largest index + 1, taken when it finishes).
+     */
     Converter(int worker, int numFeatures) {
       this.worker = worker;
       this.numFeatures = numFeatures;
+    }
+
+    /**
+     * Adds a text read's sparse example, already checked (its width included); its row id is
+     * its position in this worker.
+     */
+    void appendSparse(int classIndex, double weight, int[] indices, double[] values, int nnz) {
+      TrainingBlockBuilder target = target(classIndex, weight, false, nextRowId());
+      maxSquaredNorm = Math.max(maxSquaredNorm, squaredNorm(values, nnz));
+      target.addSparse(classIndex, weight, indices, values, nnz);
+    }
+
+    /** Adds a text read's dense example of {@link #numFeatures} values, already checked. */
+    void appendDense(int classIndex, double weight, double[] values) {
+      TrainingBlockBuilder target = target(classIndex, weight, false, nextRowId());
+      maxSquaredNorm = Math.max(maxSquaredNorm, squaredNorm(values, values.length));
+      target.addDense(classIndex, weight, values);
+    }
+
+    /** (worker, index in the worker), in the bit layout of {@link #describeRow}. */
+    private long nextRowId() {
+      return ((long) worker << 33) | (count + validationCount);
     }
 
     /** Checks and adds one input row; returns the problem with it, or {@code null}. */
@@ -392,13 +513,13 @@ final class PreparedPartition implements Serializable {
       }
       if (isValidation) {
         if (held == null) {
-          held = new TrainingBlockBuilder(numFeatures);
+          held = new TrainingBlockBuilder(Math.max(numFeatures, 0));
         }
         validationCount++;
         return held;
       }
       if (train == null) {
-        train = new TrainingBlockBuilder(numFeatures);
+        train = new TrainingBlockBuilder(Math.max(numFeatures, 0));
       }
       if (classIndex >= classCounts.length) {
         classCounts = Arrays.copyOf(classCounts, classIndex + 1);
@@ -429,10 +550,25 @@ final class PreparedPartition implements Serializable {
      * feature numbers (the driver's model scores them).
      */
     PreparedPartition finish(VisitOrder order) {
+      return finish(order, null);
+    }
+
+    /** {@link #finish(VisitOrder)}, carrying a text read's report. */
+    PreparedPartition finish(VisitOrder order, SplitReport report) {
+      if (numFeatures < 0) {
+        // A text read's rows: as wide as this worker's largest index + 1 (widened later).
+        numFeatures = 1 + Math.max(train == null ? -1 : train.maxIndex(),
+            held == null ? -1 : held.maxIndex());
+        for (TrainingBlockBuilder b : new TrainingBlockBuilder[] {train, held}) {
+          if (b != null) {
+            b.setNumFeatures(numFeatures);
+          }
+        }
+      }
       TrainingBlock block = train == null ? null
           : train.buildLocal(order.layout(worker, train.numRows()));
       TrainingBlock validation = held == null ? null : held.build();
-      return new PreparedPartition(this, block, validation);
+      return new PreparedPartition(this, block, validation, report);
     }
   }
 
@@ -448,9 +584,14 @@ final class PreparedPartition implements Serializable {
   private static double squaredNorm(Vector features) {
     double[] v = features instanceof SparseVector ? ((SparseVector) features).values()
         : ((DenseVector) features).values();
+    return squaredNorm(v, v.length);
+  }
+
+  /** Σ x² over the first n values, in order (explicit zeros included, as a vector holds them). */
+  private static double squaredNorm(double[] v, int n) {
     double sum = 0.0;
-    for (double x : v) {
-      sum += x * x;
+    for (int k = 0; k < n; k++) {
+      sum += v[k] * v[k];
     }
     return sum;
   }

@@ -3,6 +3,8 @@ package io.github.sparkperceptron.train;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.monotonically_increasing_id;
 
+import io.github.sparkperceptron.io.SplitReport;
+import io.github.sparkperceptron.io.TextInput;
 import io.github.sparkperceptron.kernel.VisitOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -68,6 +70,8 @@ public final class TrainingInput implements AutoCloseable {
   final long[] workerRows;
   /** Each worker's facts (without its blocks), in worker order. */
   private final List<PreparedPartition> facts;
+  /** How reading mapped the labels (e.g. "labels -1/+1 mapped to 0/1"), or "". */
+  private String labelNote = "";
 
   private TrainingInput(JavaRDD<PreparedPartition> blocks, WorkerLayout layout,
       List<PreparedPartition> facts, int numFeatures, int numClasses) {
@@ -152,7 +156,7 @@ public final class TrainingInput implements AutoCloseable {
     int declaredFeatures = AttributeGroup.fromStructField(dataset.schema().apply(featuresCol))
         .size();
     PreparedPartition.Spec spec = new PreparedPartition.Spec(config, declaredFeatures,
-        declaredClasses);
+        declaredClasses, true);
 
     List<Column> columns = new ArrayList<>();
     columns.add(col(labelCol).cast("double"));
@@ -198,6 +202,83 @@ public final class TrainingInput implements AutoCloseable {
     }
     return layout;
   }
+
+  /**
+   * The number of workers a training with {@code config} gets on a cluster of {@code slots} task
+   * slots: the {@code numWorkers} param, or the slots when it is 0 (automatic).
+   */
+  public static int workersFor(TrainingConfig config, JavaSparkContext jsc) {
+    return WorkerLayout.of(config.numWorkers, jsc.sc().defaultParallelism(), 0).numWorkers;
+  }
+
+  /**
+   * The blocks of a text input read in one pass, planned for {@link #workersFor} workers: each
+   * worker parses its lines straight into its block (no DataFrame, no shuffle), and the driver
+   * raises the first problem of the reading ({@link TextInput#verdict}: file:line messages) or
+   * of the rows, before anything is learned. For the same rows in the same workers the blocks
+   * are those {@link #prepare} builds from a DataFrame, bit for bit.
+   *
+   * @param forTraining true: the training rows are stored in the layout of the configuration's
+   *     visit order, as {@link #prepare} stores them, and {@code text} must be planned for the
+   *     configuration's workers; false (data only to be scored): in input order, by the workers
+   *     {@code text} was planned for
+   */
+  public static TrainingInput fromText(JavaSparkContext jsc, TextInput text,
+      TrainingConfig config, boolean forTraining) {
+    // Data only to be scored may be read by any number of workers.
+    WorkerLayout layout = WorkerLayout.of(forTraining ? config.numWorkers : text.numWorkers(),
+        jsc.sc().defaultParallelism(), text.inputSplits());
+    if (layout.numWorkers != text.numWorkers()) {
+      throw new IllegalArgumentException("the text input was planned for " + text.numWorkers()
+          + " workers, the training has " + layout.numWorkers);
+    }
+    if (forTraining) {
+      LOG.info("{}; {}", layout.describeWorkers(), text.describe());
+      String warning = layout.oversubscription();
+      if (warning != null) {
+        LOG.warn(warning);
+      }
+    }
+    PreparedPartition.Spec spec = new PreparedPartition.Spec(config, text.numFeatures(), -1,
+        forTraining);
+    JavaRDD<PreparedPartition> prepared = text.workers(jsc)
+        .map(j -> PreparedPartition.fromText(j, text, spec))
+        .setName(forTraining ? BLOCKS_NAME : EVALUATION_BLOCKS_NAME)
+        .persist(StorageLevel.MEMORY_AND_DISK());
+    try {
+      List<PreparedPartition> facts = prepared.map(PreparedPartition::withoutBlock).collect();
+      List<SplitReport> reports = new ArrayList<>();
+      for (PreparedPartition f : facts) {
+        reports.add(f.textReport);
+      }
+      TextInput.Verdict verdict = text.verdict(reports);
+      int d = verdict.numFeatures();
+      boolean narrow = false;
+      List<PreparedPartition> wide = new ArrayList<>();
+      for (PreparedPartition f : facts) {
+        narrow |= f.rows + f.validationRows > 0 && f.numFeatures != d;
+        wide.add(f.rows + f.validationRows > 0 ? f.widened(d) : f);
+      }
+      if (narrow) {
+        // Some worker's rows stop short of the input's largest index: its blocks are rebuilt
+        // at the input's width (a sparse block keeps its arrays), in one pass over the cache.
+        JavaRDD<PreparedPartition> widened = prepared.map(p -> p.rows + p.validationRows > 0
+            ? p.widened(d) : p).setName(prepared.name()).persist(StorageLevel.MEMORY_AND_DISK());
+        widened.count();
+        prepared.unpersist(false);
+        prepared = widened;
+      }
+      TrainingInput input = validate(prepared, layout, wide, -1, config.validationCol, false);
+      input.labelNote = verdict.labelNote();
+      return input;
+    } catch (RuntimeException e) {
+      prepared.unpersist(false);
+      throw e;
+    }
+  }
+
+  /** The name of cached blocks of data that are only scored (in Spark's UI, under Storage). */
+  public static final String EVALUATION_BLOCKS_NAME = "spark-perceptron evaluation blocks";
 
   /** One {@link PreparedPartition} per worker, in worker order. */
   private static JavaRDD<PreparedPartition> convert(JavaRDD<Row> rows, WorkerLayout layout,
@@ -349,6 +430,16 @@ public final class TrainingInput implements AutoCloseable {
 
   public int numFeatures() {
     return numFeatures;
+  }
+
+  /** How reading mapped the labels (e.g. "labels -1/+1 mapped to 0/1"), or "". */
+  public String labelNote() {
+    return labelNote;
+  }
+
+  /** The Spark context the blocks are cached in. */
+  public JavaSparkContext sparkContext() {
+    return JavaSparkContext.fromSparkContext(blocks.context());
   }
 
   public int numClasses() {

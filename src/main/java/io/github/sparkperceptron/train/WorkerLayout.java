@@ -134,13 +134,18 @@ final class WorkerLayout implements Serializable {
     return (int) ((long) j * parts / groups);
   }
 
-  /** The choice in plain words, as logged once per fit. */
-  String describe() {
+  /** How many workers and why, e.g. "numWorkers=0 (auto): 2 workers = the cluster's 2 task slots ...". */
+  String describeWorkers() {
     String workers = numWorkers == 1 ? "1 worker" : numWorkers + " workers";
-    String head = requested == 0
+    return requested == 0
         ? String.format(Locale.ROOT, "numWorkers=0 (auto): %s = the cluster's %d task slots"
             + " (SparkContext.defaultParallelism)", workers, slots)
         : String.format(Locale.ROOT, "numWorkers=%d: %s", requested, workers);
+  }
+
+  /** The choice in plain words, as logged once per fit. */
+  String describe() {
+    String head = describeWorkers();
     String input = inputPartitions == 1 ? "the input's 1 partition"
         : "the input's " + inputPartitions + " partitions";
     switch (mode) {
