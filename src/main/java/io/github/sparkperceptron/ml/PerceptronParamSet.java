@@ -84,7 +84,8 @@ public final class PerceptronParamSet implements Serializable {
         ParamChecks.oneOf("mixing", MixingMode.class));
     mixingRounds = new IntParam(owner, "mixingRounds",
         "mixing rounds per epoch: every worker's epoch is cut into this many consecutive"
-            + " parts and the workers are mixed after each (one Spark job per round); 0 ="
+            + " parts and the workers are mixed after each (an epoch's rounds in one barrier"
+            + " stage, or one Spark job per round); 0 ="
             + " automatic: with mixing=momentum min(W, 64, N / (2 W)) for W workers and N"
             + " training rows (about W rounds for the momentum to build up, at most 64, and two"
             + " rows or more per worker in a round), at least 1; 1 otherwise (>= 0)",
