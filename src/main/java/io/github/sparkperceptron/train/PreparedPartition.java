@@ -566,6 +566,8 @@ final class PreparedPartition implements Serializable {
         }
       }
       TrainingBlock block = train == null ? null
+          // Rows only to be scored (no visit order) keep the input order and the model's numbers.
+          : order == null ? train.build()
           : train.buildLocal(order.layout(worker, train.numRows()));
       TrainingBlock validation = held == null ? null : held.build();
       return new PreparedPartition(this, block, validation, report);
