@@ -40,8 +40,11 @@ sp_ensure_classes() {
   fi
 }
 
+# -Dmaven.test.skip=true: the package phase needs nothing from the tests (no test-jar, the shade
+# and classpath executions read main classes and dependencies only), so the tests are neither
+# compiled nor run: a user's first run waits for the library alone.
 sp_build() {
-  sp_maven "spark-perceptron" -DskipTests package
+  sp_maven "spark-perceptron" -Dmaven.test.skip=true package
 }
 
 # sp_maven WHAT MAVEN_ARGS... : runs Maven in the project root, saying what it builds and showing
