@@ -565,7 +565,9 @@ final class PreparedPartition implements Serializable {
           }
         }
       }
-      TrainingBlock block = train == null ? null
+      // Data only to be scored (no order) stay in input order and global feature numbers: the
+      // driver's model scores them; training rows get the worker's layout and local numbers.
+      TrainingBlock block = train == null ? null : order == null ? train.build()
           : train.buildLocal(order.layout(worker, train.numRows()));
       TrainingBlock validation = held == null ? null : held.build();
       return new PreparedPartition(this, block, validation, report);
