@@ -92,6 +92,33 @@ class LearnerStateStoreTest {
     }
   }
 
+  /**
+   * Learner states in format 2 (the container, before the state was kept as snapshots and
+   * changes), written by the code at main 51f0a90, still load.
+   */
+  @Test
+  void formatTwoStatesOfTheEarlierVersionStillLoad() throws IOException {
+    for (boolean averaging : new boolean[] {false, true}) {
+      LearnerState s = sample(3, averaging);
+      LearnerState back = LearnerStateStore.decode(fixture("learner-state-v2"
+          + (averaging ? "-averaged" : "") + ".bin"));
+      assertEquals(s.configuration, back.configuration);
+      assertEquals(s.queryId, back.queryId);
+      assertEquals(List.of(3L, 4L, 1234L, 1000L, 77L), List.of(back.lastBatchId, back.batches,
+          back.rows, back.prequentialCorrect, back.updates));
+      assertEquals(List.of(2, 5), List.of(back.numClasses, back.numFeatures));
+      assertEquals(Double.doubleToRawLongBits(1234.0),
+          Double.doubleToRawLongBits(back.state.clock()));
+      assertArrayEquals(bits(s.state.weights()), bits(back.state.weights()));
+      if (averaging) {
+        assertArrayEquals(bits(s.state.averageAccumulator()),
+            bits(back.state.averageAccumulator()));
+      } else {
+        assertNull(back.state.averageAccumulator());
+      }
+    }
+  }
+
   /** Format 1's own checks, on a file of that format. */
   @Test
   void damagedTruncatedForeignAndNewerFilesAreRefusedWithTheReason() throws IOException {
