@@ -106,6 +106,19 @@ public final class ExecutorWeights {
   }
 
   /**
+   * The weights of the version {@code ref} describes, as this executor holds them: shared with
+   * every task of that version, so read only, and only until the next version arrives (for the
+   * weights that are not trained on, e.g. a stream's averaging accumulator read to score rows).
+   */
+  public static double[] shared(WeightsRef ref) {
+    Entry entry = entry(ref);
+    synchronized (entry) {
+      bringUpToDate(entry, ref);
+      return entry.base;
+    }
+  }
+
+  /**
    * Hands a working state back after its round: {@code written} are the coordinates of the
    * weights and accumulator the round wrote (what {@link Working#touched()} held); the
    * accumulator is zeroed there and the weights are resynchronised there before the next use.

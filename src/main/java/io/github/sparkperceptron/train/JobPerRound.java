@@ -72,7 +72,6 @@ final class JobPerRound implements EpochRounds {
         progress.vote.addEpoch(epoch, mixed.voteTraces());
       }
       EpochStats roundStats = mixed.epochs()[0];
-      requireFinite(progress.state, mixed.delta(), roundStats, epoch);
       stats.add(roundStats);
       long[][] byWorker = mixed.updatesByWorker();
       for (int i = 0; i < byWorker.length; i++) {
@@ -90,28 +89,57 @@ final class JobPerRound implements EpochRounds {
   private WorkerResult mixingRound(int epoch, int round, double roundEnd) {
     LinearState state = progress.state;
     if (progress.momentum != null) {
+      if (progress.written != null) {
+        // The look-ahead moves w, u and Δ only where Δ ≠ 0, and a restart zeroes Δ there.
+        double[] velocity = progress.momentum.velocity();
+        for (int j : support.toArray()) {
+          if (velocity[j] != 0.0) {
+            progress.written.mark(j);
+          }
+        }
+      }
       progress.momentum.lookAhead(state.weights(), state.averageAccumulator(), state.clock(),
           support.toArray(), shipper.changedSet());
     }
     VotedPerceptron.Builder vote = progress.vote;
     int startVector = vote == null ? -1 : vote.addStartVector(state.weights());
     WeightsRef weights = shipper.ship(state.weights());
-    RoundTask task = new RoundTask(this, weights, epoch, round, startVector, state.clock(),
-        roundEnd);
+    RoundTask task = new RoundTask(new RoundSpec(learner, settings, input.numWorkers,
+        totalWeight), weights, epoch, round, startVector, state.clock(), roundEnd);
     JavaRDD<WorkerResult> results = input.blocks.mapPartitionsWithIndex(task, true);
     WorkerResult mixed = results.treeAggregate(new ParameterMix(input.numWorkers),
         ParameterMix::add, ParameterMix::merge, settings.aggregationDepth).result();
+    applyMix(mixed, epoch, roundEnd);
+    return mixed;
+  }
+
+  /**
+   * The driver's side of a round once its workers' changes are mixed: checks the arithmetic,
+   * applies the mix to the training's state, records the coordinates it wrote (for the next
+   * shipment, the support and, on a stream, the state's next change record), advances the clock
+   * to {@code roundEnd} and lets block momentum take its step.
+   */
+  void applyMix(WorkerResult mixed, int epoch, double roundEnd) {
+    LinearState state = progress.state;
     StateDelta change = mixed.delta();
     change.applyTo(state.weights(), state.averageAccumulator());
+    requireFinite(state, change, mixed.epochs()[0], epoch);
     shipper.changed(change);
     for (int k = 0, n = change.storedEntries(); k < n; k++) {
       support.mark(change.coordinate(k));
+      if (progress.written != null) {
+        progress.written.mark(change.coordinate(k));
+      }
     }
     state.setClock(roundEnd);
     if (progress.momentum != null) {
       progress.momentum.afterRound(change, mixed.stepSum());
     }
-    return mixed;
+  }
+
+  /** T = Σ_i T_i, how far one epoch moves the averaging clock. */
+  double totalWeight() {
+    return totalWeight;
   }
 
   /**
@@ -144,13 +172,29 @@ final class JobPerRound implements EpochRounds {
     }
   }
 
+  /** What every worker's round shares: the learner, the settings, W and T = Σ T_i. */
+  static final class RoundSpec implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+    final LearnerConfig learner;
+    final MixingSettings settings;
+    final int workers;
+    final double totalWeight;
+
+    RoundSpec(LearnerConfig learner, MixingSettings settings, int workers, double totalWeight) {
+      this.learner = learner;
+      this.settings = settings;
+      this.workers = workers;
+      this.totalWeight = totalWeight;
+    }
+  }
+
   /**
    * The task body of one mixing round: from the shipped weights (with a fresh, zero averaging
    * accumulator: the round's δu), visit slice {@code round} of the worker's epoch order and
    * return what changed. Every worker's round spans exactly [startClock, roundEnd] of the
    * averaging clock (its clock runs at T/T_i per unit of sample weight).
    */
-  private static final class RoundTask
+  static final class RoundTask
       implements Function2<Integer, Iterator<PreparedPartition>, Iterator<WorkerResult>> {
     private static final long serialVersionUID = 1L;
     private final WeightsRef weights;
@@ -166,13 +210,13 @@ final class JobPerRound implements EpochRounds {
     private final double startClock;
     private final double roundEnd;
 
-    RoundTask(JobPerRound rounds, WeightsRef weights, int epoch, int round, int startVector,
+    RoundTask(RoundSpec spec, WeightsRef weights, int epoch, int round, int startVector,
         double startClock, double roundEnd) {
       this.weights = weights;
-      this.learner = rounds.learner;
-      this.settings = rounds.settings;
-      this.totalWeight = rounds.totalWeight;
-      this.exact = rounds.input.numWorkers == 1;
+      this.learner = spec.learner;
+      this.settings = spec.settings;
+      this.totalWeight = spec.totalWeight;
+      this.exact = spec.workers == 1;
       this.epoch = epoch;
       this.round = round;
       this.startVector = startVector;
@@ -182,7 +226,11 @@ final class JobPerRound implements EpochRounds {
 
     @Override
     public Iterator<WorkerResult> call(Integer worker, Iterator<PreparedPartition> parts) {
-      PreparedPartition part = parts.next();
+      return Collections.singletonList(run(worker, parts.next())).iterator();
+    }
+
+    /** Worker {@code worker}'s round on its training partition {@code part}. */
+    WorkerResult run(int worker, PreparedPartition part) {
       FaultInjection.beforeWorkerEpoch(epoch, worker);
       ExecutorWeights.Working working = ExecutorWeights.checkout(weights,
           learner.averaging().keepsAverage());
@@ -224,7 +272,7 @@ final class JobPerRound implements EpochRounds {
         trace.finish(roundEnd, mixWeight);
         result.withVoteTrace(trace);
       }
-      return Collections.singletonList(result).iterator();
+      return result;
     }
   }
 }

@@ -104,6 +104,29 @@ public final class MixingLoop {
   }
 
   /**
+   * A stream's micro-batch: its epochs from the stream's own {@code progress} (the state and block
+   * momentum the previous batch left, and {@link TrainingProgress#written}), {@code shipper} and
+   * {@code support}, which outlive the batch: the executors keep their copies of the weights, so
+   * the batch's first round ships only what changed since the previous batch's last. No
+   * checkpoints (the stream saves its own state), no callback.
+   */
+  TrainingResult runStreamBatch(TrainingProgress progress, WeightShipper shipper,
+      TouchedSet support) {
+    String previousDescription = jsc.getLocalProperty("spark.job.description");
+    try {
+      new Epochs(progress, support, null, null).run(rounds(progress, shipper, support));
+    } finally {
+      jsc.setJobDescription(previousDescription);
+    }
+    return new TrainingResult(progress, input.layout);
+  }
+
+  /** How an epoch's rounds run: today one Spark job per round. */
+  JobPerRound rounds(TrainingProgress progress, WeightShipper shipper, TouchedSet support) {
+    return new JobPerRound(this, progress, shipper, support);
+  }
+
+  /**
    * The checkpoints of this training, or null when {@code checkpointDir} is unset, checkpoints
    * are off (interval −1) or there is nothing to checkpoint (one-shot mixing is one job).
    */
@@ -140,7 +163,7 @@ public final class MixingLoop {
     }
     try (WeightShipper shipper = new WeightShipper(jsc, config.name + "/" + UUID.randomUUID(),
         length)) {
-      EpochRounds rounds = new JobPerRound(this, progress, shipper, support);
+      EpochRounds rounds = rounds(progress, shipper, support);
       new Epochs(progress, support, checkpoints, callback).run(rounds);
       LOG.info("Weights shipped to the executors: {} values in {} snapshot(s) and changes",
           shipper.shippedValues(), shipper.snapshots());

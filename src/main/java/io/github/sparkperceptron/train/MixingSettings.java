@@ -89,9 +89,7 @@ final class MixingSettings implements Serializable {
       LearnerConfig learner, JavaSparkContext jsc) {
     MixingMode mixingMode = config.mixing;
     int workers = input.numWorkers;
-    int rounds = mixingMode == MixingMode.ONESHOT ? 1
-        : config.mixingRounds > 0 ? config.mixingRounds
-        : automaticRounds(mixingMode, workers);
+    int rounds = roundsBeforeRows(config, workers);
     double momentum = mixingMode == MixingMode.MOMENTUM
         ? BlockMomentum.defaultMomentum(workers) : 0.0;
     double bound = 0.0;
@@ -122,6 +120,29 @@ final class MixingSettings implements Serializable {
     }
     String exchange = jsc.getLocalProperty(EXCHANGE_KEY);
     return new MixingSettings(config, rounds, new double[] {momentum, bound},
+        exchangeDensity(exchange != null ? exchange : jsc.getConf().get(EXCHANGE_KEY, "auto")));
+  }
+
+  /**
+   * The mixing rounds per epoch of {@code config} over {@code workers} workers when they do not
+   * depend on the rows (so that a stream knows them before its micro-batch's rows are read), or
+   * −1 when they do. Must agree with {@link #resolve}.
+   */
+  static int roundsBeforeRows(TrainingConfig config, int workers) {
+    return config.mixing == MixingMode.ONESHOT ? 1
+        : config.mixingRounds > 0 ? config.mixingRounds
+        : automaticRounds(config.mixing, workers);
+  }
+
+  /**
+   * The settings of one round without block momentum, known before the rows are read: what a
+   * stream's tasks train a micro-batch with when they convert, score and train it in one job
+   * (only when {@link #roundsBeforeRows} is 1 and no momentum applies; {@link #resolve} on the
+   * batch's facts gives the same settings).
+   */
+  static MixingSettings oneRoundWithoutMomentum(TrainingConfig config, JavaSparkContext jsc) {
+    String exchange = jsc.getLocalProperty(EXCHANGE_KEY);
+    return new MixingSettings(config, 1, new double[] {0.0, 0.0},
         exchangeDensity(exchange != null ? exchange : jsc.getConf().get(EXCHANGE_KEY, "auto")));
   }
 

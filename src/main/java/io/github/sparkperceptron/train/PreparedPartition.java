@@ -48,9 +48,20 @@ final class PreparedPartition implements Serializable {
   final double maxSquaredNorm;
   /** The first bad row, or {@code null}. */
   final String problem;
+  /**
+   * The row id ({@link #describeRow}) of the row {@link #problem} names, or −1: the driver
+   * reports the earliest problem of the input, whichever worker found it.
+   */
+  final long problemRowId;
+  /**
+   * Every worker's total sample weight T_j (in worker order), when this worker read every row of
+   * the input ({@link #dealtTo}); else {@code null}.
+   */
+  final double[] workerWeights;
 
   /** A worker's blocks, with the facts {@code facts} gathered while converting its rows. */
-  private PreparedPartition(Converter facts, TrainingBlock block, TrainingBlock validation) {
+  private PreparedPartition(Converter facts, TrainingBlock block, TrainingBlock validation,
+      double[] workerWeights) {
     this.block = block;
     this.validation = validation;
     this.worker = facts.worker;
@@ -65,6 +76,8 @@ final class PreparedPartition implements Serializable {
     this.maxWeightByClass = facts.maxWeightByClass;
     this.maxSquaredNorm = facts.maxSquaredNorm;
     this.problem = null;
+    this.problemRowId = -1;
+    this.workerWeights = workerWeights;
   }
 
   /** {@code other}'s facts without its blocks. */
@@ -83,10 +96,12 @@ final class PreparedPartition implements Serializable {
     this.maxWeightByClass = other.maxWeightByClass;
     this.maxSquaredNorm = other.maxSquaredNorm;
     this.problem = other.problem;
+    this.problemRowId = other.problemRowId;
+    this.workerWeights = other.workerWeights;
   }
 
-  /** A worker whose rows have {@code problem}: no blocks, no facts. */
-  private PreparedPartition(int worker, String problem) {
+  /** A worker whose rows have {@code problem} (found at row {@code rowId}): no blocks, no facts. */
+  private PreparedPartition(int worker, String problem, long rowId) {
     this.block = null;
     this.validation = null;
     this.worker = worker;
@@ -101,6 +116,8 @@ final class PreparedPartition implements Serializable {
     this.maxWeightByClass = new double[0];
     this.maxSquaredNorm = 0.0;
     this.problem = problem;
+    this.problemRowId = rowId;
+    this.workerWeights = null;
   }
 
   /**
@@ -165,12 +182,50 @@ final class PreparedPartition implements Serializable {
     Converter converter = new Converter(worker, spec.expectedFeatures);
     while (rows.hasNext()) {
       Row row = rows.next();
-      String problem = converter.add(row, row.getLong(spec.rowIdIndex), spec);
+      long rowId = row.getLong(spec.rowIdIndex);
+      String problem = converter.add(row, rowId, spec);
       if (problem != null) {
-        return failed(worker, problem);
+        return failed(worker, problem, rowId);
       }
     }
     return converter.finish(spec.order);
+  }
+
+  /**
+   * Split layout without a shuffle: reads every row of the input (all input partitions, in
+   * order) and converts the rows {@code layout} deals to {@code worker}
+   * ({@link WorkerLayout#workerOfRow}), exactly the rows, in the order, that {@link #deal} and
+   * {@link #merge} give it; the other workers' rows are only counted: their sample weights are
+   * summed row by row in the same order as their own conversion sums them, so that
+   * {@link #workerWeights} holds every T_j bit for bit. Stops at the first bad row of its own.
+   */
+  static PreparedPartition dealtTo(int worker, Iterator<Row> rows, Spec spec,
+      WorkerLayout layout) {
+    Converter converter = new Converter(worker, spec.expectedFeatures);
+    double[] weights = new double[layout.numWorkers];
+    boolean weighted = !spec.weightCol.isEmpty();
+    while (rows.hasNext()) {
+      Row row = rows.next();
+      long rowId = row.getLong(spec.rowIdIndex);
+      int owner = layout.workerOfRow(rowId);
+      if (owner == worker) {
+        String problem = converter.add(row, rowId, spec);
+        if (problem != null) {
+          return failed(worker, problem, rowId);
+        }
+      } else if (!isValidationRow(row, spec, weighted)) {
+        // A bad weight is its owner's to report; it can only make a batch that fails anyway.
+        weights[owner] += weighted && !row.isNullAt(2) ? row.getDouble(2) : 1.0;
+      }
+    }
+    PreparedPartition part = converter.finish(spec.order, weights);
+    weights[worker] = part.totalWeight;
+    return part;
+  }
+
+  private static boolean isValidationRow(Row row, Spec spec, boolean weighted) {
+    int index = weighted ? 3 : 2;
+    return !spec.validationCol.isEmpty() && !row.isNullAt(index) && row.getBoolean(index);
   }
 
   /**
@@ -188,14 +243,16 @@ final class PreparedPartition implements Serializable {
     }
     String problem = null;
     int next = firstWorker % numWorkers;
+    long problemRow = -1;
     while (problem == null && rows.hasNext()) {
       Row row = rows.next();
-      problem = pieces[next].add(row, row.getLong(spec.rowIdIndex), spec);
+      problemRow = row.getLong(spec.rowIdIndex);
+      problem = pieces[next].add(row, problemRow, spec);
       next = next + 1 == numWorkers ? 0 : next + 1;
     }
     PreparedPartition[] out = new PreparedPartition[numWorkers];
     for (int j = 0; j < numWorkers; j++) {
-      out[j] = problem == null ? pieces[j].finish() : failed(j, problem);
+      out[j] = problem == null ? pieces[j].finish() : failed(j, problem, problemRow);
     }
     return out;
   }
@@ -211,12 +268,12 @@ final class PreparedPartition implements Serializable {
     long featuresFrom = -1;
     for (PreparedPartition piece : pieces) {
       if (piece.problem != null) {
-        return failed(worker, piece.problem);
+        return failed(worker, piece.problem, piece.problemRowId);
       }
       if (piece.rows + piece.validationRows > 0) {
         if (numFeatures >= 0 && piece.numFeatures != numFeatures) {
           return failed(worker, sizeMismatch(featuresFrom, numFeatures, piece.firstRowId,
-              piece.numFeatures));
+              piece.numFeatures), piece.firstRowId);
         }
         if (numFeatures < 0) {
           featuresFrom = piece.firstRowId;
@@ -413,10 +470,15 @@ final class PreparedPartition implements Serializable {
      * ({@code null}: the input order); validation rows keep the input order.
      */
     PreparedPartition finish(VisitOrder order) {
+      return finish(order, null);
+    }
+
+    /** As {@link #finish(VisitOrder)}, recording every worker's weight (or null). */
+    PreparedPartition finish(VisitOrder order, double[] workerWeights) {
       TrainingBlock block = train == null ? null
           : train.build(order == null ? null : order.layout(worker, train.numRows()));
       TrainingBlock validation = held == null ? null : held.build();
-      return new PreparedPartition(this, block, validation);
+      return new PreparedPartition(this, block, validation, workerWeights);
     }
   }
 
@@ -425,8 +487,8 @@ final class PreparedPartition implements Serializable {
     return new PreparedPartition(this);
   }
 
-  private static PreparedPartition failed(int worker, String problem) {
-    return new PreparedPartition(worker, problem);
+  private static PreparedPartition failed(int worker, String problem, long rowId) {
+    return new PreparedPartition(worker, problem, rowId);
   }
 
   private static double squaredNorm(Vector features) {

@@ -54,6 +54,12 @@ public final class NaiveMixingSimulation {
   public int epochsRun;
   /** Σ over rounds of Σ_p μ_p·k_p with μ normalised (McDonald et al.'s left side). */
   public double mixedMistakes;
+  /** Momentum after {@link #run}: Δ, M, Δ's mass, ‖w_0‖² and ρ of the bound. */
+  public double[] velocity;
+  public double mass;
+  public double velocityMass;
+  public double initialNorm;
+  public double rho;
 
   public NaiveMixingSimulation(List<double[]> xs, List<Integer> labels, int d, int workers,
       int rounds, String mixing, boolean averaged, boolean fitIntercept, long seed) {
@@ -80,6 +86,7 @@ public final class NaiveMixingSimulation {
   private double[] startW;
   private double[] startU;
   private double startClock;
+  private NaiveMixingSimulation carried;
 
   /**
    * Starts {@link #run} from weights {@code w}, accumulator {@code u} and clock {@code clock}
@@ -93,20 +100,33 @@ public final class NaiveMixingSimulation {
     return this;
   }
 
+  /**
+   * Starts {@link #run} with the momentum {@code previous} ended with (a stream's next batch
+   * carrying it): its Δ, M and Δ's mass go on, its ‖w_0‖² stays, and ρ is the larger of its and
+   * this run's own; β is this run's, 1 − 1/W.
+   */
+  public NaiveMixingSimulation carryingMomentumOf(NaiveMixingSimulation previous) {
+    this.carried = previous;
+    return this;
+  }
+
   public NaiveMixingSimulation run(int epochs) {
     int n = xs.size();
     w = startW != null ? startW.clone() : new double[d + 1];
     u = startU != null ? startU.clone() : new double[d + 1];
     clock = startClock;
-    double initialNorm = 0;
+    initialNorm = 0;
     for (double v : w) {
       initialNorm += v * v;
     }
+    if (carried != null) {
+      initialNorm = carried.initialNorm;
+    }
     updates = new long[epochs];
-    double[] velocity = new double[d + 1];
+    velocity = carried != null ? carried.velocity.clone() : new double[d + 1];
     double beta = 1.0 - 1.0 / workers;
-    double mass = 0;
-    double velocityMass = 0;
+    mass = carried != null ? carried.mass : 0;
+    velocityMass = carried != null ? carried.velocityMass : 0;
     double maxSquared = 0;
     for (double[] x : xs) {
       double s = 0.0;
@@ -116,7 +136,7 @@ public final class NaiveMixingSimulation {
       maxSquared = Math.max(maxSquared, s);
     }
     // ‖x̃‖² with the bias feature 1; unit steps and weights: ρ = max ‖x̃‖².
-    double rho = maxSquared + (fitIntercept ? 1.0 : 0.0);
+    rho = Math.max(carried != null ? carried.rho : 0.0, maxSquared + (fitIntercept ? 1.0 : 0.0));
     for (int epoch = 1; epoch <= epochs; epoch++) {
       int[][] orders = new int[workers][];
       for (int p = 0; p < workers; p++) {
