@@ -144,6 +144,52 @@ class OnlineTrainingTest {
   }
 
   /**
+   * A fresh model asked for once a batch is scored (the {@code reset} policy) learns the batch as
+   * a new stream would: the state after it, and after the next batch, equals bit for bit that of
+   * a training that starts at that batch (same batch ids, so the same shuffles), though the
+   * batches before it had been learnt; the batch is scored by the old model, and the whole state
+   * is to be saved (no change record can describe it).
+   */
+  @Test
+  void aFreshModelLearnsTheBatchAsANewStreamWould() {
+    List<Dataset<Row>> batches = batches(examples("breast_cancer", 30), 5, 1, false);
+    PerceptronClassifier params = new PerceptronClassifier().setNumWorkers(2).setSeed(7);
+    long[][] continued = new long[2][];
+    long[] scoredByOld = new long[1];
+    try (OnlineTraining stream = new OnlineTraining(JSC, EngineBridge.config(params), 1, true, 0,
+        null)) {
+      for (int b = 0; b < 5; b++) {
+        int batch = b;
+        OnlineTraining.BatchOutcome outcome = stream.trainBatch(batches.get(b), b,
+            (rows, correct) -> batch == 3);
+        assertEquals(b == 3, outcome.freshModel);
+        if (b == 3) {
+          scoredByOld[0] = outcome.prequentialCorrect;
+          assertEquals(null, stream.writtenSinceSave(), "a fresh model is saved whole");
+          continued[0] = bits(stream.state().weights());
+        }
+        stream.markSaved();
+      }
+      continued[1] = bits(stream.state().modelWeights());
+    }
+    try (OnlineTraining old = new OnlineTraining(JSC, EngineBridge.config(params), 1, false, 0,
+        null)) {
+      long correct = -1;
+      for (int b = 0; b < 4; b++) {
+        correct = old.trainBatch(batches.get(b), b, (rows, c) -> false).prequentialCorrect;
+      }
+      assertEquals(correct, scoredByOld[0], "the drift batch is scored by the model before it");
+    }
+    try (OnlineTraining fresh = new OnlineTraining(JSC, EngineBridge.config(params), 1, false, 0,
+        null)) {
+      fresh.trainBatch(batches.get(3), 3, (rows, correct) -> false);
+      assertArrayEquals(bits(fresh.state().weights()), continued[0]);
+      fresh.trainBatch(batches.get(4), 4, (rows, correct) -> false);
+      assertArrayEquals(bits(fresh.state().modelWeights()), continued[1]);
+    }
+  }
+
+  /**
    * A bad value in a later batch stops it with the message of the previous path (the earliest
    * bad row of the batch, whichever worker converted it), and the learner is as the batch before
    * left it: the change of a batch is applied only after its facts are checked.
