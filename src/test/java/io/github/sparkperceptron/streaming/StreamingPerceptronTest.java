@@ -278,6 +278,63 @@ class StreamingPerceptronTest {
   }
 
   /**
+   * A micro-batch of one file (one input partition) over two workers, averaged, publishing
+   * after every batch, runs one Spark job of one stage per batch from its second batch on (its
+   * first takes three: facts, which fix the model's shape, then scoring, then the round), counted
+   * by a SparkListener from the batch id Spark puts on every job of the batch; the publications
+   * run in their own thread and job group. (Before, a batch took 6 jobs and 7 stages: a facts job
+   * with the deal's shuffle, a scoring job, the round, and the model saved inline in 3 jobs.)
+   */
+  @Test
+  void aMicroBatchIsOneSparkJobOfOneStage() throws Exception {
+    StreamInput input = new StreamInput(SPARK, tmp, 30);
+    for (List<String> file : StreamInput.slices(StreamInput.lines("breast_cancer",
+        "train.libsvm"), 4)) {
+      input.add(file);
+    }
+    java.util.Map<String, Integer> jobs = new java.util.concurrent.ConcurrentHashMap<>();
+    java.util.Map<String, Integer> stages = new java.util.concurrent.ConcurrentHashMap<>();
+    java.util.Set<String> publisherJobs = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    org.apache.spark.scheduler.SparkListener counter =
+        new org.apache.spark.scheduler.SparkListener() {
+          @Override
+          public void onJobStart(org.apache.spark.scheduler.SparkListenerJobStart e) {
+            String batch = e.properties().getProperty("streaming.sql.batchId");
+            if (ModelPublisher.JOB_GROUP.equals(e.properties().getProperty("spark.jobGroup.id"))) {
+              publisherJobs.add(String.valueOf(e.jobId()));
+            } else if (batch != null) {
+              jobs.merge(batch, 1, Integer::sum);
+            }
+          }
+
+          @Override
+          public void onStageSubmitted(
+              org.apache.spark.scheduler.SparkListenerStageSubmitted e) {
+            String batch = e.properties() == null ? null
+                : e.properties().getProperty("streaming.sql.batchId");
+            if (batch != null) {
+              stages.merge(batch, 1, Integer::sum);
+            }
+          }
+        };
+    StreamingPerceptron trainer = new StreamingPerceptron(new PerceptronClassifier()
+        .setNumWorkers(2)).setCheckpointLocation(tmp.resolve("ckpt").toString())
+        .setModelPath(tmp.resolve("model").toString());
+    SPARK.sparkContext().addSparkListener(counter);
+    try {
+      trainer.start(input.stream(), Trigger.AvailableNow());
+      trainer.awaitTermination();
+      SparkTestSupport.awaitListeners(SPARK);
+    } finally {
+      SPARK.sparkContext().removeSparkListener(counter);
+    }
+    assertEquals(java.util.Map.of("0", 3, "1", 1, "2", 1, "3", 1), jobs);
+    assertEquals(java.util.Map.of("0", 3, "1", 1, "2", 1, "3", 1), stages);
+    assertFalse(publisherJobs.isEmpty(), "the models were published, in their own jobs");
+    assertEquals(3, trainer.progress().lastBatchId());
+  }
+
+  /**
    * Models published every 3 batches are whole whenever a concurrent reader loads them: every
    * load that succeeds gives exactly one of the published models, and the last is the final one.
    * The stream waits after its publication until the reader has loaded it, so the reader is
