@@ -1,9 +1,12 @@
 package io.github.sparkperceptron.exchange;
 
-import io.github.sparkperceptron.kernel.TouchedSet;
+import io.github.sparkperceptron.kernel.LearnerConfig;
+import io.github.sparkperceptron.kernel.LocalFeatures;
+import io.github.sparkperceptron.kernel.LocalWeights;
+import io.github.sparkperceptron.kernel.StateLayout;
 import java.lang.ref.SoftReference;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,13 +14,22 @@ import java.util.Map;
 
 /**
  * The executor's side of shipping the weights: one current copy per training, brought up to the
- * round's version from the broadcasts it has not applied yet, and a pool of working copies for
- * the tasks, resynchronised by the coordinates that changed instead of copied whole.
+ * round's version from the broadcasts it has not applied yet, and a pool of every worker's
+ * working copy ({@link LocalWeights}: the worker's own features, in the kernel's layout),
+ * resynchronised by the coordinates that changed instead of gathered whole.
  *
- * <p>Every copy a task receives equals the driver's weights of the task's round exactly (values
- * are set, never added), however the executor got there (cached copy plus changes, or snapshot
- * plus changes), which is what keeps retries and recomputations bit-identical. A task that fails
- * never returns its working copy, so a half-finished round cannot leak into a later one.
+ * <p>Every copy a task receives equals the driver's weights of the task's round exactly at every
+ * coordinate the worker holds (values are set, never added), however the executor got there
+ * (cached copy plus changes, or snapshot plus changes), which is what keeps retries and
+ * recomputations bit-identical. A task that fails never returns its working copy, so a
+ * half-finished round cannot leak into a later one.
+ *
+ * <p>A worker's copy is tied to its block's feature map, so the pool keeps at most one idle copy
+ * per worker, and idle copies only up to the bytes the training allows an executor (see
+ * {@link #checkout}): one whose copy does not fit is dropped, and that worker's next round here
+ * gathers a new one (O(K'·(m+1))). Incumbents stay rather than the least recently used going:
+ * rounds visit the workers cyclically, where evicting the oldest would drop every copy before its
+ * next use.
  *
  * <p>Trainings are held softly and at most {@value #MAX_TRAININGS} at a time, so that an
  * executor that outlives many trainings (a notebook's) does not accumulate their weights; a copy
@@ -39,7 +51,11 @@ public final class ExecutorWeights {
     long snapshotVersion = -1;
     /** The changes applied since the snapshot, oldest first. */
     final List<WeightVersion> applied = new ArrayList<>();
-    final ArrayDeque<Working> idle = new ArrayDeque<>();
+    /** Every worker's idle copy, by worker. */
+    final Map<Integer, WorkerCopy> idle = new HashMap<>();
+    /** Bytes the idle copies hold, and the most they may hold (the training's, see checkout). */
+    long idleBytes;
+    long idleBound;
 
     Entry(int length) {
       this.length = length;
@@ -47,91 +63,95 @@ public final class ExecutorWeights {
   }
 
   /**
-   * A task's working state for one round: its private copy of the round's weights, a zero
-   * averaging accumulator (when averaging) and an empty set of touched coordinates. Hand it back
-   * with {@link #release} once the round's change has been read from it.
+   * A worker's working copy for one task: the round's weights at the worker's own coordinates
+   * ({@link LocalWeights}, with a zero averaging accumulator and an empty touched set) and the
+   * round's weights as shipped. Hand it back with {@link #release} after the round.
    */
-  public static final class Working {
+  public static final class WorkerCopy {
     private final Entry entry;
-    private final double[] weights;
-    private final double[] average;
-    private final TouchedSet touched;
+    private final int worker;
+    private final LocalWeights weights;
     private long version;
+    /** Global coordinates where the copy may differ from the weights of {@link #version}. */
     private int[] ownChanges = new int[0];
 
-    private Working(Entry entry, boolean averaging) {
+    private WorkerCopy(Entry entry, int worker, LocalWeights weights) {
       this.entry = entry;
-      this.weights = entry.base.clone();
-      this.average = averaging ? new double[entry.length] : null;
-      this.touched = new TouchedSet(entry.length);
-      this.version = entry.version;
+      this.worker = worker;
+      this.weights = weights;
     }
 
-    /** The round's weights, to train on (private to this task). */
-    public double[] weights() {
+    /** The worker's copy of the round's weights, to train on (private to this task). */
+    public LocalWeights weights() {
       return weights;
     }
 
-    /** The round's weights as shipped (shared: read only). */
+    /** The round's weights as shipped, all K'·(d+1) of them (shared: read only). */
     public double[] base() {
       return entry.base;
     }
-
-    /** A zero accumulator for the round's averaging updates, or {@code null}. */
-    public double[] average() {
-      return average;
-    }
-
-    /** The coordinates the round's updates wrote (to be marked by the kernel). */
-    public TouchedSet touched() {
-      return touched;
-    }
   }
 
-  /** The working state of one task of the round {@code ref} describes. */
-  public static Working checkout(WeightsRef ref, boolean averaging) {
+  /**
+   * The working copy of {@code worker} for a task of the round {@code ref} describes: the
+   * worker's idle copy brought up to date (the coordinates it changed, and every change applied
+   * since its version, mapped to its features; a full gather after a new snapshot), or a new one.
+   *
+   * @param learner the model's settings (d features, class-major)
+   * @param features the worker's features (its block's map)
+   * @param layout the copy's layout
+   * @param idleBytes how many bytes of idle copies this executor may keep for the training
+   */
+  public static WorkerCopy checkout(WeightsRef ref, int worker, LearnerConfig learner,
+      LocalFeatures features, StateLayout layout, long idleBytes) {
     Entry entry = entry(ref);
     synchronized (entry) {
+      entry.idleBound = idleBytes;
       bringUpToDate(entry, ref);
-      Working w = entry.idle.poll();
-      while (w != null && (w.average == null) == averaging) {
-        w = entry.idle.poll();
+      WorkerCopy c = entry.idle.remove(worker);
+      if (c != null) {
+        entry.idleBytes -= c.weights.sizeInBytes();
+        if (c.weights.features().sameAs(features) && c.weights.config().layout() == layout) {
+          resynchronise(c, entry);
+          return c;
+        }
       }
-      if (w == null) {
-        return new Working(entry, averaging);
-      }
-      resynchronise(w, entry);
-      return w;
+      c = new WorkerCopy(entry, worker, new LocalWeights(learner, features, layout));
+      c.weights.load(entry.base);
+      c.version = entry.version;
+      return c;
     }
   }
 
   /**
-   * The weights of the version {@code ref} describes, as this executor holds them: shared with
-   * every task of that version, so read only, and only until the next version arrives (for the
-   * weights that are not trained on, e.g. a stream's averaging accumulator read to score rows).
+   * Hands a working copy back after its round: {@code differsAt} are the global coordinates where
+   * it may differ from the weights it was checked out with (its accumulator must be zero and its
+   * touched set empty again); it is resynchronised there before the next use.
    */
-  public static double[] shared(WeightsRef ref) {
+  public static void release(WorkerCopy c, int[] differsAt) {
+    c.ownChanges = differsAt;
+    Entry entry = c.entry;
+    synchronized (entry) {
+      long bytes = c.weights.sizeInBytes();
+      WorkerCopy other = entry.idle.get(c.worker);
+      if (other != null || entry.idleBytes + bytes > entry.idleBound) {
+        // A second copy of the worker (a speculative task's), or no room: keep the incumbents.
+        return;
+      }
+      entry.idle.put(c.worker, c);
+      entry.idleBytes += bytes;
+    }
+  }
+
+  /**
+   * The weights of the round {@code ref} describes, all of them (shared: read only; the
+   * executor's copy of another version replaces them when a task of that version arrives).
+   */
+  public static double[] current(WeightsRef ref) {
     Entry entry = entry(ref);
     synchronized (entry) {
       bringUpToDate(entry, ref);
       return entry.base;
-    }
-  }
-
-  /**
-   * Hands a working state back after its round: {@code written} are the coordinates of the
-   * weights and accumulator the round wrote (what {@link Working#touched()} held); the
-   * accumulator is zeroed there and the weights are resynchronised there before the next use.
-   */
-  public static void release(Working w, int[] written) {
-    if (w.average != null) {
-      for (int j : written) {
-        w.average[j] = 0.0;
-      }
-    }
-    w.ownChanges = written;
-    synchronized (w.entry) {
-      w.entry.idle.push(w);
     }
   }
 
@@ -183,24 +203,20 @@ public final class ExecutorWeights {
     }
   }
 
-  private static void resynchronise(Working w, Entry entry) {
+  private static void resynchronise(WorkerCopy c, Entry entry) {
     double[] base = entry.base;
-    if (w.version < entry.snapshotVersion) {
-      System.arraycopy(base, 0, w.weights, 0, base.length);
+    if (c.version < entry.snapshotVersion) {
+      c.weights.load(base);
     } else {
-      for (int j : w.ownChanges) {
-        w.weights[j] = base[j];
-      }
+      c.weights.refresh(base, c.ownChanges);
       for (WeightVersion change : entry.applied) {
-        if (change.version > w.version) {
-          for (int j : change.index) {
-            w.weights[j] = base[j];
-          }
+        if (change.version > c.version) {
+          c.weights.refresh(base, change.index);
         }
       }
     }
-    w.ownChanges = new int[0];
-    w.version = entry.version;
+    c.ownChanges = new int[0];
+    c.version = entry.version;
   }
 
   /** Drops a training's copies from this JVM (the driver's, in local mode, when it ends). */

@@ -12,15 +12,25 @@
  * what keeps retried tasks, recomputed blocks and lost executors bit-identical. A new snapshot
  * replaces the chain once the chain has grown to a quarter of the weights.
  *
- * <p>On the executor: every running task works on a private copy of the weights, kept between
- * rounds and resynchronised by the coordinates that changed (its own updates and the round's
- * mix), plus a zeroed averaging accumulator and a {@link io.github.sparkperceptron.kernel.TouchedSet}
- * of the coordinates its updates wrote. None of this is allocated per round once a task slot has
- * its copy.
+ * <p>On the executor: every worker trains on its own working copy of the weights, over the m
+ * features its rows hold and feature-major for K &gt; 2 ({@link
+ * io.github.sparkperceptron.kernel.LocalWeights}), kept between rounds and resynchronised by the
+ * coordinates that changed (its own updates and the round's mix, mapped to its features), plus a
+ * zeroed averaging accumulator and a {@link io.github.sparkperceptron.kernel.TouchedSet} of the
+ * coordinates its updates wrote. None of this is allocated per round once the worker's copy
+ * exists; its change goes up in the model's class-major coordinates.
  *
  * <p>Up (executors → driver): each task returns a {@link io.github.sparkperceptron.mixing.StateDelta}
  * of the coordinates it touched, mixed along {@code treeAggregate}'s tree
  * ({@link io.github.sparkperceptron.mixing.ParameterMix}).
+ *
+ * <p>Sideways (executor ↔ executor), when an epoch's rounds run in one barrier stage: the tasks
+ * meet once per stage attempt at the driver's {@link io.github.sparkperceptron.exchange.Rendezvous}
+ * (their addresses only), connect along {@link io.github.sparkperceptron.mixing.RoundTree}'s tree
+ * ({@link io.github.sparkperceptron.exchange.PeerLinks}) and exchange every round's changes there:
+ * W − 1 frames up and W − 1 down per round, the changes as their stored arrays. Spark's own
+ * {@code BarrierTaskContext.allGather} is not used for rounds: it waits for its reply in
+ * one-second sleeps.
  *
  * <p>Memory, in copies of the K'·(d+1) weights w (8 bytes per value; S = w, plus the averaging
  * accumulator u with averaging), at the peak of a round. The driver holds S, the snapshot's copy
@@ -30,8 +40,10 @@
  * coordinates with the epoch's start values, the workers' changes being mixed and, with block
  * momentum, Δ (w); with {@code averaging=vote} one start vector (w) per round. Each executor holds
  * its current copy (w), the snapshot broadcast it read and its pieces (2w; none in local mode,
- * where tasks read the driver's object) and, per task slot that ran a round, a working copy and an
- * accumulator (S) and the round's change, twice while it is serialised. The sparse changes cost
+ * where tasks read the driver's object), the working copies of the workers that ran there (w and u
+ * over each worker's K'·(m+1) coordinates; idle ones kept up to what one global copy S per task
+ * slot would take) and, per task slot, the round's change, twice while it is serialised. The
+ * sparse changes cost
  * O(changed coordinates) per round on both sides, at most S when a worker touched more than
  * half the coordinates. {@code io.github.sparkperceptron.train.MemoryPlan} counts exactly these
  * before the first epoch and refuses a training that cannot fit.

@@ -1,6 +1,7 @@
 package io.github.sparkperceptron.io;
 
 import java.util.Arrays;
+import org.apache.hadoop.io.Text;
 
 /**
  * Splits CSV lines into fields: comma-separated, a field may be quoted with {@code "} (a doubled
@@ -8,11 +9,20 @@ import java.util.Arrays;
  * field are dropped. A quoted field may not span lines, so that every line can be checked on its
  * own in whichever split it falls. One parser is reused for every line of a partition: the
  * fields live in its buffer until the next call.
+ *
+ * <p>{@link #splitBytes(Text)} is the fast path for a line as Hadoop's reader holds it: it finds
+ * the fields' byte ranges without decoding the line or making a string per field, and
+ * {@link #decimalAt(int)} reads a field's number from the bytes. It declines a line with a quote
+ * (which {@link #split(String)}, the definition of the format and its messages, then splits).
  */
 final class CsvParser {
   private String[] fields = new String[16];
   private int size;
   private boolean blank;
+  /** The last line of {@link #splitBytes}, and its fields' byte ranges [start, end). */
+  private byte[] bytes;
+  private int[] starts = new int[16];
+  private int[] ends = new int[16];
 
   /**
    * Splits one line.
@@ -74,6 +84,72 @@ final class CsvParser {
     }
   }
 
+  /**
+   * Splits a line held in bytes into byte ranges, as {@link #split(String)} splits its text, for
+   * {@link #decimalAt} and {@link #fieldText}; the line's bytes must stay unchanged meanwhile.
+   *
+   * @return false when the line holds a quote, which only {@link #split(String)} handles
+   */
+  boolean splitBytes(Text line) {
+    byte[] b = line.getBytes();
+    int end = line.getLength();
+    bytes = b;
+    size = 0;
+    int pos = skipSpace(b, 0, end);
+    blank = pos == end;
+    if (blank) {
+      return true;
+    }
+    pos = 0;
+    while (true) {
+      pos = skipSpace(b, pos, end);
+      int fieldEnd = pos;
+      while (fieldEnd < end && b[fieldEnd] != ',') {
+        if (b[fieldEnd] == '"') {
+          return false;
+        }
+        fieldEnd++;
+      }
+      int trimmed = fieldEnd;
+      while (trimmed > pos && LibSvmParser.isSpace((char) b[trimmed - 1])) {
+        trimmed--;
+      }
+      if (size == starts.length) {
+        starts = Arrays.copyOf(starts, size * 2);
+        ends = Arrays.copyOf(ends, size * 2);
+      }
+      starts[size] = pos;
+      ends[size] = trimmed;
+      size++;
+      if (fieldEnd >= end) {
+        return true;
+      }
+      pos = fieldEnd + 1;
+    }
+  }
+
+  /**
+   * The number in field {@code i} of the last {@link #splitBytes} line (±Infinity when it
+   * overflows), or NaN when the field is not a decimal number (which no decimal parses to).
+   */
+  double decimalAt(int i) {
+    return NumberText.isDecimal(bytes, starts[i], ends[i])
+        ? NumberText.parseDecimal(bytes, starts[i], ends[i]) : Double.NaN;
+  }
+
+  /** The text of field {@code i} of the last {@link #splitBytes} line, for a message. */
+  String fieldText(int i) {
+    return new String(bytes, starts[i], ends[i] - starts[i], java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  private static int skipSpace(byte[] b, int from, int end) {
+    int i = from;
+    while (i < end && LibSvmParser.isSpace((char) b[i])) {
+      i++;
+    }
+    return i;
+  }
+
   private void add(String field) {
     if (size == fields.length) {
       fields = Arrays.copyOf(fields, size * 2);
@@ -87,6 +163,13 @@ final class CsvParser {
       i++;
     }
     return i;
+  }
+
+  /** Whether the line holds only spaces and tabs, without splitting it. */
+  static boolean isBlank(Text line) {
+    byte[] b = line.getBytes();
+    int n = line.getLength();
+    return skipSpace(b, 0, n) == n;
   }
 
   /** Whether the last line was empty or held only spaces and tabs. */

@@ -185,7 +185,7 @@ public final class CsvSource {
   }
 
   /** Why the fields of a split line do not fit the layout, or {@code null}. */
-  private static String fieldProblem(CsvParser parser, CsvLayout layout, boolean checkLabel) {
+  static String fieldProblem(CsvParser parser, CsvLayout layout, boolean checkLabel) {
     if (parser.size() != layout.names.length) {
       return "the line has " + parser.size() + " fields, but the header row has "
           + layout.names.length + " columns";

@@ -43,17 +43,54 @@ final class LabelCheck implements Serializable {
    *     turns out not to apply; built only when needed
    */
   void observe(double label, int numClasses, Function<String, Problem> badLabel) {
+    String why = observe(label, numClasses);
+    if (why != null) {
+      badLabel(badLabel.apply(why));
+    }
+  }
+
+  /**
+   * Records one label, for readers that build the problem themselves (without a function object
+   * per row).
+   *
+   * @return why {@code label} is not a class index, or {@code null}; then give the problem to
+   *     {@link #badLabel}
+   */
+  String observe(double label, int numClasses) {
     if (label == -1.0) {
       sawMinusOne = true;
     } else if (label != 1.0) {
       sawOtherThanPlusMinusOne = true;
     }
-    String why = classIndexProblem(label, numClasses);
-    if (why != null) {
-      // Text splits arrive in order, so keeping the first is enough there; Parquet rows do not.
-      Problem found = badLabel.apply(why);
-      firstBadLabel = Problem.earlier(firstBadLabel, found);
+    return classIndexProblem(label, numClasses);
+  }
+
+  /** Records a label that is not a class index, unless an earlier one is known. */
+  void badLabel(Problem found) {
+    // Text splits arrive in order, so keeping the first is enough there; Parquet rows do not.
+    firstBadLabel = Problem.earlier(firstBadLabel, found);
+  }
+
+  /** Adds {@code other}'s record (a later split of the same worker) to this one. */
+  void add(LabelCheck other) {
+    sawMinusOne |= other.sawMinusOne;
+    sawOtherThanPlusMinusOne |= other.sawOtherThanPlusMinusOne;
+    firstBadLabel = Problem.earlier(firstBadLabel, other.firstBadLabel);
+  }
+
+  /**
+   * The class index an example with {@code label} gets before every label has been seen, or −1
+   * when the input will be refused whatever the rest holds: −1 becomes class 0 (all that it can
+   * mean once the input is accepted: the −1/+1 mapping applies, since a −1 in any other input is
+   * an error), a class index stays itself (+1 is class 1 under the mapping too).
+   *
+   * @param numClasses the model's number of classes, or −1
+   */
+  static int provisionalClass(double label, int numClasses) {
+    if (label == -1.0) {
+      return 0;
     }
+    return classIndexProblem(label, numClasses) == null ? (int) label : -1;
   }
 
   /**

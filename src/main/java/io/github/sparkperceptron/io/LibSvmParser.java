@@ -1,6 +1,7 @@
 package io.github.sparkperceptron.io;
 
 import java.util.Arrays;
+import org.apache.hadoop.io.Text;
 
 /**
  * Parses LIBSVM text lines, {@code label index:value index:value ...}, with 1-based strictly
@@ -10,6 +11,13 @@ import java.util.Arrays;
  *
  * <p>Spark's own LIBSVM source fails on a bad line with a stack trace that names neither the file
  * nor the line; this parser returns a one-line reason instead, and the caller adds the place.
+ *
+ * <p>{@link #parse(Text)} reads a line as Hadoop's reader holds it, in UTF-8 bytes, without
+ * decoding it into a {@link String} or cutting it into token strings: numbers are read straight
+ * from the bytes ({@link NumberText#parseDecimal}). That fast path accepts only what the string
+ * parser accepts, with the same values; any line it does not take in one go (a bad one, or one
+ * with non-ASCII text before a comment) goes to {@link #parse(String)}, the definition of the
+ * format and of every message.
  */
 final class LibSvmParser {
   private int[] indices = new int[16];
@@ -92,6 +100,111 @@ final class LibSvmParser {
       pos = skipSpace(line, tokenEnd, end);
     }
     return null;
+  }
+
+  /**
+   * Parses one line held in bytes: the same outcome as {@code parse(line.toString())}, without
+   * allocating for a well-formed line.
+   *
+   * @return {@code null} when the line parsed (check {@link #isBlank()}), else why it did not
+   */
+  public String parse(Text line) {
+    if (parseBytes(line.getBytes(), line.getLength())) {
+      return null;
+    }
+    return parse(line.toString());
+  }
+
+  /**
+   * The fast path of {@link #parse(Text)}: {@code parse(String)}'s steps on ASCII bytes. Returns
+   * false, leaving the buffers to be overwritten, wherever the string parser would report a
+   * problem or the text before a comment is not ASCII.
+   */
+  private boolean parseBytes(byte[] b, int length) {
+    size = 0;
+    blank = false;
+    int end = 0;
+    while (end < length && b[end] != '#') {
+      if (b[end] < 0) { // a byte of a multi-byte UTF-8 character: never part of a valid token
+        return false;
+      }
+      end++;
+    }
+    int pos = skipSpace(b, 0, end);
+    if (pos == end) {
+      blank = true;
+      return true;
+    }
+    int tokenEnd = tokenEnd(b, pos, end);
+    if (!NumberText.isDecimal(b, pos, tokenEnd)) {
+      return false;
+    }
+    label = NumberText.parseDecimal(b, pos, tokenEnd) + 0.0; // + 0.0 turns -0 into 0
+    if (Double.isInfinite(label)) {
+      return false;
+    }
+    int previous = 0;
+    pos = skipSpace(b, tokenEnd, end);
+    while (pos < end) {
+      tokenEnd = tokenEnd(b, pos, end);
+      int colon = pos;
+      while (colon < tokenEnd && b[colon] != ':') {
+        colon++;
+      }
+      if (colon == tokenEnd) {
+        return false;
+      }
+      long index = NumberText.wholeNumber(b, pos, colon);
+      if (index < 1 || index > Integer.MAX_VALUE || index <= previous
+          || !NumberText.isDecimal(b, colon + 1, tokenEnd)) {
+        return false;
+      }
+      double value = NumberText.parseDecimal(b, colon + 1, tokenEnd);
+      if (Double.isInfinite(value)) {
+        return false;
+      }
+      if (size == indices.length) {
+        indices = Arrays.copyOf(indices, size * 2);
+        values = Arrays.copyOf(values, size * 2);
+      }
+      indices[size] = (int) index - 1;
+      values[size] = value;
+      size++;
+      previous = (int) index;
+      pos = skipSpace(b, tokenEnd, end);
+    }
+    return true;
+  }
+
+  private static int skipSpace(byte[] b, int from, int end) {
+    int i = from;
+    while (i < end && isSpace((char) b[i])) {
+      i++;
+    }
+    return i;
+  }
+
+  private static int tokenEnd(byte[] b, int from, int end) {
+    int i = from;
+    while (i < end && !isSpace((char) b[i])) {
+      i++;
+    }
+    return i;
+  }
+
+  /**
+   * Whether the line holds no example (empty, blank or a comment), without parsing it: what a
+   * reader that leaves the line to another worker needs to count rows.
+   */
+  static boolean isBlank(Text line) {
+    byte[] b = line.getBytes();
+    int n = line.getLength();
+    for (int i = 0; i < n && b[i] != '#'; i++) {
+      if (!isSpace((char) b[i])) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static int skipSpace(String s, int from, int end) {

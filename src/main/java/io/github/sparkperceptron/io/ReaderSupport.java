@@ -57,6 +57,24 @@ public final class ReaderSupport {
     return nl < 0 ? m : m.substring(0, nl).strip();
   }
 
+  /**
+   * Fails with the readers' one-line message when {@code path} certainly holds no data: it does
+   * not exist, is not a valid path, or its files are all empty. What a job checks before it
+   * starts Spark, so that a mistyped path is reported in a second rather than after Spark's
+   * start-up. A file system it cannot reach (a client that is not on the class path, credentials
+   * that Spark would set up) is left to the readers, which check again.
+   */
+  public static void requireReadableIfReachable(org.apache.hadoop.conf.Configuration conf,
+      String path, String role) {
+    try {
+      InputPaths.requireReadable(conf, path, role);
+    } catch (BadInputException e) {
+      if (!(e.getCause() instanceof java.io.IOException)) {
+        throw e;
+      }
+    }
+  }
+
   /** The error for input that holds files but not one example. */
   static BadInputException noExamples(String role, String path) {
     return new BadInputException("The " + role + " at '" + path + "' hold no examples (only"

@@ -6,11 +6,14 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 
 /**
- * What a reader's check pass learns from one input split, and the driver's verdict on all of
- * them: the earliest bad line in file order is an error, then an input without examples, then
- * the earliest bad label (once it is known whether −1/+1 is mapped).
+ * What a reader's check pass learns from one input split (or, merged, from the splits one worker
+ * reads), and the driver's verdict on all of them: the earliest header row that differs from the
+ * first file's (CSV) is an error, then the earliest bad line in file order, then an input without
+ * examples, then the earliest bad label (once it is known whether −1/+1 is mapped), then the
+ * earliest example the one-pass reader's {@link RowSink} refused. Public only so that the engine
+ * can carry it from a task to the driver; its contents are the readers'.
  */
-final class SplitReport implements Serializable {
+public final class SplitReport implements Serializable {
   private static final long serialVersionUID = 1L;
 
   long rows;
@@ -20,6 +23,38 @@ final class SplitReport implements Serializable {
   int vectorSize = -1;
   Problem firstBadLine;
   final LabelCheck labels = new LabelCheck();
+  /** A CSV file's header row that differs from the first file's, or {@code null}. */
+  Problem badHeader;
+  /** The first example a {@link RowSink} refused, or {@code null}. */
+  Problem refusedRow;
+  /** Whether a one-pass read stopped sending examples before its last line (after a problem). */
+  boolean incomplete;
+
+  /** Adds {@code other}'s findings (another split of the same worker) to this report. */
+  void add(SplitReport other) {
+    rows += other.rows;
+    maxIndex = Math.max(maxIndex, other.maxIndex);
+    vectorSize = vectorSize >= 0 ? vectorSize : other.vectorSize;
+    firstBadLine = Problem.earlier(firstBadLine, other.firstBadLine);
+    badHeader = Problem.earlier(badHeader, other.badHeader);
+    refusedRow = Problem.earlier(refusedRow, other.refusedRow);
+    labels.add(other.labels);
+    incomplete |= other.incomplete;
+  }
+
+  /**
+   * Whether the one-pass read that made this report stopped sending examples to its sink early,
+   * which it does only once the input can no longer be accepted: what the sink built is to be
+   * dropped.
+   */
+  public boolean isIncomplete() {
+    return incomplete;
+  }
+
+  /** Whether the data cannot be accepted whatever the other splits hold. */
+  boolean isRefused() {
+    return badHeader != null || firstBadLine != null || refusedRow != null;
+  }
 
   /**
    * What the driver knows once every split is checked.
@@ -47,8 +82,15 @@ final class SplitReport implements Serializable {
     int maxIndex = -1;
     List<LabelCheck> labels = new ArrayList<>();
     Problem firstBad = null;
+    Problem badHeader = null;
+    Problem refused = null;
     for (SplitReport r : reports) {
       firstBad = Problem.earlier(firstBad, r.firstBadLine);
+      badHeader = Problem.earlier(badHeader, r.badHeader);
+      refused = Problem.earlier(refused, r.refusedRow);
+    }
+    if (badHeader != null) {
+      throw badHeader.toException(conf, suffix);
     }
     if (firstBad != null) {
       throw firstBad.toException(conf, suffix);
@@ -67,6 +109,9 @@ final class SplitReport implements Serializable {
     Problem badLabel = LabelCheck.firstError(labels);
     if (badLabel != null) {
       throw badLabel.toException(conf, suffix);
+    }
+    if (refused != null) {
+      throw refused.toException(conf, suffix);
     }
     return new Verdict(rows, maxIndex, LabelCheck.mapsPlusMinusOne(labels));
   }

@@ -6,9 +6,13 @@ import io.github.sparkperceptron.io.LabeledData;
 import io.github.sparkperceptron.io.LibSvmSource;
 import io.github.sparkperceptron.io.ParquetSource;
 import io.github.sparkperceptron.io.ReadSpec;
+import io.github.sparkperceptron.io.TextInput;
+import io.github.sparkperceptron.train.TrainingConfig;
+import io.github.sparkperceptron.train.TrainingInput;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 
 /** The input formats the jobs read (picocli lists these names in --help). */
@@ -23,14 +27,13 @@ enum DataFormat {
       Pattern.compile("\\.(libsvm|svm|csv|parquet)(\\.gz|\\.bz2)?\\b");
 
   /**
-   * Reads data as {@code spec} says. When the content is bad and the file names say another
-   * format (a {@code .csv} file read as LIBSVM, the default), the message ends with
-   * "did you mean --format csv?".
+   * Reads data as {@code spec} says, as a DataFrame (the two-pass readers); see {@link #hinted}
+   * for the hint a bad file gets.
    *
    * @param role what the data are for, for messages, e.g. "training data (--train)"
    */
   LabeledData read(SparkSession spark, String path, ReadSpec spec, String role) {
-    try {
+    return hinted(path, () -> {
       switch (this) {
         case libsvm:
           return LibSvmSource.read(spark, path, spec, role);
@@ -41,6 +44,41 @@ enum DataFormat {
         default:
           throw new IllegalStateException("unsupported format " + this);
       }
+    });
+  }
+
+  /**
+   * Plans the one-pass read of a text format ({@link TextInput}) by {@code workers} workers:
+   * the paths and, for CSV, the header row are checked now, the lines when
+   * {@link #blocks} reads them.
+   */
+  TextInput plan(SparkSession spark, String path, ReadSpec spec, String role, int workers) {
+    if (this == parquet) {
+      throw new IllegalStateException("Parquet is read as a DataFrame");
+    }
+    TextInput.Format text = this == csv ? TextInput.Format.CSV : TextInput.Format.LIBSVM;
+    return hinted(path, () -> TextInput.plan(spark, path, text, spec, role, workers));
+  }
+
+  /**
+   * Reads the planned text input into cached blocks, refusing bad input with the messages of
+   * {@link #read}.
+   *
+   * @param forTraining whether the rows are training rows (else only scored)
+   */
+  TrainingInput blocks(JavaSparkContext jsc, TextInput text, String path, TrainingConfig config,
+      boolean forTraining) {
+    return hinted(path, () -> TrainingInput.fromText(jsc, text, config, forTraining));
+  }
+
+  /**
+   * {@code reading}'s result. When the content is bad and the file names say another format (a
+   * {@code .csv} file read as LIBSVM, the default), the message ends with "did you mean --format
+   * csv?".
+   */
+  private <T> T hinted(String path, java.util.function.Supplier<T> reading) {
+    try {
+      return reading.get();
     } catch (BadInputException e) {
       String message = String.valueOf(e.getMessage());
       DataFormat named = namedBy(path + " " + message);

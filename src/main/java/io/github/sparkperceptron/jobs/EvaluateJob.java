@@ -58,6 +58,9 @@ public final class EvaluateJob implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     ReadSpec columns = input.spec();
+    // What needs no Spark first: a mistyped path is reported before Spark's start-up.
+    new StartChecks().output(metricsPath, overwrite, "--metrics").model(modelPath)
+        .input(inputPath, "evaluation data (--input)");
     SparkSession spark = JobSupport.session("spark-perceptron evaluate");
     ModelOutput output = new ModelOutput(spark.sparkContext().hadoopConfiguration());
     if (metricsPath != null) {

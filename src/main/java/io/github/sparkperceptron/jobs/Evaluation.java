@@ -2,8 +2,10 @@ package io.github.sparkperceptron.jobs;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.sparkperceptron.ml.EngineBridge;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassificationSummary;
+import io.github.sparkperceptron.train.TrainingInput;
 import java.util.Locale;
 import org.apache.spark.ml.linalg.Matrix;
 import org.apache.spark.ml.param.ParamMap;
@@ -13,6 +15,9 @@ import org.apache.spark.sql.Row;
 /**
  * What the jobs report about a model on labelled data: {@link PerceptronClassificationModel#evaluate}
  * on the rows as read (every row weighs 1), printed for the console and written as JSON.
+ *
+ * <p>Every metric comes from one pass over the rows: the train job's text input from its cached
+ * blocks, other input from one pass of predictions ({@code model.evaluate}).
  *
  * <p>JSON (the evaluate job's whole file; the train job's {@code train} and {@code test}
  * objects): {@code rows}; {@code accuracy}; for binary models {@code areaUnderROC} and
@@ -60,6 +65,14 @@ final class Evaluation {
       summary.areaUnderROC(); // and areaUnderPR: the summary keeps both from one ranking
     }
     return new Evaluation(summary);
+  }
+
+  /**
+   * Evaluates {@code model} on cached blocks (the one-pass reading of text files): every metric
+   * in one pass over them.
+   */
+  static Evaluation of(PerceptronClassificationModel model, TrainingInput data) {
+    return new Evaluation(EngineBridge.evaluate(model, data));
   }
 
   double accuracy() {

@@ -86,6 +86,9 @@ public final class PredictJob implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     ReadSpec columns = input.spec();
+    // What needs no Spark first: a mistyped path is reported before Spark's start-up.
+    new StartChecks().output(outputPath, overwrite, "--output").model(modelPath)
+        .input(inputPath, "input data (--input)");
     SparkSession spark = JobSupport.session("spark-perceptron predict");
     ModelOutput output = new ModelOutput(spark.sparkContext().hadoopConfiguration());
     output.checkWritable(outputPath, overwrite, "--output");

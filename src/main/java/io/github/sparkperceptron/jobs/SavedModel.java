@@ -4,6 +4,7 @@ import io.github.sparkperceptron.io.BadInputException;
 import io.github.sparkperceptron.io.LabeledData;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -19,9 +20,23 @@ final class SavedModel {
    * or foreign model directory is bad input (exit 2).
    */
   static PerceptronClassificationModel load(SparkSession spark, String path) {
+    requireDirectory(spark.sparkContext().hadoopConfiguration(), path);
+    try {
+      return PerceptronClassificationModel.load(path);
+    } catch (Exception e) {
+      // Everything load() can meet is a property of the directory: a missing part, unreadable
+      // metadata or data, another class's model. (Spark's Scala code also throws the checked
+      // SparkException without declaring it.)
+      throw new BadInputException("Cannot load the model (--model) '" + path + "': "
+          + JobFailure.oneLine(e), e);
+    }
+  }
+
+  /** Fails (exit 2) unless {@code path} is a directory: a missing path or a plain file is bad input. */
+  static void requireDirectory(Configuration conf, String path) {
     try {
       Path p = new Path(path);
-      FileSystem fs = p.getFileSystem(spark.sparkContext().hadoopConfiguration());
+      FileSystem fs = p.getFileSystem(conf);
       if (!fs.exists(p)) {
         throw new BadInputException("The model (--model) '" + path + "' does not exist");
       }
@@ -36,15 +51,6 @@ final class SavedModel {
       }
       throw new BadInputException("Cannot access the model (--model) '" + path + "': "
           + e.getMessage(), e);
-    }
-    try {
-      return PerceptronClassificationModel.load(path);
-    } catch (Exception e) {
-      // Everything load() can meet is a property of the directory: a missing part, unreadable
-      // metadata or data, another class's model. (Spark's Scala code also throws the checked
-      // SparkException without declaring it.)
-      throw new BadInputException("Cannot load the model (--model) '" + path + "': "
-          + JobFailure.oneLine(e), e);
     }
   }
 

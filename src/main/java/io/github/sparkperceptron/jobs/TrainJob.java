@@ -4,14 +4,19 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkperceptron.io.LabeledData;
 import io.github.sparkperceptron.io.ReadSpec;
+import io.github.sparkperceptron.io.TextInput;
+import io.github.sparkperceptron.ml.EngineBridge;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.ml.PerceptronTrainingSummary;
+import io.github.sparkperceptron.train.TrainingConfig;
+import io.github.sparkperceptron.train.TrainingInput;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.ml.evaluation.MulticlassClassificationEvaluator;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.sql.Dataset;
@@ -132,13 +137,87 @@ public final class TrainJob implements Callable<Integer> {
     if (partitions < 0) {
       throw new IllegalArgumentException("--partitions must be >= 0, got " + partitions);
     }
-    DataFormat format = input.format;
     ReadSpec weighted = input.spec(estimator.getWeightCol());
-    String checkpointDir = estimator.getCheckpointDir().isEmpty() ? null
-        : estimator.getCheckpointDir();
+    checkBeforeSpark(estimator);
     SparkSession spark = JobSupport.session("spark-perceptron train");
     times.end("spark");
-    ModelOutput output = new ModelOutput(spark.sparkContext().hadoopConfiguration());
+    // Checked again now that Spark runs: its Hadoop configuration is the one that counts.
+    checkOutputs(new ModelOutput(spark.sparkContext().hadoopConfiguration()), estimator);
+
+    List<Double> testAccuracy = new ArrayList<>();
+    try (TrainingData data = onePass() ? readOnePass(spark, estimator, weighted, testAccuracy)
+        : readFrames(spark, estimator, weighted, testAccuracy)) {
+      if (!data.labelNote.isEmpty()) {
+        out.println("Training data: " + data.labelNote);
+      }
+      times.end("read");
+
+      long start = System.nanoTime();
+      PerceptronClassificationModel model = data.fit(estimator);
+      double fitSeconds = (System.nanoTime() - start) / 1e9;
+      times.end("train");
+
+      save(new ModelOutput(spark.sparkContext().hadoopConfiguration()), model);
+      times.end("save");
+
+      Evaluation trainEval = data.evaluateTraining(model);
+      Evaluation testEval = data.evaluateTest(model);
+      Coefficients coefficients = Coefficients.of(model, data.featureNames,
+          input.format == DataFormat.libsvm ? 1 : 0);
+      times.end("evaluate");
+
+      Fitted fitted = new Fitted(model, fitSeconds, trainEval, testEval, coefficients);
+      printReport(fitted);
+      ModelOutput output = new ModelOutput(spark.sparkContext().hadoopConfiguration());
+      if (plotPath != null) {
+        try {
+          output.writeBytes(plotPath, TrainingPlot.png("Training curves: " + trainPath,
+              model.summary(), testAccuracy));
+        } catch (java.io.IOException e) {
+          throw new java.io.UncheckedIOException("Could not draw the plot", e);
+        }
+        out.println("Plot written to " + plotPath);
+      }
+      times.end("write");
+      if (metricsPath != null) {
+        // Last, so that the times in it cover everything else (writing it takes milliseconds).
+        output.writeText(metricsPath, Json.write(metrics(fitted, estimator,
+            data.inputPartitions, testAccuracy, times)));
+        out.println("Metrics written to " + metricsPath);
+      }
+    }
+    out.println("Model saved to " + modelPath);
+    out.println(times.describe());
+    out.flush();
+    return JobFailure.OK;
+  }
+
+  /**
+   * Whether the data take the one-pass path: text files, read by the workers straight into the
+   * training blocks. Parquet (already binary: no text to parse, and Spark's columnar reader
+   * splits it by row groups), a validation file (its rows join the training rows' workers) and
+   * --partitions (a repartition of the rows) take the DataFrame path.
+   */
+  boolean onePass() {
+    return input.format != DataFormat.parquet && validationPath == null && partitions == 0;
+  }
+
+  /**
+   * The checks that need no Spark, made before it starts: every input path holds data, and no
+   * output would be overwritten without --overwrite; the flags were checked by then.
+   */
+  private void checkBeforeSpark(PerceptronClassifier estimator) {
+    StartChecks checks = new StartChecks()
+        .input(trainPath, "training data (--train)")
+        .input(testPath, "test data (--test)")
+        .input(validationPath, "validation data (--validation)");
+    checkOutputs(checks.outputs(), estimator);
+  }
+
+  /** The outputs and the checkpoint directory: what must not be overwritten by accident. */
+  private void checkOutputs(ModelOutput output, PerceptronClassifier estimator) {
+    String checkpointDir = estimator.getCheckpointDir().isEmpty() ? null
+        : estimator.getCheckpointDir();
     if (checkpointDir != null) {
       String existing = output.firstCheckpoint(checkpointDir);
       if (existing != null && !resume) {
@@ -156,44 +235,9 @@ public final class TrainJob implements Callable<Integer> {
     if (plotPath != null) {
       output.checkWritable(plotPath, overwrite, "--plot");
     }
+  }
 
-    // The test data are only scored: they need no weight column.
-    LabeledData train = format.read(spark, trainPath,
-        numFeatures >= 0 ? weighted.withNumFeatures(numFeatures, "--num-features") : weighted,
-        "training data (--train)");
-    ReadSpec sameWidth = weighted.withNumFeatures(train.numFeatures(), "the training data");
-    LabeledData test = testPath == null ? null : format.read(spark, testPath,
-        sameWidth.withWeightCol(""), "test data (--test)");
-    Dataset<Row> trainFrame = train.frame();
-    if (validationPath != null) {
-      LabeledData validation = format.read(spark, validationPath, sameWidth,
-          "validation data (--validation)");
-      trainFrame = trainFrame.withColumn(VALIDATION_COLUMN, functions.lit(false))
-          .union(validation.frame().withColumn(VALIDATION_COLUMN, functions.lit(true)));
-      estimator.setValidationIndicatorCol(VALIDATION_COLUMN);
-    }
-    trainFrame = InputRepartition.of(trainFrame, partitions);
-    if (!train.labelNote().isEmpty()) {
-      out.println("Training data: " + train.labelNote());
-    }
-
-    List<Double> testAccuracy = new ArrayList<>();
-    Dataset<Row> testFrame = test == null ? null : test.frame();
-    if (plotPath != null && testFrame != null) {
-      testFrame = testFrame.persist(StorageLevel.MEMORY_AND_DISK());
-      Dataset<Row> scored = testFrame;
-      MulticlassClassificationEvaluator accuracy =
-          new MulticlassClassificationEvaluator().setMetricName("accuracy");
-      estimator.setEpochListener((epoch, snapshot) ->
-          testAccuracy.add(accuracy.evaluate(snapshot.transform(scored))));
-    }
-    times.end("read");
-
-    long start = System.nanoTime();
-    PerceptronClassificationModel model = estimator.fit(trainFrame);
-    double fitSeconds = (System.nanoTime() - start) / 1e9;
-    times.end("train");
-
+  private void save(ModelOutput output, PerceptronClassificationModel model) {
     String temporary = output.temporarySibling(modelPath);
     try {
       model.write().save(temporary);
@@ -205,38 +249,79 @@ public final class TrainJob implements Callable<Integer> {
       output.discard(temporary);
       throw e;
     }
-    times.end("save");
+  }
 
+  /**
+   * The training (and test) data read in one pass each, straight into cached blocks: the
+   * training rows laid out for the epochs, the test rows for scoring; evaluated on the blocks.
+   */
+  private TrainingData readOnePass(SparkSession spark, PerceptronClassifier estimator,
+      ReadSpec weighted, List<Double> testAccuracy) {
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    TrainingConfig config = EngineBridge.config(estimator);
+    int workers = TrainingInput.workersFor(config, jsc);
+    DataFormat format = input.format;
+    TextInput trainText = format.plan(spark, trainPath, numFeatures >= 0
+        ? weighted.withNumFeatures(numFeatures, "--num-features") : weighted,
+        "training data (--train)", workers);
+    TrainingInput train = format.blocks(jsc, trainText, trainPath, config, true);
+    TrainingInput test = null;
+    try {
+      if (testPath != null) {
+        // The test data are only scored: they need no weight column.
+        TextInput testText = format.plan(spark, testPath, weighted.withNumFeatures(
+            train.numFeatures(), "the training data").withWeightCol(""), "test data (--test)",
+            workers);
+        test = format.blocks(jsc, testText, testPath, config, false);
+        TrainingInput scored = test;
+        if (plotPath != null) {
+          estimator.setEpochListener((epoch, snapshot) ->
+              testAccuracy.add(EngineBridge.accuracy(snapshot, scored)));
+        }
+      }
+    } catch (RuntimeException e) {
+      train.close();
+      throw e;
+    }
+    return TrainingData.blocks(train, test, trainText);
+  }
+
+  /**
+   * The DataFrame path: each file read (checked, then made into rows) by the two-pass readers,
+   * converted into blocks by fit.
+   */
+  private TrainingData readFrames(SparkSession spark, PerceptronClassifier estimator,
+      ReadSpec weighted, List<Double> testAccuracy) {
+    DataFormat format = input.format;
+    LabeledData train = format.read(spark, trainPath,
+        numFeatures >= 0 ? weighted.withNumFeatures(numFeatures, "--num-features") : weighted,
+        "training data (--train)");
+    ReadSpec sameWidth = weighted.withNumFeatures(train.numFeatures(), "the training data");
+    // The test data are only scored: they need no weight column.
+    LabeledData test = testPath == null ? null : format.read(spark, testPath,
+        sameWidth.withWeightCol(""), "test data (--test)");
+    Dataset<Row> trainFrame = train.frame();
+    if (validationPath != null) {
+      LabeledData validation = format.read(spark, validationPath, sameWidth,
+          "validation data (--validation)");
+      trainFrame = trainFrame.withColumn(VALIDATION_COLUMN, functions.lit(false))
+          .union(validation.frame().withColumn(VALIDATION_COLUMN, functions.lit(true)));
+      estimator.setValidationIndicatorCol(VALIDATION_COLUMN);
+    }
+    trainFrame = InputRepartition.of(trainFrame, partitions);
+    Dataset<Row> testFrame = test == null ? null : test.frame();
+    if (plotPath != null && testFrame != null) {
+      testFrame = testFrame.persist(StorageLevel.MEMORY_AND_DISK());
+      Dataset<Row> scored = testFrame;
+      MulticlassClassificationEvaluator accuracy =
+          new MulticlassClassificationEvaluator().setMetricName("accuracy");
+      estimator.setEpochListener((epoch, snapshot) ->
+          testAccuracy.add(accuracy.evaluate(snapshot.transform(scored))));
+    }
     Dataset<Row> trainingRows = validationPath == null ? trainFrame
         : trainFrame.filter(functions.col(VALIDATION_COLUMN).equalTo(false));
-    Evaluation trainEval = Evaluation.of(model, trainingRows);
-    Evaluation testEval = testFrame == null ? null : Evaluation.of(model, testFrame);
-    Coefficients coefficients = Coefficients.of(model, train.featureNames(),
-        format == DataFormat.libsvm ? 1 : 0);
-    times.end("evaluate");
-
-    Fitted fitted = new Fitted(model, fitSeconds, trainEval, testEval, coefficients);
-    printReport(fitted);
-    if (plotPath != null) {
-      try {
-        output.writeBytes(plotPath, TrainingPlot.png("Training curves: " + trainPath,
-            model.summary(), testAccuracy));
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException("Could not draw the plot", e);
-      }
-      out.println("Plot written to " + plotPath);
-    }
-    times.end("write");
-    if (metricsPath != null) {
-      // Last, so that the times in it cover everything else (writing it takes milliseconds).
-      output.writeText(metricsPath, Json.write(metrics(fitted, estimator,
-          trainFrame.rdd().getNumPartitions(), testAccuracy, times)));
-      out.println("Metrics written to " + metricsPath);
-    }
-    out.println("Model saved to " + modelPath);
-    out.println(times.describe());
-    out.flush();
-    return JobFailure.OK;
+    return TrainingData.frames(trainFrame, trainingRows, testFrame, train.labelNote(),
+        train.featureNames());
   }
 
   /** The trained model and what was measured of it, for the report and the metrics. */

@@ -126,8 +126,8 @@ final class TrainingFlags {
           .inStreams("none or average (vote is not available for streams)"),
       flag("--mixing", "mixing", "MODE", "uniform, mistakes, momentum or oneshot")
           .inStreams("uniform, mistakes or momentum (block momentum, restarted every batch)"),
-      flag("--mixing-rounds", "mixingRounds", "R", "mixing rounds per epoch; 0 = min(workers,"
-          + " 64) with --mixing momentum, else 1"),
+      flag("--mixing-rounds", "mixingRounds", "R", "mixing rounds per epoch; 0 = min(W, 64,"
+          + " N / (2 W)) for W workers and N training rows with --mixing momentum, else 1"),
       flag("--shuffle", "shuffle", null, "reshuffle every partition each epoch; --no-shuffle"
           + " keeps the input order")
           .inStreams("visit each batch's rows in a seeded random order; --no-shuffle keeps the"

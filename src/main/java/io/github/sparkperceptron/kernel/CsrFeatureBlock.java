@@ -33,6 +33,11 @@ final class CsrFeatureBlock extends FeatureBlock {
     }
   }
 
+  /** The same rows, said to be {@code width} features wide (the arrays are shared). */
+  CsrFeatureBlock withNumFeatures(int width) {
+    return new CsrFeatureBlock(width, rowStart, indices, values);
+  }
+
   @Override
   public int numRows() {
     return rowStart.length - 1;

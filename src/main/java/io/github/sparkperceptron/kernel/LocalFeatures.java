@@ -52,14 +52,24 @@ public final class LocalFeatures implements Serializable {
     return new LocalFeatures(numFeatures, all);
   }
 
+  /** No feature of d: the map of a worker without training rows (its copy holds the biases). */
+  public static LocalFeatures none(int numFeatures) {
+    return new LocalFeatures(numFeatures, new int[0]);
+  }
+
   /**
    * Renumbers {@code indices[0 .. count)} (global feature numbers below {@code globalFeatures}) in
-   * place to the local numbers of the distinct features among them, and returns the map. O(count +
-   * d/64) time and d/8 + d/16 bytes of scratch (a bit per feature and a rank per 64), far below the
-   * 8·d bytes of the weights the map saves.
+   * place to the local numbers of the distinct features among them, and returns the map. With at
+   * least one stored value per 64 features: O(count + d/64) time and d/8 + d/16 bytes of scratch
+   * (a bit per feature and a rank per 64), far below the 8·d bytes of the weights the map saves;
+   * sparser blocks (a LIBSVM file naming feature 300,000,000 in a few rows) sort a copy of their
+   * indices instead, O(count·log count) time and 4·count bytes, so that no scratch grows with d.
    */
   public static LocalFeatures renumber(int globalFeatures, int[] indices, int count) {
     int words = (int) ((globalFeatures + 63L) >>> 6);
+    if (count < words) {
+      return renumberBySorting(globalFeatures, indices, count);
+    }
     long[] present = new long[words];
     for (int t = 0; t < count; t++) {
       int g = indices[t];
@@ -87,6 +97,22 @@ public final class LocalFeatures implements Serializable {
     return new LocalFeatures(globalFeatures, globalIndex);
   }
 
+  private static LocalFeatures renumberBySorting(int globalFeatures, int[] indices, int count) {
+    int[] sorted = Arrays.copyOf(indices, count);
+    Arrays.sort(sorted);
+    int m = 0;
+    for (int t = 0; t < count; t++) {
+      if (t == 0 || sorted[t] != sorted[t - 1]) {
+        sorted[m++] = sorted[t];
+      }
+    }
+    int[] globalIndex = Arrays.copyOf(sorted, m);
+    for (int t = 0; t < count; t++) {
+      indices[t] = Arrays.binarySearch(globalIndex, indices[t]);
+    }
+    return new LocalFeatures(globalFeatures, globalIndex);
+  }
+
   /** m: the worker's features. */
   public int size() {
     return globalIndex.length;
@@ -106,6 +132,15 @@ public final class LocalFeatures implements Serializable {
   public int local(int g) {
     int l = Arrays.binarySearch(globalIndex, g);
     return l >= 0 ? l : -1;
+  }
+
+  /**
+   * Whether {@code other} maps the same local features to the same global ones (a block read
+   * back from Spark's cache is another object with the same map). O(m) unless it is this map.
+   */
+  public boolean sameAs(LocalFeatures other) {
+    return other == this || (other != null && other.globalFeatures == globalFeatures
+        && Arrays.equals(other.globalIndex, globalIndex));
   }
 
   /** Bytes of the map. */

@@ -116,18 +116,37 @@ public final class LocalWeights {
    * copy, or one that missed more changes than are worth applying one by one.
    */
   public void load(double[] global) {
+    load(global, null);
+  }
+
+  /**
+   * Sets every local weight and accumulator value from the global class-major ones
+   * ({@code globalAverage} null: a zero accumulator) and empties the touched set: O(K'·(m+1)).
+   */
+  public void load(double[] global, double[] globalAverage) {
     requireGlobalLength(global);
+    gather(global, weights);
+    if (average != null) {
+      if (globalAverage == null) {
+        Arrays.fill(average, 0.0);
+      } else {
+        requireGlobalLength(globalAverage);
+        gather(globalAverage, average);
+      }
+    } else if (globalAverage != null) {
+      throw new IllegalArgumentException("an accumulator for a copy that does not average");
+    }
+    touched.clear();
+  }
+
+  private void gather(double[] global, double[] into) {
     for (int row = 0; row < weightRows; row++) {
       int from = row * globalRowLength;
       for (int l = 0; l < localFeatures; l++) {
-        weights[local.stateIndex(row, l)] = global[from + features.global(l)];
+        into[local.stateIndex(row, l)] = global[from + features.global(l)];
       }
-      weights[local.stateIndex(row, localFeatures)] = global[from + globalRowLength - 1];
+      into[local.stateIndex(row, localFeatures)] = global[from + globalRowLength - 1];
     }
-    if (average != null) {
-      Arrays.fill(average, 0.0);
-    }
-    touched.clear();
   }
 
   /**
@@ -199,6 +218,27 @@ public final class LocalWeights {
       global[at] = globalCoordinate(c);
     }
     return new Touched(global, localOrder);
+  }
+
+  /**
+   * After a round whose change was read: sets the weights {@code written} names back to
+   * {@code global}'s values at their global coordinates and zeroes the accumulator there, so
+   * the copy equals {@code global} again with a zero accumulator (O(written), no search).
+   */
+  public void reset(double[] global, Touched written) {
+    requireGlobalLength(global);
+    int[] slots = written.local;
+    int[] coordinates = written.global;
+    for (int k = 0; k < slots.length; k++) {
+      weights[slots[k]] = global[coordinates[k]];
+    }
+    clearAverage(slots);
+  }
+
+  /** Bytes this copy holds: w, u when averaging, and the touched set's bits. */
+  public long sizeInBytes() {
+    long length = weights.length;
+    return 8L * length * (average == null ? 1 : 2) + 8L * ((length + 63) >>> 6);
   }
 
   /** Zeroes the accumulator at the given local coordinates (after their change was read). */

@@ -96,6 +96,30 @@ public final class Predictor implements java.io.Serializable {
     this.vote = vote;
   }
 
+  /**
+   * This linear predictor for rows numbered by a worker's own features ({@code map}, a block's
+   * {@link TrainingBlock#localFeatures()}): the weights of the m features the map holds, in the
+   * same layout, so that a row's scores add the same products in the same order, the same bits.
+   * O(K'·(m+1)); for a vote, which scores rows in the model's numbers, it is refused.
+   */
+  public Predictor forFeatures(LocalFeatures map) {
+    if (vote != null) {
+      throw new IllegalStateException("a vote scores rows in the model's feature numbers");
+    }
+    if (map.globalFeatures() != numFeatures) {
+      throw new IllegalArgumentException("a map over " + map.globalFeatures()
+          + " features for a model of " + numFeatures);
+    }
+    int rows = numClasses == 2 ? 1 : numClasses;
+    int m = map.size();
+    double[] local = new double[rows * (m + 1)];
+    for (int l = 0; l <= m; l++) {
+      int from = (l == m ? numFeatures : map.global(l)) * rows;
+      System.arraycopy(weights, from, local, l * rows, rows);
+    }
+    return new Predictor(numClasses, m, threshold, local, null);
+  }
+
   /** The same weights or vote with another binary threshold (the arrays are shared). */
   public Predictor withThreshold(double newThreshold) {
     return new Predictor(numClasses, numFeatures, newThreshold, weights, vote);
@@ -271,6 +295,24 @@ public final class Predictor implements java.io.Serializable {
     x.dotClasses(row, weights, numClasses, scores);
     addIntercepts(scores);
     return argmax(scores);
+  }
+
+  /**
+   * The raw score of a block row for a binary model, what its raw prediction's second element
+   * and the curve areas use: the margin w·x + b, or the vote total. The buffers (at least d
+   * long, used only by votes) belong to the caller.
+   *
+   * @throws IllegalStateException for a multiclass model
+   */
+  public double binaryScore(FeatureBlock x, int row, int[] rowIndices, double[] rowValues) {
+    if (numClasses != 2) {
+      throw new IllegalStateException("a " + numClasses + "-class model has no binary score");
+    }
+    if (vote != null) {
+      int nnz = x.copyRow(row, rowIndices, rowValues);
+      return vote.votes(rowIndices, rowValues, nnz)[0];
+    }
+    return x.dot(row, weights, 0) + weights[numFeatures];
   }
 
   /**

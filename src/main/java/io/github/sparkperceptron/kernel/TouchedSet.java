@@ -79,6 +79,13 @@ public final class TouchedSet {
     }
   }
 
+  /** Marks every coordinate of {@code coordinates}. */
+  public void markAll(int[] coordinates) {
+    for (int j : coordinates) {
+      mark(j);
+    }
+  }
+
   /** Marked coordinates. */
   public int count() {
     return count;

@@ -61,6 +61,64 @@ public final class TrainingBlock implements Serializable {
     this.totalWeight = total;
   }
 
+  /**
+   * This block as {@link TrainingBlockBuilder} would have built it from the same rows, in their
+   * stored order, with rows {@code width} features wide (at least its own width, and no local
+   * feature numbers): the rows of a LIBSVM input are read before its width is known. A sparse
+   * block keeps its arrays (its storage choice stands at any larger width); a dense one is
+   * built again, so that the storage choice is the one the larger width makes.
+   */
+  public TrainingBlock widened(int width) {
+    if (localFeatures != null) {
+      return widenedLocal(width);
+    }
+    if (width < features.numFeatures()) {
+      throw new IllegalArgumentException("cannot widen a block of " + features.numFeatures()
+          + " features to " + width);
+    }
+    if (width == features.numFeatures()) {
+      return this;
+    }
+    if (features instanceof CsrFeatureBlock) {
+      return new TrainingBlock(((CsrFeatureBlock) features).withNumFeatures(width), labels,
+          weights);
+    }
+    TrainingBlockBuilder builder = new TrainingBlockBuilder(width);
+    int[] rowIndices = new int[features.maxStoredPerRow()];
+    double[] rowValues = new double[rowIndices.length];
+    for (int r = 0; r < labels.length; r++) {
+      int n = features.copyRow(r, rowIndices, rowValues);
+      builder.addSparse(labels[r], weight(r), rowIndices, rowValues, n);
+    }
+    return builder.build();
+  }
+
+  /**
+   * A block with local feature numbers, built again at model width {@code width}: the storage
+   * choice (dense or sparse) and the local numbering are those a build at that width makes.
+   */
+  private TrainingBlock widenedLocal(int width) {
+    if (width < localFeatures.globalFeatures()) {
+      throw new IllegalArgumentException("cannot widen a block of "
+          + localFeatures.globalFeatures() + " features to " + width);
+    }
+    if (width == localFeatures.globalFeatures()) {
+      return this;
+    }
+    TrainingBlockBuilder builder = new TrainingBlockBuilder(width);
+    int[] rowIndices = new int[Math.max(1, features.maxStoredPerRow())];
+    double[] rowValues = new double[rowIndices.length];
+    for (int r = 0; r < labels.length; r++) {
+      int n = features.copyRow(r, rowIndices, rowValues);
+      for (int k = 0; k < n; k++) {
+        rowIndices[k] = localFeatures.global(rowIndices[k]);
+      }
+      builder.addSparse(labels[r], weight(r), rowIndices, rowValues, n);
+    }
+    // The rows are already in their stored order.
+    return builder.buildLocal(null);
+  }
+
   /** An empty block, for workers without rows. */
   public static TrainingBlock empty(int numFeatures) {
     return new TrainingBlock(new CsrFeatureBlock(numFeatures, new int[] {0}, new int[0],

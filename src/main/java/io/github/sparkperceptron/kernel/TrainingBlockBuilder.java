@@ -11,7 +11,9 @@ public final class TrainingBlockBuilder {
   /** Dense storage pays off when stored non-zeros reach this share of the n × d entries. */
   private static final double DENSE_SHARE = 2.0 / 3.0;
 
-  private final int numFeatures;
+  private int numFeatures;
+  /** The largest feature index added, or −1. */
+  private int maxIndex = -1;
   private int[] rowStart = new int[17];
   private int[] indices = new int[64];
   private double[] values = new double[64];
@@ -32,6 +34,26 @@ public final class TrainingBlockBuilder {
   }
 
   /**
+   * Sets the width of the rows, for rows added before it was known (a LIBSVM file's largest index
+   * is known only once every line is read). Only the storage choice of {@link #build} and the
+   * dense rows added after it depend on the width.
+   *
+   * @throws IllegalArgumentException if a row added so far has an index at or above it
+   */
+  public void setNumFeatures(int width) {
+    if (width <= maxIndex) {
+      throw new IllegalArgumentException("a row has feature index " + maxIndex
+          + ", beyond a width of " + width);
+    }
+    this.numFeatures = width;
+  }
+
+  /** The largest feature index stored so far, or −1. */
+  public int maxIndex() {
+    return maxIndex;
+  }
+
+  /**
    * Appends a sparse row. Zero values are dropped; indices must be strictly increasing and below
    * {@code numFeatures} (checked by the caller, which can name the offending input row).
    */
@@ -45,12 +67,16 @@ public final class TrainingBlockBuilder {
         nnz++;
       }
     }
+    if (length > 0 && rowIndices[length - 1] > maxIndex) {
+      maxIndex = rowIndices[length - 1];
+    }
     endRow(label, weight);
   }
 
   /** Appends a dense row of {@code numFeatures} values; zeros are dropped. */
   public void addDense(int label, double weight, double[] rowValues) {
     ensureEntries(numFeatures);
+    maxIndex = Math.max(maxIndex, numFeatures - 1);
     for (int j = 0; j < numFeatures; j++) {
       double v = rowValues[j];
       if (v != 0.0) {

@@ -81,6 +81,36 @@ public final class BlockMomentum implements Serializable {
     return 1.0 - 1.0 / workers;
   }
 
+  /** The most mixing rounds per epoch that {@link #automaticRounds} chooses. */
+  public static final int MAX_AUTOMATIC_ROUNDS = 64;
+
+  /**
+   * The fewest training rows a worker's slice of one round holds, on average, under
+   * {@link #automaticRounds}: m of R = min(W, 64, ⌊N / (W·m)⌋).
+   */
+  public static final int MIN_ROWS_PER_ROUND = 2;
+
+  /**
+   * Mixing rounds per epoch for block momentum over {@code workers} workers and {@code rows}
+   * training rows in all (the automatic choice, {@code mixingRounds = 0}):
+   * R = min(W, 64, ⌊N / (W·m)⌋), at least 1, with m = {@value #MIN_ROWS_PER_ROUND}. A pure
+   * function of (W, N), so that the same input, workers and seed keep giving the same model.
+   *
+   * <p>Why these three bounds (BENCHMARKS.md, issue 18, from {@code MixingSimulation}, the
+   * trainer's own code without Spark): β = 1 − 1/W rebuilds the step that averaging W workers
+   * loses over about W rounds, so fewer than W rounds per epoch leave accuracy behind at many
+   * workers (pendigits, 64 workers: 4 rounds lose 1.3 points, 64 rounds gain 0.7); past 64 the
+   * rounds cost more (a Spark job each without barrier rounds) than they recover. And a round
+   * needs rows: a worker whose slice holds no row makes no update, and a round in which no
+   * worker updates resets the velocity, so rounds of less than a row or two per worker throw
+   * the momentum away (pendigits' first 1,000 rows on 64 workers, 16 rows each: 64 rounds lose
+   * 3.1 points, 16 rounds gain 1.3).
+   */
+  public static int automaticRounds(int workers, long rows) {
+    long byRows = rows / ((long) workers * MIN_ROWS_PER_ROUND);
+    return (int) Math.max(1, Math.min(Math.min(workers, MAX_AUTOMATIC_ROUNDS), byRows));
+  }
+
   public double momentum() {
     return beta;
   }

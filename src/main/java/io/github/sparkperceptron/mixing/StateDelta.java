@@ -1,6 +1,7 @@
 package io.github.sparkperceptron.mixing;
 
 import java.io.Serializable;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
@@ -352,6 +353,81 @@ public final class StateDelta implements Serializable {
       }
     }
     return written;
+  }
+
+  /**
+   * Bytes {@link #write} produces: a header (length, the dense-above share, flags, entries) and
+   * the arrays as they are stored, so that {@link #read} rebuilds this delta exactly, bit for
+   * bit and in the same representation (the wire format of the barrier rounds' exchange).
+   */
+  int serializedSize() {
+    int n = storedEntries();
+    return 4 + 8 + 1 + 4 + (index == null ? 0 : 4 * n)
+        + 8 * n * (1 + (du == null ? 0 : 1) + (exactWeights == null ? 0 : 1));
+  }
+
+  /** Writes this delta at {@code out}'s position ({@link #serializedSize()} bytes). */
+  void write(ByteBuffer out) {
+    int n = storedEntries();
+    int flags = (index == null ? 1 : 0) | (du == null ? 0 : 2) | (exactWeights == null ? 0 : 4);
+    out.putInt(length).putDouble(denseAbove).put((byte) flags).putInt(n);
+    if (index != null) {
+      for (int k = 0; k < n; k++) {
+        out.putInt(index[k]);
+      }
+    }
+    putAll(out, dw, n);
+    if (du != null) {
+      putAll(out, du, n);
+    }
+    if (exactWeights != null) {
+      putAll(out, exactWeights, n);
+    }
+  }
+
+  private static void putAll(ByteBuffer out, double[] values, int n) {
+    for (int k = 0; k < n; k++) {
+      out.putDouble(values[k]);
+    }
+  }
+
+  /**
+   * The delta {@link #write} wrote at {@code in}'s position; the indices are checked as
+   * {@link #sparse} checks them, so a corrupted message cannot write outside the state.
+   */
+  static StateDelta read(ByteBuffer in) {
+    int length = in.getInt();
+    double denseAbove = in.getDouble();
+    int flags = in.get();
+    int n = in.getInt();
+    boolean dense = (flags & 1) != 0;
+    if (length < 0 || n < 0 || (dense && n != length) || n > length) {
+      throw new IllegalArgumentException("not a delta: " + n + " entries over " + length
+          + " coordinates");
+    }
+    int[] idx = null;
+    if (!dense) {
+      idx = new int[n];
+      for (int k = 0; k < n; k++) {
+        idx[k] = in.getInt();
+        if (idx[k] < 0 || idx[k] >= length || (k > 0 && idx[k] <= idx[k - 1])) {
+          throw new IllegalArgumentException("not a delta: index " + idx[k] + " at position " + k
+              + " of " + length + " coordinates");
+        }
+      }
+    }
+    double[] w = getAll(in, n);
+    double[] u = (flags & 2) != 0 ? getAll(in, n) : null;
+    double[] exact = (flags & 4) != 0 ? getAll(in, n) : null;
+    return new StateDelta(length, idx, w, u, exact, denseAbove);
+  }
+
+  private static double[] getAll(ByteBuffer in, int n) {
+    double[] out = new double[n];
+    for (int k = 0; k < n; k++) {
+      out[k] = in.getDouble();
+    }
+    return out;
   }
 
   @Override

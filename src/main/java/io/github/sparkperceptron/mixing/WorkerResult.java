@@ -49,6 +49,16 @@ public final class WorkerResult implements Serializable {
     this.updatesByWorker = new long[][] {updates};
   }
 
+  /**
+   * A result that carries only what mixing reads (μ, the mean update mass and the change),
+   * without stats or traces: a node of the mixing tree as it travels between workers.
+   */
+  static WorkerResult node(int worker, double mixWeight, double stepSum, StateDelta delta) {
+    WorkerResult r = new WorkerResult(worker, mixWeight, delta, new EpochStats[0]);
+    r.stepSum = stepSum;
+    return r;
+  }
+
   /** The first worker index this result covers. */
   public int worker() {
     return worker;
@@ -83,6 +93,16 @@ public final class WorkerResult implements Serializable {
    */
   public long[][] updatesByWorker() {
     return updatesByWorker;
+  }
+
+  /**
+   * Replaces the change this result carries; returns this. For a round whose workers mixed
+   * their changes among themselves ({@link RoundTree}): the driver mixes what they report
+   * without their changes (stats, masses, traces) and takes the mixed change from them.
+   */
+  public WorkerResult withChange(StateDelta mixed) {
+    this.delta = Objects.requireNonNull(mixed, "mixed");
+    return this;
   }
 
   /** Attaches this worker's vote trace; returns this. */

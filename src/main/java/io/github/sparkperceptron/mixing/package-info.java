@@ -40,6 +40,7 @@
  * {@link io.github.sparkperceptron.mixing.ParameterMix} therefore combines results along one fixed
  * binary tree over the worker indices, whatever order they arrive in; sparse and dense deltas
  * evaluate the same expressions coordinate by coordinate, so the representation never changes a
- * bit.
+ * bit. {@link io.github.sparkperceptron.mixing.RoundTree} runs the same tree among the workers
+ * themselves (reduce up, broadcast down), so that every worker holds the driver's mix.
  */
 package io.github.sparkperceptron.mixing;

@@ -3,7 +3,9 @@ package io.github.sparkperceptron.ml;
 import io.github.sparkperceptron.kernel.Averaging;
 import io.github.sparkperceptron.kernel.LinearState;
 import io.github.sparkperceptron.mixing.MixingMode;
+import io.github.sparkperceptron.train.BlockEvaluation;
 import io.github.sparkperceptron.train.TrainingConfig;
+import io.github.sparkperceptron.train.TrainingInput;
 
 /**
  * Internal: what code above the Spark face (the stream learner, {@code
@@ -19,6 +21,34 @@ public final class EngineBridge {
   /** The engine's settings for {@code params} (as {@code fit} reads them). */
   public static TrainingConfig config(PerceptronClassifier params) {
     return params.trainingConfig();
+  }
+
+  /**
+   * {@code params.fit} on data already in cached blocks (the jobs' one-pass reading of text
+   * files): the same model as {@code fit} on a DataFrame with the same rows in the same workers.
+   * The caller keeps the blocks (to evaluate on them) and closes them.
+   */
+  public static PerceptronClassificationModel fit(PerceptronClassifier params,
+      TrainingInput input) {
+    return params.fit(input);
+  }
+
+  /**
+   * {@code model.evaluate} on cached blocks, unweighted (every row counts 1), in one pass: the
+   * same metrics as {@link PerceptronClassificationModel#evaluate} of the same rows, without
+   * the predictions ({@link PerceptronClassificationSummary#predictions()} is {@code null}).
+   */
+  public static PerceptronClassificationSummary evaluate(PerceptronClassificationModel model,
+      TrainingInput data) {
+    BlockEvaluation.Result r = BlockEvaluation.evaluate(data, model.predictor(),
+        model.getLabelCol());
+    return PerceptronClassificationSummary.of(r.confusion(), r.rows(), r.areaUnderROC(),
+        r.areaUnderPR());
+  }
+
+  /** The accuracy of {@code model} on cached blocks of data read only to be scored, in one pass. */
+  public static double accuracy(PerceptronClassificationModel model, TrainingInput data) {
+    return BlockEvaluation.accuracy(data, model.predictor());
   }
 
   /**

@@ -268,6 +268,11 @@ public class PerceptronClassificationModel
    * The scorer of this model at the current {@code threshold}: its weights (or vote) are built
    * once, a threshold change only wraps them anew.
    */
+  /** The scorer of this model at its current threshold, for the engine's block evaluation. */
+  Predictor predictor() {
+    return scorer();
+  }
+
   private Predictor scorer() {
     Predictor p = scorer;
     double threshold = getThreshold();

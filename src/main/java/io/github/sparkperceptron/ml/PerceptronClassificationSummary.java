@@ -1,23 +1,23 @@
 package io.github.sparkperceptron.ml;
 
 import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.lit;
-import static org.apache.spark.sql.functions.max;
-import static org.apache.spark.sql.functions.min;
-import static org.apache.spark.sql.functions.sum;
 
+import io.github.sparkperceptron.evaluation.ConfusionCounts;
+import io.github.sparkperceptron.evaluation.RankedScores;
+import io.github.sparkperceptron.train.ScoreRanking;
 import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.ml.linalg.DenseMatrix;
 import org.apache.spark.ml.linalg.Matrix;
 import org.apache.spark.ml.linalg.Vector;
-import org.apache.spark.mllib.evaluation.BinaryClassificationMetrics;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import scala.Tuple3;
 
 /**
  * How well a model classifies labelled data: what {@link PerceptronClassificationModel#evaluate}
@@ -26,7 +26,7 @@ import scala.Tuple3;
  *
  * <p>Everything derives from the K × K confusion matrix C, C[i][j] = Σ of the weights of the rows
  * with label i predicted as j (with {@code weightCol} unset, every weight is 1 and C counts rows),
- * computed by one aggregation when the summary is made:
+ * counted in one pass over the predictions when the summary is made:
  * <pre>
  * accuracy           Σ_k C[k][k] / Σ C
  * precision(k)       C[k][k] / Σ_i C[i][k]        (0 when nothing was predicted as k)
@@ -41,9 +41,13 @@ import scala.Tuple3;
  * metrics, so those agree with Spark's.
  *
  * <p>The areas under the ROC and precision-recall curves (binary models only) rank the rows by
- * the raw prediction (the margin, or a voted model's vote): both come from one ranking, computed
- * on the first call of either (one pass over the predictions, where a
- * {@code BinaryClassificationEvaluator} per area makes two).
+ * the raw prediction (the margin, or a voted model's vote), with the values of Spark's
+ * {@code BinaryClassificationMetrics} (1000 bins, see {@link
+ * io.github.sparkperceptron.evaluation.CurveAreas}): both come from one ranking, which the same
+ * pass makes, partition by partition; up to about two million distinct scores the areas are
+ * then known at once, larger rankings are merged on the executors on the first call of either
+ * (another pass over the predictions, where a {@code BinaryClassificationEvaluator} makes several
+ * per area).
  */
 public final class PerceptronClassificationSummary implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -56,8 +60,9 @@ public final class PerceptronClassificationSummary implements Serializable {
   private final long numInstances;
   /** confusion[label][prediction], weighted. */
   private final double[][] confusion;
-  private transient Double areaUnderRoc;
-  private transient Double areaUnderPr;
+  /** The curve areas, once known ({@code null} before; NaN for no rows). */
+  private Double areaUnderRoc;
+  private Double areaUnderPr;
 
   private PerceptronClassificationSummary(Dataset<Row> predictions, String predictionCol,
       String labelCol, String weightCol, String scoreCol, long numInstances,
@@ -72,42 +77,139 @@ public final class PerceptronClassificationSummary implements Serializable {
   }
 
   /**
-   * Aggregates the predictions of a K-class model into the confusion matrix, checking labels
-   * and weights on the way.
+   * Counts the predictions of a K-class model into the confusion matrix, checking labels and
+   * weights on the way, and ranks a binary model's scores, in one pass.
    *
    * @param weightCol the weight column, or "" for weight 1 everywhere
    */
   static PerceptronClassificationSummary of(Dataset<Row> predictions, String predictionCol,
       String labelCol, String weightCol, String scoreCol, int numClasses) {
     Column weight = weightCol.isEmpty() ? lit(1.0) : col(weightCol).cast("double");
-    List<Row> cells = predictions
-        .groupBy(col(labelCol).cast("double"), col(predictionCol))
-        .agg(count(lit(1)), count(weight), sum(weight), min(weight), max(weight))
-        .collectAsList();
+    JavaRDD<Row> rows = predictions.select(col(labelCol).cast("double"), col(predictionCol),
+        weight, col(scoreCol)).javaRDD();
+    int partitions = rows.getNumPartitions();
+    List<Part> parts = rows.mapPartitions(it -> Collections.singletonList(
+        Part.count(it, numClasses, true, partitions)).iterator()).collect();
     double[][] confusion = new double[numClasses][numClasses];
-    long rows = 0;
-    for (Row r : cells) {
-      if (r.isNullAt(0)) {
-        throw new IllegalArgumentException("Column '" + labelCol + "' (labelCol) holds null"
-            + " labels; drop those rows before evaluating");
+    long count = 0;
+    Part problems = new Part();
+    List<ScoreRanking.Head> heads = new ArrayList<>();
+    for (Part part : parts) {
+      problems.nullLabel |= part.nullLabel;
+      problems.badLabel = problems.badLabel != null ? problems.badLabel : part.badLabel;
+      problems.badWeight |= part.badWeight;
+      if (part.confusion != null) {
+        part.confusion.addTo(confusion);
       }
-      double label = r.getDouble(0);
-      if (!(label >= 0 && label < numClasses && label == Math.rint(label))) {
-        throw new IllegalArgumentException("Column '" + labelCol + "' (labelCol) has " + label
-            + ", which is not a class of this " + numClasses + "-class model (0.."
-            + (numClasses - 1) + ")");
-      }
-      long n = r.getLong(2);
-      if (r.getLong(3) != n || !(r.getDouble(5) >= 0) || Double.isInfinite(r.getDouble(6))
-          || Double.isNaN(r.getDouble(6))) {
-        throw new IllegalArgumentException("Column '" + weightCol + "' (weightCol) holds a null,"
-            + " negative, NaN or infinite weight; weights must be finite and >= 0");
-      }
-      confusion[(int) label][(int) r.getDouble(1)] += r.getDouble(4);
-      rows += n;
+      count += part.rows;
+      heads.add(part.head);
     }
-    return new PerceptronClassificationSummary(predictions, predictionCol, labelCol, weightCol,
-        scoreCol, rows, confusion);
+    if (problems.nullLabel) {
+      throw new IllegalArgumentException("Column '" + labelCol + "' (labelCol) holds null"
+          + " labels; drop those rows before evaluating");
+    }
+    if (problems.badLabel != null) {
+      throw new IllegalArgumentException("Column '" + labelCol + "' (labelCol) has "
+          + problems.badLabel + ", which is not a class of this " + numClasses + "-class model"
+          + " (0.." + (numClasses - 1) + ")");
+    }
+    if (problems.badWeight) {
+      throw new IllegalArgumentException("Column '" + weightCol + "' (weightCol) holds a null,"
+          + " negative, NaN or infinite weight; weights must be finite and >= 0");
+    }
+    PerceptronClassificationSummary summary = new PerceptronClassificationSummary(predictions,
+        predictionCol, labelCol, weightCol, scoreCol, count, confusion);
+    if (numClasses == 2) {
+      summary.areasFrom(heads);
+    }
+    return summary;
+  }
+
+  /**
+   * A summary of counts made elsewhere (the engine's pass over cached blocks): no predictions,
+   * the areas given (NaN for a multiclass model).
+   */
+  static PerceptronClassificationSummary of(double[][] confusion, long rows,
+      double areaUnderROC, double areaUnderPR) {
+    PerceptronClassificationSummary summary = new PerceptronClassificationSummary(null,
+        "prediction", "label", "", "rawPrediction", rows, confusion);
+    if (confusion.length == 2) {
+      summary.areaUnderRoc = areaUnderROC;
+      summary.areaUnderPr = areaUnderPR;
+    }
+    return summary;
+  }
+
+  /**
+   * The areas from the pass's heads when every ranking came whole (no job), else (larger
+   * rankings) on the first call of either, from another pass over the predictions.
+   */
+  private void areasFrom(List<ScoreRanking.Head> heads) {
+    if (ScoreRanking.complete(heads)) {
+      double[] areas = ScoreRanking.areas(heads, null);
+      areaUnderRoc = areas[0];
+      areaUnderPr = areas[1];
+    } else {
+      pendingHeads = heads;
+    }
+  }
+
+  /** Heads of rankings that did not travel whole, for the first call of an area; else null. */
+  private transient List<ScoreRanking.Head> pendingHeads;
+
+  /** One partition's counts and, for a binary model, the head of its ranking. */
+  private static final class Part implements Serializable {
+    private static final long serialVersionUID = 1L;
+    ConfusionCounts confusion;
+    long rows;
+    boolean nullLabel;
+    /** The first label that is not a class of the model, or {@code null}. */
+    Double badLabel;
+    boolean badWeight;
+    ScoreRanking.Head head;
+    /** The whole ranking, when asked for it rather than a head. */
+    RankedScores ranking;
+
+    /**
+     * Counts (label, prediction, weight, score) rows.
+     *
+     * @param headOnly whether the ranking goes as a head (the counting pass) or whole (the pass
+     *     that makes the rankings again for a range merge)
+     */
+    static Part count(Iterator<Row> it, int numClasses, boolean headOnly, int partitions) {
+      Part part = new Part();
+      part.confusion = new ConfusionCounts(numClasses);
+      RankedScores.Builder ranking = numClasses == 2 ? new RankedScores.Builder() : null;
+      while (it.hasNext()) {
+        Row r = it.next();
+        part.rows++;
+        if (r.isNullAt(0)) {
+          part.nullLabel = true;
+          continue;
+        }
+        double label = r.getDouble(0);
+        if (!(label >= 0 && label < numClasses && label == Math.rint(label))) {
+          part.badLabel = part.badLabel != null ? part.badLabel : label;
+          continue;
+        }
+        double w = r.isNullAt(2) ? Double.NaN : r.getDouble(2);
+        if (!(w >= 0) || Double.isInfinite(w)) {
+          part.badWeight = true;
+          continue;
+        }
+        part.confusion.add((int) label, (int) r.getDouble(1), w);
+        if (ranking != null) {
+          Object raw = r.get(3);
+          ranking.add(raw instanceof Vector v ? v.apply(1) : r.getDouble(3), label == 1.0, w);
+        }
+      }
+      if (ranking != null) {
+        RankedScores run = ranking.build();
+        part.head = headOnly ? ScoreRanking.Head.of(run, partitions) : null;
+        part.ranking = headOnly ? null : run;
+      }
+      return part;
+    }
   }
 
   /** The evaluated rows with the model's output columns. */
@@ -270,9 +372,7 @@ public final class PerceptronClassificationSummary implements Serializable {
    * @throws IllegalStateException for a multiclass model
    */
   public double areaUnderROC() {
-    if (areaUnderRoc == null) {
-      curveAreas("areaUnderROC");
-    }
+    curveAreas("areaUnderROC");
     return areaUnderRoc;
   }
 
@@ -283,43 +383,35 @@ public final class PerceptronClassificationSummary implements Serializable {
    * @throws IllegalStateException for a multiclass model
    */
   public double areaUnderPR() {
-    if (areaUnderPr == null) {
-      curveAreas("areaUnderPR");
-    }
+    curveAreas("areaUnderPR");
     return areaUnderPr;
   }
 
   /**
-   * Both areas from one {@link BinaryClassificationMetrics} over (score, label, weight), as
-   * {@code BinaryClassificationEvaluator} computes either (score = element 1 of a vector raw
-   * prediction, 1000 bins), but from one ranking of the rows instead of one per area.
+   * Makes sure both areas are known: those of the counting pass's rankings, merged on the
+   * executors when they were too large to merge on the driver.
    */
   private void curveAreas(String metric) {
     if (confusion.length != 2) {
       throw new IllegalStateException(metric + " is defined for binary models only; this model"
           + " has " + confusion.length + " classes");
     }
-    if (predictions == null) {
+    if (areaUnderRoc != null) {
+      return;
+    }
+    if (predictions == null || pendingHeads == null) {
       throw new IllegalStateException(metric + " needs the predictions, which a deserialized"
           + " summary no longer has");
     }
     Column weight = weightCol.isEmpty() ? lit(1.0) : col(weightCol).cast("double");
-    JavaRDD<Tuple3<Object, Object, Object>> scored = predictions
-        .select(col(scoreCol), col(labelCol).cast("double"), weight).javaRDD()
-        .map(r -> new Tuple3<>(r.get(0) instanceof Vector v ? v.apply(1) : r.getDouble(0),
-            r.getDouble(1), r.getDouble(2)));
-    BinaryClassificationMetrics metrics = new BinaryClassificationMetrics(scored.rdd(),
-        CURVE_BINS);
-    try {
-      areaUnderRoc = metrics.areaUnderROC();
-      areaUnderPr = metrics.areaUnderPR();
-    } finally {
-      metrics.unpersist();
-    }
+    JavaRDD<Row> rows = predictions.select(col(labelCol).cast("double"), col(predictionCol),
+        weight, col(scoreCol)).javaRDD();
+    double[] areas = ScoreRanking.areas(pendingHeads, () -> rows.mapPartitions(it ->
+        Collections.singletonList(Part.count(it, 2, false, 0).ranking).iterator()));
+    areaUnderRoc = areas[0];
+    areaUnderPr = areas[1];
+    pendingHeads = null;
   }
-
-  /** BinaryClassificationEvaluator's default: the curves are down-sampled to about 1000 bins. */
-  private static final int CURVE_BINS = 1000;
 
   private double labelWeight(int k) {
     double total = 0;

@@ -230,6 +230,27 @@ public class PerceptronClassifier
    */
   @Override
   public PerceptronClassificationModel train(Dataset<?> dataset) {
+    checkParams();
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(dataset.sparkSession().sparkContext());
+    try (TrainingInput input = TrainingInput.prepare(dataset, trainingConfig(),
+        jsc.sc().defaultParallelism())) {
+      return trainOn(input);
+    }
+  }
+
+  /**
+   * {@code fit} on data already in cached blocks (the jobs' one-pass text reading,
+   * {@link EngineBridge#fit}): the model with this estimator's params and parent, as {@code fit}
+   * returns it. The caller keeps the blocks, and closes them.
+   */
+  PerceptronClassificationModel fit(TrainingInput input) {
+    checkParams();
+    PerceptronClassificationModel model = trainOn(input);
+    model.setParent(this);
+    return copyValues(model, extractParamMap());
+  }
+
+  private void checkParams() {
     UpdateRule rule = updateRuleValue();
     MixingMode mixingMode = mixingValue();
     if (!getValidationIndicatorCol().isEmpty() && mixingMode == MixingMode.ONESHOT) {
@@ -246,46 +267,48 @@ public class PerceptronClassifier
       LOG.warn("stepSize={} has no effect with updateRule={}: passive-aggressive rules compute"
           + " their own step", getStepSize(), getUpdateRule());
     }
-    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(dataset.sparkSession().sparkContext());
+  }
+
+  /** The mixing loop over the blocks, then the model and its summary. */
+  private PerceptronClassificationModel trainOn(TrainingInput input) {
+    UpdateRule rule = updateRuleValue();
+    JavaSparkContext jsc = input.sparkContext();
     TrainingConfig config = trainingConfig();
-    try (TrainingInput input = TrainingInput.prepare(dataset, config,
-        jsc.sc().defaultParallelism())) {
-      LearnerConfig learner = config.learner(input.numFeatures(), input.numClasses(),
-          classWeights(input));
-      MixingLoop loop = new MixingLoop(jsc, input, learner, config);
-      // Before anything of the model's size is allocated (the zero state, the initial model's
-      // weights): a model that cannot fit is refused with a message, not an OutOfMemoryError.
-      loop.requireMemory();
-      LinearState start = config.initialState(learner);
-      LOG.info("Training {}: {} on {} rows x {} features, {} classes, {} workers",
-          uid(), describeParams(), input.numRows(), input.numFeatures(), input.numClasses(),
-          input.numWorkers());
+    LearnerConfig learner = config.learner(input.numFeatures(), input.numClasses(),
+        classWeights(input));
+    MixingLoop loop = new MixingLoop(jsc, input, learner, config);
+    // Before anything of the model's size is allocated (the zero state, the initial model's
+    // weights): a model that cannot fit is refused with a message, not an OutOfMemoryError.
+    loop.requireMemory();
+    LinearState start = config.initialState(learner);
+    LOG.info("Training {}: {} on {} rows x {} features, {} classes, {} workers",
+        uid(), describeParams(), input.numRows(), input.numFeatures(), input.numClasses(),
+        input.numWorkers());
 
-      int onlyClass = input.singleClass();
-      if (onlyClass >= 0 && getFitIntercept() && initialModel == null) {
-        LOG.warn("The training data hold a single class ({}); the model predicts it for every"
-            + " input (zero coefficients, infinite intercept), as Spark's LogisticRegression does",
-            onlyClass);
-        return constantModel(learner, onlyClass, input);
-      }
-      if (onlyClass >= 0) {
-        LOG.warn("The training data hold a single class ({}); training anyway because"
-            + " fitIntercept=false or an initial model is set", onlyClass);
-      }
-
-      EpochCallback callback = epochListener == null ? null : (epoch, state, vote) -> {
-        PerceptronClassificationModel snapshot = PerceptronClassificationModel.fromStateWeights(
-            uid(), learner.numClasses(), learner.numFeatures(), state.modelWeights(), vote);
-        PerceptronClassificationModel m = copyValues(snapshot, extractParamMap());
-        m.setParent(this);
-        epochListener.onEpoch(epoch, m);
-      };
-      TrainingResult result = loop.run(start, () -> fingerprint(input), callback);
-      PerceptronClassificationModel model = PerceptronClassificationModel.fromStateWeights(uid(),
-          learner.numClasses(), learner.numFeatures(), result.modelWeights(), result.vote());
-      return model.setSummary(new PerceptronTrainingSummary(result,
-          rule.isPassiveAggressive()));
+    int onlyClass = input.singleClass();
+    if (onlyClass >= 0 && getFitIntercept() && initialModel == null) {
+      LOG.warn("The training data hold a single class ({}); the model predicts it for every"
+          + " input (zero coefficients, infinite intercept), as Spark's LogisticRegression does",
+          onlyClass);
+      return constantModel(learner, onlyClass, input);
     }
+    if (onlyClass >= 0) {
+      LOG.warn("The training data hold a single class ({}); training anyway because"
+          + " fitIntercept=false or an initial model is set", onlyClass);
+    }
+
+    EpochCallback callback = epochListener == null ? null : (epoch, state, vote) -> {
+      PerceptronClassificationModel snapshot = PerceptronClassificationModel.fromStateWeights(
+          uid(), learner.numClasses(), learner.numFeatures(), state.modelWeights(), vote);
+      PerceptronClassificationModel m = copyValues(snapshot, extractParamMap());
+      m.setParent(this);
+      epochListener.onEpoch(epoch, m);
+    };
+    TrainingResult result = loop.run(start, () -> fingerprint(input), callback);
+    PerceptronClassificationModel model = PerceptronClassificationModel.fromStateWeights(uid(),
+        learner.numClasses(), learner.numFeatures(), result.modelWeights(), result.vote());
+    return model.setSummary(new PerceptronTrainingSummary(result,
+        rule.isPassiveAggressive()));
   }
 
   /**

@@ -79,12 +79,16 @@ public final class PerceptronParamSet implements Serializable {
         "which weights make the model: " + ParamValue.describe(Averaging.class),
         ParamChecks.oneOf("averaging", Averaging.class));
     mixing = new Param<>(owner, "mixing",
-        "how the workers' weights are combined: " + ParamValue.describe(MixingMode.class),
+        "how the workers' weights are combined: " + ParamValue.describe(MixingMode.class)
+            + " (default momentum: the one that keeps one worker's accuracy at many workers)",
         ParamChecks.oneOf("mixing", MixingMode.class));
     mixingRounds = new IntParam(owner, "mixingRounds",
         "mixing rounds per epoch: every worker's epoch is cut into this many consecutive"
-            + " parts and the workers are mixed after each (one Spark job per round); 0 ="
-            + " automatic: min(workers, 64) with mixing=momentum, 1 otherwise (>= 0)",
+            + " parts and the workers are mixed after each (an epoch's rounds in one barrier"
+            + " stage, or one Spark job per round); 0 ="
+            + " automatic: with mixing=momentum min(W, 64, N / (2 W)) for W workers and N"
+            + " training rows (about W rounds for the momentum to build up, at most 64, and two"
+            + " rows or more per worker in a round), at least 1; 1 otherwise (>= 0)",
         ParamChecks.intAtLeast("mixingRounds", 0));
     shuffle = new BooleanParam(owner, "shuffle",
         "whether each worker visits its rows in a new seeded order every epoch");
@@ -138,7 +142,7 @@ public final class PerceptronParamSet implements Serializable {
     owner.setDefault(updateRule, UpdateRule.PERCEPTRON.paramValue());
     owner.setDefault(aggressiveness, 1.0);
     owner.setDefault(averaging, Averaging.AVERAGE.paramValue());
-    owner.setDefault(mixing, MixingMode.MISTAKES.paramValue());
+    owner.setDefault(mixing, MixingMode.MOMENTUM.paramValue());
     owner.setDefault(mixingRounds, 0);
     owner.setDefault(shuffle, true);
     owner.setDefault(shuffleScope, ShuffleScope.ROWS.paramValue());

@@ -7,7 +7,10 @@ import io.github.sparkperceptron.kernel.EpochStats;
  * outline and Spark's scheduling. An implementation runs the R rounds of the epoch from the
  * training's current state and leaves the state mixed after the last round, as if each round had
  * been mixed on the driver (the models must not depend on the implementation, bit for bit).
- * Today's is {@link JobPerRound}: one Spark job per round.
+ * Two implementations: {@link JobPerRound} (one Spark job per round) and {@link BarrierRounds}
+ * (all rounds in one Spark barrier stage, the workers exchanging their changes among
+ * themselves); both leave the driver's steps of a round to {@link DriverRounds} and the workers'
+ * to {@link WorkerRound}.
  */
 interface EpochRounds {
   /**
@@ -16,7 +19,7 @@ interface EpochRounds {
    * coordinate the epoch changed is marked in the training's support set.
    *
    * @throws IllegalArgumentException if arithmetic left the doubles' range (see
-   *     {@link JobPerRound#requireFinite})
+   *     {@link DriverRounds#requireFinite})
    */
   Outcome run(int epoch);
 

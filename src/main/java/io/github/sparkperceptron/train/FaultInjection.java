@@ -13,9 +13,18 @@ import org.apache.spark.TaskContext;
  *       first half of its rows, in the epoch's order, into its copy of the state, then fails:
  *       the retry must start again from the broadcast state, not from the half-trained copy
  *       (in local mode every task of the JVM shares the broadcast object, so a task that
- *       trained it in place would be caught);</li>
+ *       trained it in place would be caught). When an epoch's rounds run in one barrier stage
+ *       ({@link BarrierRounds}), the first attempt of that stage loses one task, worker
+ *       (epoch − 1) mod W, halfway through round ⌊R/2⌋, after the rounds before it were mixed
+ *       into every task's weights: the retried stage must start the epoch again from the
+ *       shipped weights and momentum;</li>
  *   <li>{@code from-epoch:N}: every attempt of epoch N and later fails, which aborts the training
- *       as a dying driver would (a resumed training must then end with the same model).</li>
+ *       as a dying driver would (a resumed training must then end with the same model);</li>
+ *   <li>{@code barrier-setup}: every barrier task fails to connect to the others, as behind a
+ *       firewall (the training must go on with one Spark job per round);</li>
+ *   <li>{@code exit-mid-epoch:N} (a cluster only): the first attempt of epoch N's barrier stage
+ *       ends the JVM of worker (N − 1) mod W's executor halfway through round ⌊R/2⌋, as a
+ *       killed executor (Spark must rerun the stage elsewhere, its lost blocks rebuilt).</li>
  * </ul>
  * Without the property (always, outside tests) it costs one property lookup per worker epoch;
  * the kernel knows nothing of it (the failing attempt runs the kernel on a prefix of the order).
@@ -23,6 +32,8 @@ import org.apache.spark.TaskContext;
 final class FaultInjection {
   /** Set with {@code sparkContext.setLocalProperty(PROPERTY, value)} on the fitting thread. */
   static final String PROPERTY = "spark.perceptron.test.injectFailure";
+  /** The mode that ends an executor's JVM in the middle of a barrier stage's epoch. */
+  private static final String EXIT_MID_EPOCH = "exit-mid-epoch:";
 
   private FaultInjection() {
   }
@@ -33,7 +44,7 @@ final class FaultInjection {
     if (mode == null) {
       return;
     }
-    boolean fail = mode.equals("first-attempt") ? task.attemptNumber() == 0
+    boolean fail = mode.equals("first-attempt") ? isFirstAttempt(task)
         : mode.startsWith("from-epoch:") && epoch >= Integer.parseInt(mode.substring(11));
     if (fail) {
       throw failure(epoch, worker, task, mode, "");
@@ -47,20 +58,66 @@ final class FaultInjection {
   static int rowsBeforeFailure(int epoch, int worker, int rows) {
     TaskContext task = TaskContext.get();
     String mode = task == null ? null : task.getLocalProperty(PROPERTY);
-    return "first-attempt-mid-epoch".equals(mode) && task.attemptNumber() == 0 ? rows / 2 : -1;
+    return "first-attempt-mid-epoch".equals(mode) && isFirstAttempt(task) ? rows / 2 : -1;
   }
 
-  /** Fails the attempt after it learned {@code rowsLearned} rows of its epoch. */
+  /**
+   * Whether this attempt must fail halfway through round {@code round} of {@code rounds}: under
+   * {@code first-attempt-mid-epoch}, every first attempt of a one-round task; of a task running
+   * the whole epoch ({@code wholeEpoch}, a barrier stage), worker (epoch − 1) mod W in round
+   * ⌊R/2⌋, after the rounds before it were mixed into every worker's weights.
+   */
+  static boolean failsMidRound(int epoch, int worker, int workers, int round, int rounds,
+      boolean wholeEpoch) {
+    TaskContext task = TaskContext.get();
+    String mode = task == null ? null : task.getLocalProperty(PROPERTY);
+    if (mode == null || !isFirstAttempt(task)) {
+      return false;
+    }
+    boolean middle = worker == (epoch - 1) % workers && round == rounds / 2;
+    if (mode.startsWith(EXIT_MID_EPOCH)) {
+      return wholeEpoch && middle && epoch == Integer.parseInt(mode.substring(15));
+    }
+    return "first-attempt-mid-epoch".equals(mode) && (!wholeEpoch || middle);
+  }
+
+  /** Whether this barrier task must fail to set its exchange up. */
+  static boolean barrierSetupFails() {
+    TaskContext task = TaskContext.get();
+    return task != null && "barrier-setup".equals(task.getLocalProperty(PROPERTY));
+  }
+
+  /**
+   * Whether this is the first try of the task's work: a barrier stage is retried as a whole, as
+   * a new stage attempt whose tasks are attempt 0 again, so both numbers count.
+   */
+  private static boolean isFirstAttempt(TaskContext task) {
+    return task.attemptNumber() == 0 && task.stageAttemptNumber() == 0;
+  }
+
+  /**
+   * Fails the attempt after it learned {@code rowsLearned} rows of its epoch; under
+   * {@code exit-mid-epoch:N}, ends the executor's JVM at once instead, as a killed process ends
+   * (no shutdown hooks, no goodbye to the driver).
+   */
   static void failMidEpoch(int epoch, int worker, int rowsLearned) {
     TaskContext task = TaskContext.get();
-    throw failure(epoch, worker, task, task.getLocalProperty(PROPERTY),
-        " after learning " + rowsLearned + " rows");
+    String mode = task.getLocalProperty(PROPERTY);
+    if (mode.startsWith(EXIT_MID_EPOCH)) {
+      if ("driver".equals(org.apache.spark.SparkEnv.get().executorId())) {
+        throw new IllegalStateException(PROPERTY + "=" + mode + " ends an executor's JVM: it"
+            + " needs a cluster, not local mode, whose executor is the driver");
+      }
+      Runtime.getRuntime().halt(137);
+    }
+    throw failure(epoch, worker, task, mode, " after learning " + rowsLearned + " rows");
   }
 
   private static IllegalStateException failure(int epoch, int worker, TaskContext task,
       String mode, String when) {
     return new IllegalStateException("injected failure: epoch " + epoch + ", worker "
-        + worker + ", attempt " + task.attemptNumber() + when + " (" + PROPERTY + "=" + mode
+        + worker + ", attempt " + task.attemptNumber() + " of stage attempt "
+        + task.stageAttemptNumber() + when + " (" + PROPERTY + "=" + mode
         + ")");
   }
 }

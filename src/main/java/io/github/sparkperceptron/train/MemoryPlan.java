@@ -48,9 +48,15 @@ import org.slf4j.LoggerFactory;
  * executor w                ExecutorWeights' cached copy of the round's weights
  *          2w + chain       the snapshot broadcast deserialised and its pieces (0 in local mode:
  *                           tasks there read the driver's object)
- *          per task slot    a working copy of w, its accumulator (S in all), a TouchedSet (L/8 B),
- *                           its change and that change serialised (2 deltas), its worker's
- *                           block (12 B per stored value + 16 per row), its vote trace
+ *          worker copies    one working copy per worker whose round ran here, in the worker's
+ *                           own m features (kernel.LocalWeights: w and u over K'·(m+1), a
+ *                           TouchedSet of K'·(m+1)/8 B; m the largest worker's distinct
+ *                           features), at most min(W copies, r copies in use plus the idle
+ *                           ones ExecutorWeights keeps: r·(S + L/8), what r global working
+ *                           copies took)
+ *          per task slot    its change and that change serialised (2 deltas), its worker's
+ *                           block (12 B per stored value + 16 per row + 4 per feature of its
+ *                           map), its vote trace
  *          tree level       ⌈W/r⌉ deltas when treeAggregate adds a level
  * </pre>
  * A delta is sparse (4 + 8 + 8 bytes per touched coordinate with averaging, 4 + 8 without) up to
@@ -58,8 +64,8 @@ import org.slf4j.LoggerFactory;
  * min(L, K'·(min(d, nnz) + 1), c·(nnz + rows)) coordinates (c = 1 binary, 2 multiclass: an update
  * moves two class rows), nnz and rows being the worker's. In local mode the driver is the
  * executor: its estimate is the sum, with T = min(W, cores) task slots. One-shot mixing broadcasts
- * the whole state once (S on the driver, S + pieces per executor), each task trains a copy (S) and
- * returns the change of its model (w). The training data's cached blocks are not counted: they
+ * the whole state once (S on the driver, S + pieces per executor), each task trains a working copy
+ * over its worker's features and returns the change of its model (a copy of that size). The training data's cached blocks are not counted: they
  * are cached MEMORY_AND_DISK and spill. The vote's own worst case (every example a mistake every
  * epoch) is checked apart, against half the driver's heap ({@link #requireVoteFits}).
  *
@@ -99,6 +105,8 @@ public final class MemoryPlan {
   static final long BLOCK_BYTES_PER_VALUE = 12;
   /** Bytes a cached block takes per row (row start, label, weight). */
   static final long BLOCK_BYTES_PER_ROW = 16;
+  /** Bytes a cached block's feature map takes per feature of its worker (kernel.LocalFeatures). */
+  static final long BLOCK_BYTES_PER_FEATURE = 4;
   /** Bytes a vote trace takes per stored value and per update (VoteTrace). */
   static final long TRACE_BYTES_PER_VALUE = 12;
   static final long TRACE_BYTES_PER_UPDATE = 32;
@@ -162,6 +170,29 @@ public final class MemoryPlan {
     }
   }
 
+  /**
+   * The training data as the plan counts it: W workers, their training rows and stored values,
+   * and m, the largest worker's distinct features (what its working copies hold).
+   */
+  static final class Data {
+    final int workers;
+    final long rows;
+    final long storedValues;
+    final long workerFeatures;
+
+    Data(int workers, long rows, long storedValues, long workerFeatures) {
+      this.workers = workers;
+      this.rows = rows;
+      this.storedValues = storedValues;
+      this.workerFeatures = workerFeatures;
+    }
+
+    static Data of(TrainingInput input) {
+      return new Data(input.numWorkers, input.numRows, input.storedValues,
+          input.workerFeatures);
+    }
+  }
+
   private final LearnerConfig learner;
   private final int numWorkers;
   private final Cluster cluster;
@@ -175,17 +206,33 @@ public final class MemoryPlan {
   private final List<Term> executor = new ArrayList<>();
   /** Serialized task results of one mixing round. */
   final long resultBytesPerRound;
+  /** Bytes of the largest mixed change of one round (all workers' changes together). */
+  final long mixedDeltaBytes;
+  /** Mixing rounds per epoch, and whether block momentum runs (its Δ, its support set). */
+  private final int rounds;
+  private final boolean momentum;
+  /** Tasks running at once in the JVM of the estimate that holds them (local: the driver). */
+  private final int running;
+  /** Bytes of one working copy of the largest worker (K'·(m+1) coordinates). */
+  final long workerCopyBytes;
+  /**
+   * Bytes of idle working copies an executor keeps for the training (ExecutorWeights): what a
+   * global working copy per running task took, r·(S + L/8).
+   */
+  final long idleCopyBytes;
 
   /**
-   * @param rows training rows; {@code storedValues} their stored feature values
+   * @param data the training data over its workers
    * @param settings the mixing loop's settings (mixing, rounds, maxIter, validation, depth)
    * @param initialModel whether setInitialModel's coefficients stay referenced during training
    */
-  MemoryPlan(LearnerConfig learner, int numWorkers, long rows, long storedValues,
-      MixingSettings settings, boolean initialModel, Cluster cluster) {
+  MemoryPlan(LearnerConfig learner, Data data, MixingSettings settings, boolean initialModel,
+      Cluster cluster) {
     this.learner = learner;
-    this.numWorkers = numWorkers;
+    this.numWorkers = data.workers;
     this.cluster = cluster;
+    long rows = data.rows;
+    long storedValues = data.storedValues;
     long length = learner.stateLength();
     boolean averaging = learner.averaging().keepsAverage();
     this.weightBytes = 8L * length;
@@ -197,7 +244,10 @@ public final class MemoryPlan {
     boolean momentum = !oneShot && settings.hasMomentum();
 
     // Tasks running at once: in the JVM of the estimate (local mode: all), on one executor.
-    int running = Math.min(p, cluster.local ? cluster.cores : cluster.tasksPerExecutor);
+    this.running = running(p, cluster);
+    long m = Math.min(learner.numFeatures(), data.workerFeatures);
+    this.workerCopyBytes = copyBytes(m);
+    this.idleCopyBytes = idleCopyBytes(learner, p, cluster);
     int partials = treeAggregatePartials(p, settings.aggregationDepth);
     boolean extraLevel = partials < p;
     int resultsHeld = extraLevel ? p : Math.min(p, cluster.cores);
@@ -212,7 +262,9 @@ public final class MemoryPlan {
     boolean deltaAverage = averaging && !oneShot;
     this.workerDeltaBytes = deltaBytes(touchedByWorker, deltaAverage, p == 1,
         settings.denseAbove);
-    long mixedDeltaBytes = deltaBytes(touchedByAll, deltaAverage, p == 1, settings.denseAbove);
+    this.mixedDeltaBytes = deltaBytes(touchedByAll, deltaAverage, p == 1, settings.denseAbove);
+    this.rounds = rounds;
+    this.momentum = momentum;
 
     driver.add(new Term(stateBytes, averaging ? "the weights and their averaging accumulator"
         : "the weights"));
@@ -256,7 +308,7 @@ public final class MemoryPlan {
         resultsHeld + " worker change" + (resultsHeld == 1 ? "" : "s") + " being mixed"));
 
     long block = BLOCK_BYTES_PER_VALUE * perWorkerValues
-        + BLOCK_BYTES_PER_ROW * perWorkerRows;
+        + BLOCK_BYTES_PER_ROW * perWorkerRows + BLOCK_BYTES_PER_FEATURE * m;
     long trace = voting ? TRACE_BYTES_PER_VALUE * perWorkerValues
         + TRACE_BYTES_PER_UPDATE * perWorkerRows : 0;
     List<Term> tasks = cluster.local ? driver : executor;
@@ -264,8 +316,8 @@ public final class MemoryPlan {
       if (!cluster.local) {
         executor.add(new Term(2 * stateBytes, "the broadcast state and its pieces"));
       }
-      tasks.add(new Term(running * (stateBytes + weightBytes + ceilDiv(length, 8)),
-          "a copy of the state and its model for each of " + running + " running task"
+      tasks.add(new Term(running * (workerCopyBytes + 8L * learner.weightRows() * (m + 1)),
+          "a working copy and its model for each of " + running + " running task"
               + (running == 1 ? "" : "s")));
     } else {
       if (!cluster.local) {
@@ -274,9 +326,11 @@ public final class MemoryPlan {
       }
       tasks.add(new Term(EXECUTOR_CACHED * weightBytes, "the executor's cached copy of the"
           + " weights"));
-      tasks.add(new Term(running * (stateBytes + ceilDiv(length, 8)), "a working copy"
-          + (averaging ? " and an accumulator" : "") + " for each of " + running + " task slot"
-          + (running == 1 ? "" : "s")));
+      long copies = Math.min(saturatingProduct(p, workerCopyBytes),
+          running * workerCopyBytes + idleCopyBytes);
+      tasks.add(new Term(copies, "the workers' working copies" + (averaging
+          ? " and accumulators" : "") + " (" + learner.weightRows() + " × " + (m + 1)
+          + " values each)"));
     }
     tasks.add(new Term(running * 2 * workerDeltaBytes, "their changes and their serialized"
         + " form"));
@@ -289,6 +343,38 @@ public final class MemoryPlan {
           + " mix"));
     }
     this.resultBytesPerRound = p * workerDeltaBytes;
+  }
+
+  /**
+   * Bytes of a worker's working copy over {@code m} features ({@code kernel.LocalWeights}):
+   * w, and u when averaging, over K'·(m+1) coordinates and a TouchedSet of them.
+   */
+  private long copyBytes(long m) {
+    return copyBytes(learner, m);
+  }
+
+  private static long copyBytes(LearnerConfig learner, long m) {
+    long n = (long) learner.weightRows() * (m + 1);
+    return 8 * n * (learner.averaging().keepsAverage() ? 2 : 1) + ceilDiv(n, 8);
+  }
+
+  /** Tasks of a training over {@code workers} workers running at once in one JVM. */
+  private static int running(int workers, Cluster cluster) {
+    return Math.min(Math.max(1, workers), cluster.local ? cluster.cores
+        : cluster.tasksPerExecutor);
+  }
+
+  /**
+   * {@link #idleCopyBytes} of {@code learner}'s training over {@code workers} workers on
+   * {@code sc}'s cluster: it depends on neither the rows nor the settings, so a stream's
+   * micro-batch knows it before its rows are read.
+   */
+  static long idleCopyBytes(LearnerConfig learner, int workers, SparkContext sc) {
+    return idleCopyBytes(learner, workers, Cluster.of(sc));
+  }
+
+  private static long idleCopyBytes(LearnerConfig learner, int workers, Cluster cluster) {
+    return running(workers, cluster) * copyBytes(learner, learner.numFeatures());
   }
 
   /**
@@ -322,8 +408,7 @@ public final class MemoryPlan {
   /** The plan of the training {@code learner} describes, on the cluster {@code sc} runs. */
   static MemoryPlan forTraining(LearnerConfig learner, TrainingInput input,
       MixingSettings settings, boolean initialModel, SparkContext sc) {
-    return new MemoryPlan(learner, input.numWorkers, input.numRows, input.storedValues,
-        settings, initialModel, Cluster.of(sc));
+    return new MemoryPlan(learner, Data.of(input), settings, initialModel, Cluster.of(sc));
   }
 
   /**
@@ -425,6 +510,46 @@ public final class MemoryPlan {
               + " spark.driver.maxResultSize=" + suggestedResultSize() + ", 0 for no limit),"
               + " train on fewer workers (numWorkers)")));
     }
+  }
+
+  /** Bytes a worker's report of one round takes besides any change (stats, μ, framing). */
+  static final long BARRIER_REPORT_BYTES_PER_ROUND = 512;
+
+  /**
+   * Why the epoch's rounds cannot run in one barrier stage ({@code BarrierRounds}) within the
+   * memory this plan allows, or null. Beyond the job-per-round path's arrays, each barrier task
+   * holds the round's mixed weights beside its training copy (w), with block momentum its Δ
+   * (w) and three TouchedSets (3·L/8 B), and worker 0 the epoch's R mixed changes; the epoch's
+   * reports reach the driver at once, through one task: R mixed changes and W·R small reports,
+   * held serialised and deserialised on that task's executor and on the driver, and counted
+   * against {@code spark.driver.maxResultSize}.
+   */
+  String barrierProblem() {
+    long length = learner.stateLength();
+    long perTask = weightBytes + (momentum ? weightBytes + 3 * ceilDiv(length, 8)
+        : ceilDiv(length, 8));
+    long epochResults = saturatingProduct(rounds, mixedDeltaBytes) + saturatingProduct(
+        (long) numWorkers * rounds, BARRIER_REPORT_BYTES_PER_ROUND);
+    long tasks = saturatingProduct(running, perTask) + epochResults;
+    if (cluster.maxResultSize > 0 && epochResults > cluster.maxResultSize) {
+      return String.format(Locale.ROOT, "an epoch's %d mixed changes of up to %,d MiB each"
+          + " would exceed spark.driver.maxResultSize=%dm", rounds, mib(mixedDeltaBytes),
+          mib(cluster.maxResultSize));
+    }
+    long driverNeed = driverBytes() + 2 * epochResults + (cluster.local ? tasks : 0);
+    if (driverNeed > budget(cluster.driverHeap)) {
+      return String.format(Locale.ROOT, "the barrier tasks' extra copies of the weights and the"
+          + " epoch's %d mixed changes would need about %,d MiB on the driver, more than its"
+          + " %,d MiB budget", rounds, mib(driverNeed), mib(budget(cluster.driverHeap)));
+    }
+    if (!cluster.local && executorBytes() + tasks + epochResults
+        > budget(cluster.executorHeap)) {
+      return String.format(Locale.ROOT, "the barrier tasks' extra copies of the weights and the"
+          + " epoch's %d mixed changes would need about %,d MiB on an executor, more than its"
+          + " %,d MiB budget", rounds, mib(executorBytes() + tasks + epochResults),
+          mib(budget(cluster.executorHeap)));
+    }
+    return null;
   }
 
   /**

@@ -6,6 +6,7 @@ import io.github.sparkperceptron.kernel.LearnerConfig;
 import io.github.sparkperceptron.kernel.Predictor;
 import io.github.sparkperceptron.kernel.TrainingBlock;
 import io.github.sparkperceptron.mixing.ParameterMix;
+import io.github.sparkperceptron.mixing.WorkerResult;
 import java.io.Serializable;
 import java.lang.ref.SoftReference;
 import java.util.Collections;
@@ -16,17 +17,18 @@ import org.apache.spark.api.java.function.Function2;
  * The task of a stream's micro-batch on one worker, after its rows are converted into the
  * worker's block: score every row with the model as it stood before the batch (prequential, "test
  * then train": Dawid 1984; Gama, Sebastião &amp; Rodrigues 2013), then, when the batch is learnt in
- * the same job, run the worker's mixing round ({@link JobPerRound.RoundTask}, the training's own
- * round); and return the worker's facts for the driver's checks with both. A worker whose rows
+ * the same job, run the worker's mixing round ({@link WorkerRound}, the worker's side of every
+ * round of the training); and return the worker's facts for the driver's checks with both. A worker whose rows
  * have a problem, or do not fit the model (vector size, a label beyond its classes), neither
  * scores nor trains: the driver refuses the batch before anything is applied.
  *
  * <p>The model scored with is the averaged model w − u/c (w when not averaging), each value
  * computed as {@code LinearState.modelWeights} computes it, from the weights w and accumulator u
- * the stream's shippers keep on the executor ({@link ExecutorWeights#shared}) and the batch's
+ * the stream's shippers keep on the executor ({@link ExecutorWeights#current}) and the batch's
  * starting clock c: the counts are those of scoring with the driver's model, and only what
  * changed since the previous batch crossed the network. The model is built once per executor
- * and batch and shared by its tasks.
+ * and batch and shared by its tasks; a worker's block is numbered by its own features, so it is
+ * scored through {@link Predictor#forFeatures}.
  */
 final class MicroBatchTask
     implements Function2<Integer, Iterator<PreparedPartition>, Iterator<MicroBatchTask.Result>> {
@@ -41,13 +43,16 @@ final class MicroBatchTask
   /** The learner and settings of the batch's one round, or null when this job does not train. */
   private final LearnerConfig learner;
   private final MixingSettings settings;
+  /** The bytes of idle working copies an executor may keep ({@link WorkerRound.Spec}). */
+  private final long idleCopyBytes;
 
   private MicroBatchTask(int numWorkers, Model model, LearnerConfig learner,
-      MixingSettings settings) {
+      MixingSettings settings, long idleCopyBytes) {
     this.numWorkers = numWorkers;
     this.model = model;
     this.learner = learner;
     this.settings = settings;
+    this.idleCopyBytes = idleCopyBytes;
   }
 
   /**
@@ -87,12 +92,12 @@ final class MicroBatchTask
 
   /** Facts only (the first batch, whose model's shape the facts decide). */
   static MicroBatchTask factsOnly(int numWorkers) {
-    return new MicroBatchTask(numWorkers, null, null, null);
+    return new MicroBatchTask(numWorkers, null, null, null, 0L);
   }
 
   /** Facts and prequential counts; the batch is learnt by later jobs. */
   static MicroBatchTask score(int numWorkers, Model model) {
-    return new MicroBatchTask(numWorkers, model, null, null);
+    return new MicroBatchTask(numWorkers, model, null, null, 0L);
   }
 
   /**
@@ -101,10 +106,13 @@ final class MicroBatchTask
    * [c, c + T] of the averaging clock): with one worker it is its own, in a split layout dealt
    * without a shuffle every worker counted every worker's weight
    * ({@link PreparedPartition#workerWeights}), and without averaging it plays no part.
+   *
+   * @param idleCopyBytes the bytes of idle working copies an executor may keep between rounds
+   *     ({@link MemoryPlan#idleCopyBytes(LearnerConfig, int, org.apache.spark.SparkContext)})
    */
   static MicroBatchTask scoreAndTrain(int numWorkers, Model model, LearnerConfig learner,
-      MixingSettings settings) {
-    return new MicroBatchTask(numWorkers, model, learner, settings);
+      MixingSettings settings, long idleCopyBytes) {
+    return new MicroBatchTask(numWorkers, model, learner, settings, idleCopyBytes);
   }
 
   /** What the workers of a micro-batch return, combined along any tree (order-independent). */
@@ -159,10 +167,12 @@ final class MicroBatchTask
     if (learner != null) {
       double total = totalWeight(part);
       result.totalWeight = total;
-      JobPerRound.RoundTask round = new JobPerRound.RoundTask(new JobPerRound.RoundSpec(learner,
-          settings, numWorkers, total), model.weights, 1, 0, -1, model.clock,
-          model.clock + total);
-      result.mix = new ParameterMix(numWorkers).add(round.run(worker, part));
+      WorkerRound.Spec spec = new WorkerRound.Spec(learner, settings, numWorkers, total,
+          idleCopyBytes);
+      WorkerRound round = WorkerRound.forRound(spec, part, worker, 1, model.weights);
+      WorkerResult mine = round.run(0, model.clock, model.clock + total, -1);
+      round.release();
+      result.mix = new ParameterMix(numWorkers).add(mine);
     }
     return Collections.singletonList(result).iterator();
   }
@@ -189,10 +199,13 @@ final class MicroBatchTask
     return t;
   }
 
-  private static long correct(Predictor predictor, TrainingBlock block) {
+  private static long correct(Predictor model, TrainingBlock block) {
     if (block == null) {
       return 0L;
     }
+    // The block's rows are numbered by the worker's own features.
+    Predictor predictor = block.localFeatures() == null ? model
+        : model.forFeatures(block.localFeatures());
     long correct = 0;
     for (int r = 0; r < block.numRows(); r++) {
       if (predictor.predict(block.features(), r, null, null) == block.label(r)) {
@@ -209,9 +222,9 @@ final class MicroBatchTask
       if (last != null && last.model.same(model)) {
         return last;
       }
-      double[] averaged = ExecutorWeights.shared(model.weights).clone();
+      double[] averaged = ExecutorWeights.current(model.weights).clone();
       if (model.accumulator != null && model.clock > 0) {
-        double[] u = ExecutorWeights.shared(model.accumulator);
+        double[] u = ExecutorWeights.current(model.accumulator);
         for (int j = 0; j < averaged.length; j++) {
           averaged[j] -= u[j] / model.clock;
         }

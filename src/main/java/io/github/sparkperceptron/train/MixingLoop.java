@@ -24,10 +24,11 @@ import org.slf4j.LoggerFactory;
  * the mixing rules and how averaging composes with them.
  *
  * <p>The loop reads as its outline: resume from the latest checkpoint or start from the initial
- * state → for every epoch: run the epoch's mixing rounds ({@link EpochRounds}; today one Spark
- * job per round, {@link JobPerRound}) → measure how far the weights moved → with a validation
- * set, score the epoch's model in a small job → tell the callback → stop (no update, change below
- * {@code tol}, validation patience) or checkpoint. One-shot mixing instead runs every epoch inside
+ * state → for every epoch: run the epoch's mixing rounds ({@link EpochRounds}: all of them in
+ * one Spark barrier stage where Spark can run it, {@link BarrierRounds}, else one Spark job per
+ * round, {@link JobPerRound}; the same model either way) → measure how far the weights moved →
+ * with a validation set, score the epoch's model in a small job → tell the callback → stop (no
+ * update, change below {@code tol}, validation patience) or checkpoint. One-shot mixing instead runs every epoch inside
  * one job and mixes once ({@link OneShotMixing}).
  *
  * <p>Why a retried or recomputed task changes nothing: a worker's round is a pure function of
@@ -109,21 +110,29 @@ public final class MixingLoop {
    * {@code support}, which outlive the batch: the executors keep their copies of the weights, so
    * the batch's first round ships only what changed since the previous batch's last. No
    * checkpoints (the stream saves its own state), no callback.
+   *
+   * <p>The rounds run as one Spark job each ({@link JobPerRound}), never in a barrier stage
+   * ({@link BarrierRounds}): a batch of several rounds already takes a job to convert and score
+   * before them, a barrier stage would open a rendezvous and ship block momentum's Δ whole for
+   * every batch, and the stream's split layout, dealt without a shuffle, is a coalesce, which
+   * Spark refuses under a barrier stage. The models are the same bits either way.
    */
   TrainingResult runStreamBatch(TrainingProgress progress, WeightShipper shipper,
       TouchedSet support) {
     String previousDescription = jsc.getLocalProperty("spark.job.description");
     try {
-      new Epochs(progress, support, null, null).run(rounds(progress, shipper, support));
+      new Epochs(progress, support, null, null)
+          .run(new JobPerRound(driverRounds(progress, shipper, support)));
     } finally {
       jsc.setJobDescription(previousDescription);
     }
     return new TrainingResult(progress, input.layout);
   }
 
-  /** How an epoch's rounds run: today one Spark job per round. */
-  JobPerRound rounds(TrainingProgress progress, WeightShipper shipper, TouchedSet support) {
-    return new JobPerRound(this, progress, shipper, support);
+  /** The driver's side of this training's rounds, from {@code progress}. */
+  DriverRounds driverRounds(TrainingProgress progress, WeightShipper shipper,
+      TouchedSet support) {
+    return new DriverRounds(this, progress, shipper, support);
   }
 
   /**
@@ -163,8 +172,11 @@ public final class MixingLoop {
     }
     try (WeightShipper shipper = new WeightShipper(jsc, config.name + "/" + UUID.randomUUID(),
         length)) {
-      EpochRounds rounds = rounds(progress, shipper, support);
-      new Epochs(progress, support, checkpoints, callback).run(rounds);
+      DriverRounds driver = driverRounds(progress, shipper, support);
+      JobPerRound jobs = new JobPerRound(driver);
+      try (BarrierRounds barrier = BarrierRounds.open(driver, jobs)) {
+        new Epochs(progress, support, checkpoints, callback).run(barrier != null ? barrier : jobs);
+      }
       LOG.info("Weights shipped to the executors: {} values in {} snapshot(s) and changes",
           shipper.shippedValues(), shipper.snapshots());
     }

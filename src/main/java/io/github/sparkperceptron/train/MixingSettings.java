@@ -29,9 +29,6 @@ final class MixingSettings implements Serializable {
    */
   static final String EXCHANGE_KEY = "spark.perceptron.exchange";
 
-  /** The most mixing rounds per epoch that {@code mixingRounds = 0} chooses. */
-  static final int MAX_AUTOMATIC_ROUNDS = 64;
-
   /** From this many workers on, the mean mixes warn that they dilute (see {@link #resolve}). */
   static final int DILUTING_WORKERS = 8;
 
@@ -89,7 +86,7 @@ final class MixingSettings implements Serializable {
       LearnerConfig learner, JavaSparkContext jsc) {
     MixingMode mixingMode = config.mixing;
     int workers = input.numWorkers;
-    int rounds = roundsBeforeRows(config, workers);
+    int rounds = rounds(config, workers, input.numRows);
     double momentum = mixingMode == MixingMode.MOMENTUM
         ? BlockMomentum.defaultMomentum(workers) : 0.0;
     double bound = 0.0;
@@ -109,13 +106,18 @@ final class MixingSettings implements Serializable {
       // BENCHMARKS.md, issue 9: the mean of W workers' changes moves the weights about as far as
       // an epoch over 1/W of the data, so these modes lose accuracy per epoch as W grows.
       LOG.warn("mixing={} averages the changes of {} workers, which costs accuracy per epoch"
-          + " (pendigits: 3 points at 8 workers, 6 at 64, after 10 epochs); mixing=momentum"
-          + " keeps one worker's accuracy at 64 workers (BENCHMARKS.md, issue 9)",
+          + " (pendigits: 3 points at 8 workers, 8 at 64, after 10 epochs); mixing=momentum,"
+          + " the default, keeps one worker's accuracy at 64 workers (BENCHMARKS.md, issues 9"
+          + " and 18)",
           mixingMode.paramValue(), workers);
     }
     if (mixingMode != MixingMode.ONESHOT) {
-      LOG.info("Mixing: {} over {} workers, {} round{} per epoch{}", mixingMode.paramValue(),
+      LOG.info("Mixing: {} over {} workers, {} round{} per epoch{}{}", mixingMode.paramValue(),
           workers, rounds, rounds == 1 ? "" : "s",
+          config.mixingRounds > 0 || mixingMode != MixingMode.MOMENTUM ? ""
+              : String.format(Locale.ROOT, " (automatic: min(W, %d, N / (%d W)) for N = %,d"
+                  + " training rows)", BlockMomentum.MAX_AUTOMATIC_ROUNDS,
+                  BlockMomentum.MIN_ROWS_PER_ROUND, input.numRows),
           momentum > 0 ? String.format(Locale.ROOT, ", block momentum %.4f", momentum) : "");
     }
     String exchange = jsc.getLocalProperty(EXCHANGE_KEY);
@@ -124,14 +126,30 @@ final class MixingSettings implements Serializable {
   }
 
   /**
-   * The mixing rounds per epoch of {@code config} over {@code workers} workers when they do not
-   * depend on the rows (so that a stream knows them before its micro-batch's rows are read), or
-   * −1 when they do. Must agree with {@link #resolve}.
+   * The mixing rounds per epoch of {@code config}'s training over {@code workers} workers and
+   * {@code rows} training rows: one for one-shot mixing, {@code mixingRounds} when set, else
+   * {@link #automaticRounds}. What {@link #resolve} takes.
    */
-  static int roundsBeforeRows(TrainingConfig config, int workers) {
+  static int rounds(TrainingConfig config, int workers, long rows) {
     return config.mixing == MixingMode.ONESHOT ? 1
         : config.mixingRounds > 0 ? config.mixingRounds
-        : automaticRounds(config.mixing, workers);
+        : automaticRounds(config.mixing, workers, rows);
+  }
+
+  /**
+   * The mixing rounds per epoch of {@code config} over {@code workers} workers when they do not
+   * depend on the rows, so that a stream knows them before its micro-batch's rows are read; −1
+   * when they do. The automatic rounds grow with the rows ({@link #automaticRounds}: block
+   * momentum's min(W, 64, N / (2W)), at least 1, never fewer for more rows), so they do not
+   * depend on the rows exactly when the fewest rows and the most give the same count: one-shot
+   * mixing, {@code mixingRounds} set, the mean mixes (one round), and block momentum over one
+   * worker (one round). Otherwise only the batch's row count, known once its facts are gathered,
+   * fixes R, as {@link #resolve} fixes it for {@code fit}: a stream's batch of N rows over W
+   * workers is trained with the rounds {@code fit} would give those N rows over W workers.
+   */
+  static int roundsBeforeRows(TrainingConfig config, int workers) {
+    int fewest = rounds(config, workers, 0);
+    return fewest == rounds(config, workers, Long.MAX_VALUE) ? fewest : -1;
   }
 
   /**
@@ -162,15 +180,13 @@ final class MixingSettings implements Serializable {
   }
 
   /**
-   * Automatic mixing rounds per epoch for {@code workers} workers. Block momentum gives back the
-   * 1/W step that averaging W workers' changes loses over about W rounds (β = 1 − 1/W), so it
-   * needs about W rounds per epoch: in BENCHMARKS.md 16 rounds left 64 workers 0.6–0.9 points
-   * behind one worker on two of three sets, W rounds left them within 0.15. Past 64 workers the
-   * fixed cost of a Spark job per round outweighs what more rounds recover, so 64 is the cap.
-   * The mean mixes gain little from rounds and keep one, McDonald et al.'s IPM.
+   * Automatic mixing rounds per epoch for {@code workers} workers and {@code rows} training rows:
+   * block momentum's {@link BlockMomentum#automaticRounds} (about W rounds, at most 64, and a
+   * couple of rows per worker in every round); the mean mixes gain little from rounds and keep
+   * one, McDonald et al.'s IPM. A pure function of its arguments, so models stay reproducible.
    */
-  static int automaticRounds(MixingMode mixing, int workers) {
-    return mixing == MixingMode.MOMENTUM ? Math.min(MAX_AUTOMATIC_ROUNDS, workers) : 1;
+  static int automaticRounds(MixingMode mixing, int workers, long rows) {
+    return mixing == MixingMode.MOMENTUM ? BlockMomentum.automaticRounds(workers, rows) : 1;
   }
 
   /** Whether the training mixes with a block momentum (mixing=momentum, β ≠ 0). */

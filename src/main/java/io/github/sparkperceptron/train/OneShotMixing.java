@@ -4,8 +4,10 @@ import io.github.sparkperceptron.kernel.EpochOrder;
 import io.github.sparkperceptron.kernel.EpochStats;
 import io.github.sparkperceptron.kernel.LearnerConfig;
 import io.github.sparkperceptron.kernel.LinearState;
+import io.github.sparkperceptron.kernel.LocalFeatures;
+import io.github.sparkperceptron.kernel.LocalWeights;
 import io.github.sparkperceptron.kernel.OnlineLearner;
-import io.github.sparkperceptron.kernel.TouchedSet;
+import io.github.sparkperceptron.kernel.StateLayout;
 import io.github.sparkperceptron.kernel.TrainingBlock;
 import io.github.sparkperceptron.kernel.VoteTrace;
 import io.github.sparkperceptron.kernel.VotedPerceptron;
@@ -62,7 +64,7 @@ final class OneShotMixing {
     mixed.delta().applyTo(state.weights(), null);
     state.setClock(initial.clock() + epochs.length * totalWeight);
     for (int e = 0; e < epochs.length; e++) {
-      JobPerRound.requireFinite(state, mixed.delta(), epochs[e], e + 1);
+      DriverRounds.requireFinite(state, mixed.delta(), epochs[e], e + 1);
     }
     TrainingProgress progress = new TrainingProgress(state, vote);
     double seconds = (System.nanoTime() - start) / 1e9;
@@ -106,14 +108,20 @@ final class OneShotMixing {
     return (worker, parts) -> {
       PreparedPartition part = parts.next();
       LinearState initial = broadcast.value();
-      LinearState state = initial.copy();
+      TrainingBlock block = part.block;
+      // The worker trains on its own features, feature-major for K > 2 (as a round does, see
+      // WorkerRound): the same bits as on a global copy.
+      LocalWeights copy = new LocalWeights(learner, block == null
+          ? LocalFeatures.none(learner.numFeatures()) : block.localFeatures(),
+          StateLayout.FEATURE_MAJOR);
+      copy.load(initial.weights(), initial.averageAccumulator());
+      LinearState state = copy.state(initial.clock());
       double startClock = state.clock();
       double workerWeight = part.trainingWeight(learner.classWeights());
       double clockScale = workerWeight > 0 ? totalWeight / workerWeight : 0.0;
-      TrainingBlock block = part.block;
       VoteTrace trace = startVector >= 0 && block != null
-          ? new VoteTrace(block.features(), startVector, startClock) : null;
-      TouchedSet touched = new TouchedSet(state.weights().length);
+          ? new VoteTrace(block.features(), block.localFeatures(), startVector, startClock)
+          : null;
       List<EpochStats> epochs = new ArrayList<>();
       for (int e = 0; e < settings.maxIter; e++) {
         FaultInjection.beforeWorkerEpoch(1 + e, worker);
@@ -122,12 +130,12 @@ final class OneShotMixing {
           EpochOrder order = settings.order.epochOrder(1 + e, worker, block.features());
           int failAfter = FaultInjection.rowsBeforeFailure(1 + e, worker, order.size());
           if (failAfter >= 0) {
-            OnlineLearner.runEpoch(learner, block, order, 0, failAfter, state, clockScale,
-                stats, trace, touched);
+            OnlineLearner.runEpoch(copy.config(), block, order, 0, failAfter, state, clockScale,
+                stats, trace, copy.touched());
             FaultInjection.failMidEpoch(1 + e, worker, failAfter);
           }
-          OnlineLearner.runEpoch(learner, block, order, 0, order.size(), state, clockScale,
-              stats, trace, touched);
+          OnlineLearner.runEpoch(copy.config(), block, order, 0, order.size(), state,
+              clockScale, stats, trace, copy.touched());
         }
         state.setClock(startClock + (e + 1) * totalWeight);
         epochs.add(stats);
@@ -135,9 +143,9 @@ final class OneShotMixing {
           break;
         }
       }
-      double[] model = state.modelWeights();
-      StateDelta delta = StateDelta.between(touched.drain(), model, initial.weights(), null,
-          exact);
+      LocalWeights.Touched written = copy.drainTouched();
+      StateDelta delta = StateDelta.between(written.global, written.local, state.modelWeights(),
+          initial.weights(), null, exact, StateDelta.DENSE_ABOVE);
       long updates = 0;
       for (EpochStats s : epochs) {
         updates += s.updates;

@@ -42,9 +42,20 @@ import org.slf4j.LoggerFactory;
  * batch b's rows, twice for multiclass): the invariant ‖w_t‖² ≤ ‖w_0‖² + ρ·M_t that the
  * look-ahead keeps (O'Donoghue &amp; Candès's restart) holds with any ρ at least every round's
  * own, so the stream keeps McDonald et al.'s mistake bound Σ M ≤ ρ/γ² from w_0 = 0 over its whole
- * life. Why carry it: Δ builds up over about W rounds, and a batch has about W rounds (automatic
- * rounds: min(W, 64) per epoch), so a velocity restarted every batch never reaches the
- * one-worker step it exists to give back. A batch with one worker has no momentum and drops Δ.
+ * life. Why carry it: Δ builds up over about W rounds, and a batch has at most W rounds, fewer
+ * when it is small, so a velocity restarted every batch never reaches the one-worker step it
+ * exists to give back. A batch with one worker has no momentum and drops Δ.
+ *
+ * <p><b>Rounds per batch.</b> A batch of N rows over W workers gets the rounds {@code fit} would
+ * give N rows over W workers ({@link MixingSettings#rounds}): {@code mixingRounds} when set, else
+ * with block momentum min(W, 64, ⌊N / (2W)⌋), at least 1, so that every worker has a couple of
+ * rows in every round (BlockMomentum.automaticRounds); one for the mean mixes. N is the batch's,
+ * not the stream's: a round is a mix of the rows at hand, and a small batch cut into W rounds
+ * would mix workers that saw no row. So with block momentum over several workers and automatic
+ * rounds, R is known only once the batch's facts are gathered
+ * ({@link MixingSettings#roundsBeforeRows} is −1): such a batch is scored in one job, then
+ * trained in later ones. Momentum carried across batches gives back across them what a small
+ * batch's few rounds cannot.
  *
  * <p><b>One context for the stream's life.</b> Two {@link WeightShipper}s live as long as the
  * stream: one for w (the rounds' weights, as {@code fit} ships them between rounds), one for u
@@ -63,7 +74,10 @@ import org.slf4j.LoggerFactory;
  * batch's rows are all read: one worker, or no averaging, or a split layout in which every worker
  * reads every row. Otherwise (and for the first batch, whose facts fix the model's shape) the
  * batch takes one job to convert, check and score, then the rounds' jobs over the cached blocks
- * ({@link MixingLoop}, today one job per round).
+ * ({@link MixingLoop#runStreamBatch}: the driver's side of the rounds is {@link DriverRounds}, the
+ * workers' side {@link WorkerRound}, one Spark job per round, {@link JobPerRound}). The one-job
+ * batch runs the same two halves: its tasks run {@link WorkerRound}, the driver applies the mix
+ * with {@link DriverRounds#apply}.
  *
  * <p><b>What the stream saves.</b> Every coordinate of w, u and Δ the driver writes is recorded
  * until {@link #markSaved}, so that the stream's state can be saved as the change of a batch
@@ -264,7 +278,7 @@ public final class OnlineTraining implements AutoCloseable {
     // Each batch is laid out over numWorkers workers as fit lays out a dataset (automatic: the
     // task slots when the batch starts).
     TrainingInput.Plan plan = TrainingInput.plan(batch, batchConfig,
-        jsc.sc().defaultParallelism());
+        jsc.sc().defaultParallelism(), false);
     plan.layout.log();
     int workers = plan.layout.numWorkers;
     boolean oneJob = state != null && !scoreBeforeLearning && epochsPerBatch == 1
@@ -304,7 +318,8 @@ public final class OnlineTraining implements AutoCloseable {
     MicroBatchTask.Model model = new MicroBatchTask.Model(new int[] {numClasses, numFeatures}, w,
         u, startClock, config.threshold);
     MicroBatchTask.Result result = prepared.mapPartitionsWithIndex(
-        MicroBatchTask.scoreAndTrain(workers, model, learner, settings), true)
+        MicroBatchTask.scoreAndTrain(workers, model, learner, settings,
+            MemoryPlan.idleCopyBytes(learner, workers, jsc.sc())), true)
         .treeAggregate(new MicroBatchTask.Result(workers), MicroBatchTask.Result::merge,
             MicroBatchTask.Result::merge, config.aggregationDepth);
     TrainingInput input = plan.validate(prepared, List.of(result.facts), true);
@@ -326,7 +341,7 @@ public final class OnlineTraining implements AutoCloseable {
     MixingLoop loop = new MixingLoop(jsc, input, learner, batchConfig);
     TrainingProgress progress = progress(null);
     WorkerResult mixed = result.mix.result();
-    loop.rounds(progress, weights, support).applyMix(mixed, 1, startClock + total);
+    loop.driverRounds(progress, weights, support).apply(mixed, 1, startClock + total);
     EpochStats stats = mixed.epochs()[0];
     progress.epochsDone = 1;
     progress.modelEpoch = 1;

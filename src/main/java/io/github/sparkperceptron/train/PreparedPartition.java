@@ -1,5 +1,8 @@
 package io.github.sparkperceptron.train;
 
+import io.github.sparkperceptron.io.RowSink;
+import io.github.sparkperceptron.io.SplitReport;
+import io.github.sparkperceptron.io.TextInput;
 import io.github.sparkperceptron.kernel.TrainingBlock;
 import io.github.sparkperceptron.kernel.TrainingBlockBuilder;
 import io.github.sparkperceptron.kernel.VisitOrder;
@@ -14,15 +17,20 @@ import org.apache.spark.sql.Row;
 
 /**
  * One training partition's rows (one worker's, see {@link WorkerLayout}) converted once into a
- * {@link TrainingBlock}, with the facts the driver needs to validate the whole dataset (sizes,
- * labels, weights) and the first bad row, if any. Bad rows are reported as data rather than
- * thrown, so that Spark neither retries a deterministic failure nor wraps it in its own stack
- * trace; the driver raises the first problem.
+ * {@link TrainingBlock} numbered by the worker's own features
+ * ({@link TrainingBlockBuilder#buildLocal}: the worker trains on a copy of the weights of that
+ * size, see {@link WorkerRound}), with the facts the driver needs to validate the whole dataset
+ * (sizes, labels, weights) and the first bad row, if any. Bad rows are reported as data rather
+ * than thrown, so that Spark neither retries a deterministic failure nor wraps it in its own
+ * stack trace; the driver raises the first problem.
  */
 final class PreparedPartition implements Serializable {
   private static final long serialVersionUID = 1L;
 
-  /** The training rows; {@code null} when there are none or the partition has a problem. */
+  /**
+   * The training rows, numbered by the worker's own features ({@link TrainingBlock#localFeatures});
+   * {@code null} when there are none or the partition has a problem.
+   */
   final TrainingBlock block;
   /** The validation rows ({@code validationIndicatorCol} true), or {@code null}. */
   final TrainingBlock validation;
@@ -36,6 +44,8 @@ final class PreparedPartition implements Serializable {
   /** The row id ({@link #describeRow}) of the partition's first row, −1 if it has none. */
   final long firstRowId;
   final long storedValues;
+  /** m: the distinct features of the training rows (the size of the worker's copies). */
+  final int workerFeatures;
   /** Σ of the training rows' sample weights. */
   final double totalWeight;
   /** Training rows per class index (length: largest label + 1). */
@@ -58,10 +68,19 @@ final class PreparedPartition implements Serializable {
    * the input ({@link #dealtTo}); else {@code null}.
    */
   final double[] workerWeights;
+  /**
+   * What a one-pass text read ({@link TextInput}) found in this worker's lines, for the driver's
+   * verdict; {@code null} for a DataFrame's rows.
+   */
+  final SplitReport textReport;
 
-  /** A worker's blocks, with the facts {@code facts} gathered while converting its rows. */
+  /**
+   * A worker's blocks, with the facts {@code facts} gathered while converting its rows, a text
+   * read's report and every worker's weight ({@link #dealtTo}), each or both null.
+   */
   private PreparedPartition(Converter facts, TrainingBlock block, TrainingBlock validation,
-      double[] workerWeights) {
+      SplitReport textReport, double[] workerWeights) {
+    this.textReport = textReport;
     this.block = block;
     this.validation = validation;
     this.worker = facts.worker;
@@ -70,6 +89,7 @@ final class PreparedPartition implements Serializable {
     this.numFeatures = facts.count + facts.validationCount == 0 ? -1 : facts.numFeatures;
     this.firstRowId = facts.firstRowId;
     this.storedValues = block == null ? 0 : block.features().storedValues();
+    this.workerFeatures = block == null ? 0 : block.features().numFeatures();
     this.totalWeight = facts.totalWeight;
     this.classCounts = facts.classCounts;
     this.classWeightSums = facts.classWeightSums;
@@ -82,14 +102,22 @@ final class PreparedPartition implements Serializable {
 
   /** {@code other}'s facts without its blocks. */
   private PreparedPartition(PreparedPartition other) {
-    this.block = null;
-    this.validation = null;
+    this(other, null, null, other.numFeatures);
+  }
+
+  /** {@code other}'s facts with these blocks, of rows {@code numFeatures} wide. */
+  private PreparedPartition(PreparedPartition other, TrainingBlock block,
+      TrainingBlock validation, int numFeatures) {
+    this.textReport = other.textReport;
+    this.block = block;
+    this.validation = validation;
     this.worker = other.worker;
     this.rows = other.rows;
     this.validationRows = other.validationRows;
-    this.numFeatures = other.numFeatures;
+    this.numFeatures = numFeatures;
     this.firstRowId = other.firstRowId;
-    this.storedValues = other.storedValues;
+    this.storedValues = block == null ? other.storedValues : block.features().storedValues();
+    this.workerFeatures = block == null ? other.workerFeatures : block.features().numFeatures();
     this.totalWeight = other.totalWeight;
     this.classCounts = other.classCounts;
     this.classWeightSums = other.classWeightSums;
@@ -102,6 +130,7 @@ final class PreparedPartition implements Serializable {
 
   /** A worker whose rows have {@code problem} (found at row {@code rowId}): no blocks, no facts. */
   private PreparedPartition(int worker, String problem, long rowId) {
+    this.textReport = null;
     this.block = null;
     this.validation = null;
     this.worker = worker;
@@ -110,6 +139,7 @@ final class PreparedPartition implements Serializable {
     this.numFeatures = -1;
     this.firstRowId = -1;
     this.storedValues = 0;
+    this.workerFeatures = 0;
     this.totalWeight = 0.0;
     this.classCounts = new long[0];
     this.classWeightSums = new double[0];
@@ -159,8 +189,10 @@ final class PreparedPartition implements Serializable {
     /**
      * @param expectedFeatures the vector size the features column's metadata declares, or −1
      * @param declaredClasses the classes the label column's metadata declares, or −1
+     * @param forTraining whether the training rows are stored in the visit order's layout (else
+     *     in input order: data only to be scored)
      */
-    Spec(TrainingConfig config, int expectedFeatures, int declaredClasses) {
+    Spec(TrainingConfig config, int expectedFeatures, int declaredClasses, boolean forTraining) {
       this.labelCol = config.labelCol;
       this.featuresCol = config.featuresCol;
       this.weightCol = config.weightCol;
@@ -169,7 +201,7 @@ final class PreparedPartition implements Serializable {
       this.maxLabel = (declaredClasses > 0 ? declaredClasses
           : TrainingInput.MAX_INFERRED_CLASSES) - 1;
       this.labelsFromMetadata = declaredClasses > 0;
-      this.order = config.visitOrder();
+      this.order = forTraining ? config.visitOrder() : null;
       this.rowIdIndex = 2 + (weightCol.isEmpty() ? 0 : 1) + (validationCol.isEmpty() ? 0 : 1);
     }
   }
@@ -188,7 +220,7 @@ final class PreparedPartition implements Serializable {
         return failed(worker, problem, rowId);
       }
     }
-    return converter.finish(spec.order);
+    return converter.finish(spec.order, null, null);
   }
 
   /**
@@ -218,7 +250,7 @@ final class PreparedPartition implements Serializable {
         weights[owner] += weighted && !row.isNullAt(2) ? row.getDouble(2) : 1.0;
       }
     }
-    PreparedPartition part = converter.finish(spec.order, weights);
+    PreparedPartition part = converter.finish(spec.order, null, weights);
     weights[worker] = part.totalWeight;
     return part;
   }
@@ -226,6 +258,79 @@ final class PreparedPartition implements Serializable {
   private static boolean isValidationRow(Row row, Spec spec, boolean weighted) {
     int index = weighted ? 3 : 2;
     return !spec.validationCol.isEmpty() && !row.isNullAt(index) && row.getBoolean(index);
+  }
+
+  /**
+   * Reads worker {@code worker}'s lines of a text input in one pass, each example parsed once and
+   * appended to the worker's blocks as it is read, with what the driver's verdict needs
+   * ({@link #textReport}). After a problem (which the report names) the blocks are dropped. For
+   * a LIBSVM input whose width is not given, the rows are {@link #numFeatures} wide: this
+   * worker's largest index + 1, which {@link #widened} brings to the input's.
+   */
+  static PreparedPartition fromText(int worker, TextInput text, Spec spec) {
+    Converter converter = new Converter(worker, text.numFeatures());
+    TextRows rows = new TextRows(converter, spec);
+    SplitReport report = text.read(worker, rows);
+    if (rows.refused || report.isIncomplete()) {
+      return new PreparedPartition(new Converter(worker, text.numFeatures()), null, null, report,
+          null);
+    }
+    return converter.finish(spec.order, report, null);
+  }
+
+  /**
+   * This worker's blocks with rows {@code width} features wide, as converting its rows at that
+   * width would have built them ({@link TrainingBlock#widened}).
+   */
+  PreparedPartition widened(int width) {
+    return new PreparedPartition(this, block == null ? null : block.widened(width),
+        validation == null ? null : validation.widened(width), width);
+  }
+
+  /** The examples of a text read, checked as the engine checks a DataFrame's rows. */
+  private static final class TextRows implements RowSink {
+    private final Converter converter;
+    private final Spec spec;
+    /** Whether an example was refused (the blocks are then dropped). */
+    boolean refused;
+
+    TextRows(Converter converter, Spec spec) {
+      this.converter = converter;
+      this.spec = spec;
+    }
+
+    @Override
+    public String sparse(int classIndex, double weight, int[] indices, double[] values, int nnz) {
+      String problem = check(classIndex, weight);
+      if (problem == null) {
+        converter.appendSparse(classIndex, weight, indices, values, nnz);
+      }
+      return problem;
+    }
+
+    @Override
+    public String dense(int classIndex, double weight, double[] values) {
+      String problem = check(classIndex, weight);
+      if (problem == null) {
+        converter.appendDense(classIndex, weight, values);
+      }
+      return problem;
+    }
+
+    /** Why the engine cannot take the example (said after the reader's file:line), or null. */
+    private String check(int classIndex, double weight) {
+      if (classIndex > spec.maxLabel) {
+        refused = true;
+        return "label " + classIndex + ": more than " + (spec.maxLabel + 1L) + " classes cannot"
+            + " be inferred from label values; labels must be class indices 0, 1, ..., K-1";
+      }
+      if (!(weight >= 0) || Double.isInfinite(weight)) {
+        refused = true;
+        return "Column '" + spec.weightCol + "' (weightCol) has " + weight
+            + "; sample weights must be finite and >= 0";
+      }
+      return null;
+    }
   }
 
   /**
@@ -252,7 +357,7 @@ final class PreparedPartition implements Serializable {
     }
     PreparedPartition[] out = new PreparedPartition[numWorkers];
     for (int j = 0; j < numWorkers; j++) {
-      out[j] = problem == null ? pieces[j].finish() : failed(j, problem, problemRow);
+      out[j] = problem == null ? pieces[j].finishPiece() : failed(j, problem, problemRow);
     }
     return out;
   }
@@ -302,7 +407,7 @@ final class PreparedPartition implements Serializable {
       // in the last bit from the one a direct conversion records.
       merged.maxSquaredNorm = Math.max(merged.maxSquaredNorm, piece.maxSquaredNorm);
     }
-    return merged.finish(order);
+    return merged.finish(order, null, null);
   }
 
   /** The message for vectors of two sizes, each named by the first row that has it. */
@@ -337,10 +442,35 @@ final class PreparedPartition implements Serializable {
     private int validationCount;
     private long firstRowId = -1;
 
-    /** {@code numFeatures}: the vector size every row must have, or −1 for the first row's. */
+    /**
+     * {@code numFeatures}: the vector size every row must have, or −1 for the first row's (a
+     * Row's vector size; a text read's rows: the largest index + 1, taken when it finishes).
+     */
     Converter(int worker, int numFeatures) {
       this.worker = worker;
       this.numFeatures = numFeatures;
+    }
+
+    /**
+     * Adds a text read's sparse example, already checked (its width included); its row id is
+     * its position in this worker.
+     */
+    void appendSparse(int classIndex, double weight, int[] indices, double[] values, int nnz) {
+      TrainingBlockBuilder target = target(classIndex, weight, false, nextRowId());
+      maxSquaredNorm = Math.max(maxSquaredNorm, squaredNorm(values, nnz));
+      target.addSparse(classIndex, weight, indices, values, nnz);
+    }
+
+    /** Adds a text read's dense example of {@link #numFeatures} values, already checked. */
+    void appendDense(int classIndex, double weight, double[] values) {
+      TrainingBlockBuilder target = target(classIndex, weight, false, nextRowId());
+      maxSquaredNorm = Math.max(maxSquaredNorm, squaredNorm(values, values.length));
+      target.addDense(classIndex, weight, values);
+    }
+
+    /** (worker, index in the worker), in the bit layout of {@link #describeRow}. */
+    private long nextRowId() {
+      return ((long) worker << 33) | (count + validationCount);
     }
 
     /** Checks and adds one input row; returns the problem with it, or {@code null}. */
@@ -439,13 +569,13 @@ final class PreparedPartition implements Serializable {
       }
       if (isValidation) {
         if (held == null) {
-          held = new TrainingBlockBuilder(numFeatures);
+          held = new TrainingBlockBuilder(Math.max(numFeatures, 0));
         }
         validationCount++;
         return held;
       }
       if (train == null) {
-        train = new TrainingBlockBuilder(numFeatures);
+        train = new TrainingBlockBuilder(Math.max(numFeatures, 0));
       }
       if (classIndex >= classCounts.length) {
         classCounts = Arrays.copyOf(classCounts, classIndex + 1);
@@ -460,25 +590,39 @@ final class PreparedPartition implements Serializable {
       return train;
     }
 
-    /** The partition, its training rows stored in the input order. */
-    PreparedPartition finish() {
-      return finish(null);
+    /**
+     * A piece of a worker's partition ({@link #deal}): its rows in the input order and the
+     * model's feature numbers, as {@link #merge} reads them back.
+     */
+    PreparedPartition finishPiece() {
+      TrainingBlock block = train == null ? null : train.build();
+      TrainingBlock validation = held == null ? null : held.build();
+      return new PreparedPartition(this, block, validation, null, null);
     }
 
     /**
-     * The partition, its training rows stored in {@code order}'s layout for this partition
-     * ({@code null}: the input order); validation rows keep the input order.
+     * The worker's partition: its training rows stored in {@code order}'s layout for the worker
+     * and numbered by its own features; validation rows keep the input order and the model's
+     * feature numbers (the driver's model scores them); with a text read's report and every
+     * worker's weight ({@link #dealtTo}), each or both null.
      */
-    PreparedPartition finish(VisitOrder order) {
-      return finish(order, null);
-    }
-
-    /** As {@link #finish(VisitOrder)}, recording every worker's weight (or null). */
-    PreparedPartition finish(VisitOrder order, double[] workerWeights) {
+    PreparedPartition finish(VisitOrder order, SplitReport report, double[] workerWeights) {
+      if (numFeatures < 0) {
+        // A text read's rows: as wide as this worker's largest index + 1 (widened later).
+        numFeatures = 1 + Math.max(train == null ? -1 : train.maxIndex(),
+            held == null ? -1 : held.maxIndex());
+        for (TrainingBlockBuilder b : new TrainingBlockBuilder[] {train, held}) {
+          if (b != null) {
+            b.setNumFeatures(numFeatures);
+          }
+        }
+      }
       TrainingBlock block = train == null ? null
-          : train.build(order == null ? null : order.layout(worker, train.numRows()));
+          // Rows only to be scored (no visit order) keep the input order and the model's numbers.
+          : order == null ? train.build()
+          : train.buildLocal(order.layout(worker, train.numRows()));
       TrainingBlock validation = held == null ? null : held.build();
-      return new PreparedPartition(this, block, validation, workerWeights);
+      return new PreparedPartition(this, block, validation, report, workerWeights);
     }
   }
 
@@ -494,9 +638,14 @@ final class PreparedPartition implements Serializable {
   private static double squaredNorm(Vector features) {
     double[] v = features instanceof SparseVector ? ((SparseVector) features).values()
         : ((DenseVector) features).values();
+    return squaredNorm(v, v.length);
+  }
+
+  /** Σ x² over the first n values, in order (explicit zeros included, as a vector holds them). */
+  private static double squaredNorm(double[] v, int n) {
     double sum = 0.0;
-    for (double x : v) {
-      sum += x * x;
+    for (int k = 0; k < n; k++) {
+      sum += v[k] * v[k];
     }
     return sum;
   }

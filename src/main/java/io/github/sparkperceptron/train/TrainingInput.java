@@ -3,6 +3,8 @@ package io.github.sparkperceptron.train;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.monotonically_increasing_id;
 
+import io.github.sparkperceptron.io.SplitReport;
+import io.github.sparkperceptron.io.TextInput;
 import io.github.sparkperceptron.kernel.VisitOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -11,6 +13,7 @@ import java.util.Comparator;
 import java.util.List;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.ml.attribute.Attribute;
 import org.apache.spark.ml.attribute.AttributeGroup;
 import org.apache.spark.ml.attribute.BinaryAttribute;
@@ -52,6 +55,8 @@ public final class TrainingInput implements AutoCloseable {
   final long numRows;
   final long validationRows;
   final long storedValues;
+  /** The largest worker's distinct features m: what its working copies hold (WorkerRound). */
+  final int workerFeatures;
   final double totalWeight;
   /** Training rows per class, length {@link #numClasses}. */
   final long[] classCounts;
@@ -65,6 +70,8 @@ public final class TrainingInput implements AutoCloseable {
   final long[] workerRows;
   /** Each worker's facts (without its blocks), in worker order. */
   private final List<PreparedPartition> facts;
+  /** How reading mapped the labels (e.g. "labels -1/+1 mapped to 0/1"), or "". */
+  private String labelNote = "";
 
   private TrainingInput(JavaRDD<PreparedPartition> blocks, WorkerLayout layout,
       List<PreparedPartition> facts, int numFeatures, int numClasses) {
@@ -76,6 +83,7 @@ public final class TrainingInput implements AutoCloseable {
     long rows = 0;
     long heldOut = 0;
     long stored = 0;
+    int features = 0;
     double weight = 0.0;
     long[] counts = new long[numClasses];
     double[] weightSums = new double[numClasses];
@@ -90,6 +98,7 @@ public final class TrainingInput implements AutoCloseable {
       rows += f.rows;
       heldOut += f.validationRows;
       stored += f.storedValues;
+      features = Math.max(features, f.workerFeatures);
       weight += f.totalWeight;
       perWorker[f.worker] = f.rows;
       for (int k = 0; k < f.classCounts.length; k++) {
@@ -102,6 +111,7 @@ public final class TrainingInput implements AutoCloseable {
     this.validationRows = heldOut;
     this.classWeightSums = weightSums;
     this.storedValues = stored;
+    this.workerFeatures = features;
     this.totalWeight = weight;
     this.classCounts = counts;
     this.workerRows = perWorker;
@@ -130,7 +140,7 @@ public final class TrainingInput implements AutoCloseable {
    */
   static TrainingInput prepare(Dataset<?> dataset, TrainingConfig config, int slots,
       boolean nothingToLearnIsFine) {
-    Plan plan = plan(dataset, config, slots);
+    Plan plan = plan(dataset, config, slots, true);
     plan.layout.log();
     JavaRDD<PreparedPartition> prepared = plan.convert(false)
         .setName(BLOCKS_NAME).persist(StorageLevel.MEMORY_AND_DISK());
@@ -196,8 +206,13 @@ public final class TrainingInput implements AutoCloseable {
     }
   }
 
-  /** The {@link Plan} of training on {@code dataset}; see {@link #prepare}. */
-  static Plan plan(Dataset<?> dataset, TrainingConfig config, int slots) {
+  /**
+   * The {@link Plan} of training on {@code dataset}; see {@link #prepare}.
+   *
+   * @param barrierRounds whether the training's rounds may run in barrier stages (a stream's
+   *     rounds run as one job each, so its workers are never gathered through a shuffle for them)
+   */
+  static Plan plan(Dataset<?> dataset, TrainingConfig config, int slots, boolean barrierRounds) {
     String labelCol = config.labelCol;
     String featuresCol = config.featuresCol;
     String weightCol = config.weightCol;
@@ -214,7 +229,7 @@ public final class TrainingInput implements AutoCloseable {
     int declaredFeatures = AttributeGroup.fromStructField(dataset.schema().apply(featuresCol))
         .size();
     PreparedPartition.Spec spec = new PreparedPartition.Spec(config, declaredFeatures,
-        declaredClasses);
+        declaredClasses, true);
 
     List<Column> columns = new ArrayList<>();
     columns.add(col(labelCol).cast("double"));
@@ -229,9 +244,105 @@ public final class TrainingInput implements AutoCloseable {
     // they end up, whatever worker reads them.
     columns.add(monotonically_increasing_id());
     JavaRDD<Row> rows = dataset.select(columns.toArray(new Column[0])).toJavaRDD();
-    WorkerLayout layout = WorkerLayout.of(config.numWorkers, slots, rows.getNumPartitions());
+    WorkerLayout layout = layout(rows, config, slots, barrierRounds);
     return new Plan(rows, layout, spec, declaredClasses, validationCol);
   }
+
+  /**
+   * How {@code rows}' partitions feed the workers ({@link WorkerLayout}). When the mixing rounds
+   * may run in barrier stages ({@link BarrierRounds#mayRun}), which Spark refuses over a
+   * coalesce or over an input whose chain changes the number of partitions (a union), the
+   * workers are gathered through a shuffle instead: the same rows in the same order.
+   */
+  private static WorkerLayout layout(JavaRDD<Row> rows, TrainingConfig config, int slots,
+      boolean barrierRounds) {
+    WorkerLayout layout = WorkerLayout.of(config.numWorkers, slots, rows.getNumPartitions());
+    boolean narrowChainRefused = layout.mode == WorkerLayout.Mode.COALESCE
+        || (layout.mode == WorkerLayout.Mode.AS_IS
+            && BarrierRounds.chainProblem(rows.rdd(), layout.numWorkers) != null);
+    if (barrierRounds && narrowChainRefused && BarrierRounds.mayRun(
+        JavaSparkContext.fromSparkContext(rows.context()), config, layout.numWorkers)) {
+      return layout.gathered();
+    }
+    return layout;
+  }
+
+  /**
+   * The number of workers a training with {@code config} gets on a cluster of {@code slots} task
+   * slots: the {@code numWorkers} param, or the slots when it is 0 (automatic).
+   */
+  public static int workersFor(TrainingConfig config, JavaSparkContext jsc) {
+    return WorkerLayout.of(config.numWorkers, jsc.sc().defaultParallelism(), 0).numWorkers;
+  }
+
+  /**
+   * The blocks of a text input read in one pass, planned for {@link #workersFor} workers: each
+   * worker parses its lines straight into its block (no DataFrame, no shuffle), and the driver
+   * raises the first problem of the reading ({@link TextInput#verdict}: file:line messages) or
+   * of the rows, before anything is learned. For the same rows in the same workers the blocks
+   * are those {@link #prepare} builds from a DataFrame, bit for bit.
+   *
+   * @param forTraining true: the training rows are stored in the layout of the configuration's
+   *     visit order, as {@link #prepare} stores them, and {@code text} must be planned for the
+   *     configuration's workers; false (data only to be scored): in input order, by the workers
+   *     {@code text} was planned for
+   */
+  public static TrainingInput fromText(JavaSparkContext jsc, TextInput text,
+      TrainingConfig config, boolean forTraining) {
+    // Data only to be scored may be read by any number of workers.
+    WorkerLayout layout = WorkerLayout.of(forTraining ? config.numWorkers : text.numWorkers(),
+        jsc.sc().defaultParallelism(), text.inputSplits());
+    if (layout.numWorkers != text.numWorkers()) {
+      throw new IllegalArgumentException("the text input was planned for " + text.numWorkers()
+          + " workers, the training has " + layout.numWorkers);
+    }
+    if (forTraining) {
+      LOG.info("{}; {}", layout.describeWorkers(), text.describe());
+      String warning = layout.oversubscription();
+      if (warning != null) {
+        LOG.warn(warning);
+      }
+    }
+    PreparedPartition.Spec spec = new PreparedPartition.Spec(config, text.numFeatures(), -1,
+        forTraining);
+    JavaRDD<PreparedPartition> prepared = text.workers(jsc)
+        .map(j -> PreparedPartition.fromText(j, text, spec))
+        .setName(forTraining ? BLOCKS_NAME : EVALUATION_BLOCKS_NAME)
+        .persist(StorageLevel.MEMORY_AND_DISK());
+    try {
+      List<PreparedPartition> facts = prepared.map(PreparedPartition::withoutBlock).collect();
+      List<SplitReport> reports = new ArrayList<>();
+      for (PreparedPartition f : facts) {
+        reports.add(f.textReport);
+      }
+      TextInput.Verdict verdict = text.verdict(reports);
+      int d = verdict.numFeatures();
+      boolean narrow = false;
+      List<PreparedPartition> wide = new ArrayList<>();
+      for (PreparedPartition f : facts) {
+        narrow |= f.rows + f.validationRows > 0 && f.numFeatures != d;
+        wide.add(f.rows + f.validationRows > 0 ? f.widened(d) : f);
+      }
+      if (narrow) {
+        // Some worker's rows stop short of the input's largest index: its blocks are rebuilt
+        // at the input's width (a sparse block keeps its arrays), in one pass over the cache.
+        JavaRDD<PreparedPartition> widened = prepared.map(p -> p.rows + p.validationRows > 0
+            ? p.widened(d) : p).setName(prepared.name()).persist(StorageLevel.MEMORY_AND_DISK());
+        widened.count();
+        prepared.unpersist(false);
+        prepared = widened;
+      }
+      TrainingInput input = validate(prepared, layout, wide, -1, config.validationCol, false);
+      input.labelNote = verdict.labelNote();
+      return input;
+    } catch (RuntimeException e) {
+      prepared.unpersist(false);
+      throw e;
+    }
+  }
+
+  /** The name of cached blocks of data that are only scored (in Spark's UI, under Storage). */
+  public static final String EVALUATION_BLOCKS_NAME = "spark-perceptron evaluation blocks";
 
   /** One {@link PreparedPartition} per worker, in worker order. */
   private static JavaRDD<PreparedPartition> convert(JavaRDD<Row> rows, WorkerLayout layout,
@@ -243,7 +354,7 @@ public final class TrainingInput implements AutoCloseable {
                 PreparedPartition.prepare(j, it, spec)).iterator(), true);
       case SPLIT:
         int numWorkers = layout.numWorkers;
-        return JavaPairRDD.fromJavaRDD(rows.mapPartitionsWithIndex((p, it) -> {
+        return joinPieces(rows.mapPartitionsWithIndex((p, it) -> {
           PreparedPartition[] pieces = PreparedPartition.deal(it, spec, layout.firstWorkerOf(p),
               numWorkers);
           List<Tuple2<Integer, Tuple2<Integer, PreparedPartition>>> byWorker =
@@ -252,7 +363,27 @@ public final class TrainingInput implements AutoCloseable {
             byWorker.add(new Tuple2<>(j, new Tuple2<>(p, pieces[j])));
           }
           return byWorker.iterator();
-        }, false)).partitionBy(layout.partitioner()).values().mapPartitionsWithIndex((j, it) -> {
+        }, false), layout, spec);
+      case GATHER:
+        // Each input partition whole, as one piece for the worker whose group holds it.
+        return joinPieces(rows.mapPartitionsWithIndex((p, it) -> Collections.singletonList(
+            new Tuple2<>(layout.workerOf(p), new Tuple2<>(p,
+                PreparedPartition.deal(it, spec, 0, 1)[0]))).iterator(), false), layout, spec);
+      default:
+        return rows.mapPartitionsWithIndex((p, it) -> Collections.singletonList(
+            PreparedPartition.prepare(p, it, spec)).iterator(), true);
+    }
+  }
+
+  /**
+   * The pieces keyed (worker, (input partition, piece)) moved to their workers by one shuffle;
+   * each worker joins its pieces in input-partition order ({@link PreparedPartition#merge}).
+   */
+  private static JavaRDD<PreparedPartition> joinPieces(
+      JavaRDD<Tuple2<Integer, Tuple2<Integer, PreparedPartition>>> keyed, WorkerLayout layout,
+      PreparedPartition.Spec spec) {
+    return JavaPairRDD.fromJavaRDD(keyed).partitionBy(layout.partitioner()).values()
+        .mapPartitionsWithIndex((j, it) -> {
           // The shuffle delivers the pieces in the order its fetches complete; input order is
           // restored before they are joined.
           List<Tuple2<Integer, PreparedPartition>> pieces = new ArrayList<>();
@@ -262,12 +393,9 @@ public final class TrainingInput implements AutoCloseable {
           for (Tuple2<Integer, PreparedPartition> piece : pieces) {
             ordered.add(piece._2());
           }
-          return Collections.singletonList(PreparedPartition.merge(j, ordered, spec.order)).iterator();
+          return Collections.singletonList(PreparedPartition.merge(j, ordered, spec.order))
+              .iterator();
         }, true);
-      default:
-        return rows.mapPartitionsWithIndex((p, it) -> Collections.singletonList(
-            PreparedPartition.prepare(p, it, spec)).iterator(), true);
-    }
   }
 
   private static TrainingInput validate(JavaRDD<PreparedPartition> prepared, WorkerLayout layout,
@@ -375,6 +503,16 @@ public final class TrainingInput implements AutoCloseable {
 
   public int numFeatures() {
     return numFeatures;
+  }
+
+  /** How reading mapped the labels (e.g. "labels -1/+1 mapped to 0/1"), or "". */
+  public String labelNote() {
+    return labelNote;
+  }
+
+  /** The Spark context the blocks are cached in. */
+  public JavaSparkContext sparkContext() {
+    return JavaSparkContext.fromSparkContext(blocks.context());
   }
 
   public int numClasses() {

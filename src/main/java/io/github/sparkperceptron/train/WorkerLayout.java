@@ -24,7 +24,11 @@ import scala.Option;
  * W = P   the input's partitions as they are (no coalesce, no shuffle)
  * W &lt; P   worker j reads input partitions ⌊j·P/W⌋ .. ⌊(j+1)·P/W⌋ − 1 one after the other: a
  *         coalesce without a shuffle, grouped by this class rather than by Spark's default
- *         coalescer, which groups partitions by preferred host (so by cluster)
+ *         coalescer, which groups partitions by preferred host (so by cluster). When the mixing
+ *         rounds are to run in barrier stages, which Spark refuses over a coalesce, the same
+ *         groups are gathered through a shuffle instead (GATHER): each input partition is
+ *         converted as one piece, the pieces move to their worker, which joins them in input
+ *         order: the same rows in the same order, so the same model
  * W &gt; P   input partition p is converted once, its rows dealt round-robin over all W
  *         workers (row r to worker (⌈p·W/P⌉ + r) mod W); one shuffle moves the converted pieces
  *         (primitive arrays), and worker j joins its pieces in input-partition order. Every
@@ -47,7 +51,13 @@ final class WorkerLayout implements Serializable {
     /** Contiguous groups of input partitions, no shuffle. */
     COALESCE,
     /** Each input partition dealt to several workers, through a shuffle of converted blocks. */
-    SPLIT
+    SPLIT,
+    /**
+     * Contiguous groups of input partitions, as {@link #COALESCE} makes them, gathered through a
+     * shuffle of converted blocks: a barrier stage runs over it (also where the input's own
+     * chain holds a union), not over a coalesce.
+     */
+    GATHER
   }
 
   /** The {@code numWorkers} param: 0 for automatic. */
@@ -68,6 +78,14 @@ final class WorkerLayout implements Serializable {
         : numWorkers < inputPartitions ? Mode.COALESCE : Mode.SPLIT;
   }
 
+  private WorkerLayout(WorkerLayout groups, Mode mode) {
+    this.requested = groups.requested;
+    this.slots = groups.slots;
+    this.inputPartitions = groups.inputPartitions;
+    this.numWorkers = groups.numWorkers;
+    this.mode = mode;
+  }
+
   /**
    * @param requested the {@code numWorkers} param (0: automatic)
    * @param slots the cluster's task slots ({@code SparkContext.defaultParallelism})
@@ -78,6 +96,23 @@ final class WorkerLayout implements Serializable {
       throw new IllegalArgumentException("numWorkers must be >= 0, got " + requested);
     }
     return new WorkerLayout(requested, slots, inputPartitions);
+  }
+
+  /**
+   * This layout's groups of input partitions (coalesced, or one per worker as they are)
+   * gathered through a shuffle: {@link Mode#GATHER}, which a barrier stage accepts. A split
+   * layout already moves its rows through a shuffle and stays as it is.
+   */
+  WorkerLayout gathered() {
+    return mode == Mode.SPLIT || inputPartitions == 0 ? this : new WorkerLayout(this, Mode.GATHER);
+  }
+
+  /**
+   * Coalesce and gather modes: the worker whose group holds input partition {@code p}, the j
+   * with ⌊j·P/W⌋ ≤ p &lt; ⌊(j+1)·P/W⌋, that is ⌈(p+1)·W/P⌉ − 1.
+   */
+  int workerOf(int p) {
+    return (int) (((long) (p + 1) * numWorkers + inputPartitions - 1) / inputPartitions) - 1;
   }
 
   /**
@@ -99,19 +134,30 @@ final class WorkerLayout implements Serializable {
     return (int) ((long) j * parts / groups);
   }
 
-  /** The choice in plain words, as logged once per fit. */
-  String describe() {
+  /** How many workers and why, e.g. "numWorkers=0 (auto): 2 workers = the cluster's 2 task slots ...". */
+  String describeWorkers() {
     String workers = numWorkers == 1 ? "1 worker" : numWorkers + " workers";
-    String head = requested == 0
+    return requested == 0
         ? String.format(Locale.ROOT, "numWorkers=0 (auto): %s = the cluster's %d task slots"
             + " (SparkContext.defaultParallelism)", workers, slots)
         : String.format(Locale.ROOT, "numWorkers=%d: %s", requested, workers);
+  }
+
+  /** The choice in plain words, as logged once per fit. */
+  String describe() {
+    String head = describeWorkers();
     String input = inputPartitions == 1 ? "the input's 1 partition"
         : "the input's " + inputPartitions + " partitions";
     switch (mode) {
       case COALESCE:
         return String.format(Locale.ROOT, "%s; %s are coalesced into %d (contiguous groups of"
             + " about %d, no shuffle)", head, input, numWorkers, inputPartitions / numWorkers);
+      case GATHER:
+        return String.format(Locale.ROOT, "%s; %s %s gathered into %d (%s, through one shuffle"
+            + " of the converted rows, so that the mixing rounds can run in barrier stages)",
+            head, input, inputPartitions == 1 ? "is" : "are", numWorkers,
+            numWorkers == inputPartitions ? "one per worker"
+                : "contiguous groups of about " + inputPartitions / numWorkers);
       case SPLIT:
         return String.format(Locale.ROOT, "%s; %s %s split into %d (each input partition's"
             + " rows dealt round-robin over the %d workers, then one shuffle of the converted"
@@ -174,7 +220,7 @@ final class WorkerLayout implements Serializable {
     return (int) ((firstWorkerOf(p) + r) % numWorkers);
   }
 
-  /** Split mode: sends the block keyed {@code j} to training partition {@code j}. */
+  /** Split and gather modes: sends the block keyed {@code j} to training partition {@code j}. */
   Partitioner partitioner() {
     return new ByWorker(numWorkers);
   }

@@ -12,10 +12,14 @@
  *            checks the schema
  * loop       MixingLoop: iterative parameter mixing (McDonald, Hall &amp; Mann 2010), its
  *            settings resolved once (MixingSettings); each epoch's rounds run behind the
- *            EpochRounds seam (JobPerRound: one Spark job per round, EpochOrderCache keeping the
- *            epoch's row orders between rounds); OneShotMixing mixes once at the end;
- *            TrainingProgress is its state, StopReason why it ended, EpochCallback what it tells
- *            after each epoch
+ *            EpochRounds seam, chosen by RoundExecution's keys: BarrierRounds (all rounds in one
+ *            Spark barrier stage, the workers exchanging their changes over sockets along the
+ *            mixing tree; BarrierEpochTask is its task) or JobPerRound (one Spark job per round,
+ *            EpochOrderCache keeping the epoch's row orders between rounds); both share the
+ *            driver's steps of a round (DriverRounds) and the worker's (WorkerRound: the
+ *            worker's working copy, its slice of the epoch, its change); OneShotMixing mixes
+ *            once at the end; TrainingProgress is its state, StopReason why it ended,
+ *            EpochCallback what it tells after each epoch
  * capacity   MemoryPlan refuses a training that cannot fit before anything of the model's size
  *            is allocated
  * recovery   Checkpoints (CheckpointFormat, a codec on store.StateFile) resume a training where a

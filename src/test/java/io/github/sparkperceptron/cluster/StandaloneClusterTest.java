@@ -165,23 +165,35 @@ class StandaloneClusterTest {
     }
   }
 
-  @Test
-  void losingAnExecutorMidTrainingChangesNothing() {
+  /**
+   * A session on {@code master} (the cluster, or local mode as the reference) that reads the
+   * skin sample (6.6 MB, 196,045 rows) in 4 fixed byte ranges of at most 1.7 MB.
+   */
+  private static SparkSession session(String master, String appName) {
+    return session(master, appName, "");
+  }
+
+  /** As {@link #session(String, String)}, the executors' class path extended by {@code more}. */
+  private static SparkSession session(String master, String appName, String more) {
     stopActiveSession();
-    Map<String, Level> quietLevels = null;
-    SparkSession spark = SparkSession.builder()
-        .master(cluster.masterUrl())
-        .appName("executor-loss-test")
+    return SparkSession.builder()
+        .master(master)
+        .appName(appName)
         .config("spark.ui.enabled", "false")
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.executor.memory", "1g")
         // The executors load our classes from the build, as from an application jar.
         .config("spark.executor.extraClassPath",
-            TestData.projectRoot().resolve("target/classes").toString())
-        // The skin sample (6.6 MB, 196,045 rows) in 4 fixed byte ranges of at most 1.7 MB.
+            TestData.projectRoot().resolve("target/classes").toString() + more)
         .config("spark.hadoop." + SPLIT_MAXSIZE, "1700000")
         .getOrCreate();
+  }
+
+  @Test
+  void losingAnExecutorMidTrainingChangesNothing() {
+    Map<String, Level> quietLevels = null;
+    SparkSession spark = session(cluster.masterUrl(), "executor-loss-test");
     try {
       // Shipped gzipped; a gzipped file is one split, and the test wants four byte ranges.
       String file = TestData.uncompressed(TestData.sharedData("skin_nonskin", "train.libsvm"),
@@ -224,6 +236,310 @@ class StandaloneClusterTest {
       if (quietLevels != null) {
         Configurator.setLevel(quietLevels);
       }
+    }
+  }
+
+  /**
+   * Block momentum's rounds in barrier stages on the cluster: 2 workers (the cluster's 2 task
+   * slots, one per executor JVM) gathered from the 4 input partitions through a shuffle, 16
+   * rounds per epoch in one barrier stage per epoch, the tasks exchanging their changes over
+   * sockets between the executors. The model is local mode's (one Spark job per round) bit for
+   * bit; and when the executor of one worker dies halfway through epoch 3 (its JVM ends in round
+   * 8, {@code exit-mid-epoch:3}: no goodbye, its cached blocks and shuffle files gone), Spark
+   * reruns the epoch's stage on the replacement executor, from the epoch's shipped weights, and
+   * the model is still the same. Prints what the barrier stages waited for before their tasks
+   * launched (locality): see NOTES-BRANCH.md.
+   */
+  @Test
+  void barrierRoundsGiveTheLocalModelAlsoWhenAnExecutorDiesMidEpoch() throws IOException {
+    String file = TestData.uncompressed(TestData.sharedData("skin_nonskin", "train.libsvm"),
+        tmp).toString();
+    int epochs = 6;
+    PerceptronClassifier estimator = new PerceptronClassifier().setMixing("momentum")
+        .setMixingRounds(16).setNumWorkers(2).setMaxIter(epochs).setTol(0.0).setSeed(13);
+    Map<String, Level> quietLevels = null;
+    double[] undisturbed;
+    double[] disturbed;
+    long[] updates;
+    BarrierStages stages = new BarrierStages();
+    SparkSession spark = session(cluster.masterUrl(), "barrier-rounds-test");
+    try {
+      Dataset<Row> data = LibSvmSource.read(spark, file, -1, "training data").frame();
+      assertEquals(4, data.rdd().getNumPartitions());
+      spark.sparkContext().addSparkListener(stages);
+      PerceptronClassificationModel model = estimator.fit(data);
+      SparkTestSupport.awaitListeners(spark);
+      undisturbed = weights(model);
+      updates = model.summary().updatesHistory();
+      assertEquals(epochs, stages.epochJobs(), "one barrier job per epoch: " + stages);
+      System.out.println("barrier stages, undisturbed fit: " + stages.summary());
+
+      stages.clear();
+      quietLevels = quiet(LOGGED_ON_EXECUTOR_LOSS);
+      spark.sparkContext().setLocalProperty(INJECT_FAILURE, "exit-mid-epoch:3");
+      try {
+        model = estimator.fit(LibSvmSource.read(spark, file, -1, "training data").frame());
+      } finally {
+        spark.sparkContext().setLocalProperty(INJECT_FAILURE, null);
+      }
+      SparkTestSupport.awaitListeners(spark);
+      disturbed = weights(model);
+      System.out.println("barrier stages, executor lost in epoch 3: " + stages.summary()
+          + "; per attempt: " + stages.perAttempt() + "; epochs as barrier jobs: "
+          + stages.epochJobs());
+      assertFalse(stages.executorsRemoved.isEmpty(), "no executor was lost: " + stages);
+      assertTrue(stages.retriedBarrierStages() >= 1, "the epoch's stage was not rerun: "
+          + stages);
+      assertArrayEquals(updates, model.summary().updatesHistory());
+      assertArrayEquals(undisturbed, disturbed);
+    } finally {
+      spark.sparkContext().removeSparkListener(stages);
+      stopActiveSession();
+      if (quietLevels != null) {
+        Configurator.setLevel(quietLevels);
+      }
+    }
+    // The reference: local mode, one Spark job per round, the same 4 input partitions.
+    SparkSession local = session("local[2]", "barrier-rounds-reference");
+    try {
+      local.sparkContext().setLocalProperty(ROUND_EXECUTION, "jobs");
+      PerceptronClassificationModel reference = estimator.fit(
+          LibSvmSource.read(local, file, -1, "training data").frame());
+      assertArrayEquals(updates, reference.summary().updatesHistory());
+      assertArrayEquals(weights(reference), undisturbed);
+    } finally {
+      stopActiveSession();
+    }
+  }
+
+  /**
+   * The barrier stage needs all its tasks placed in one round of offers, and Spark's delay
+   * scheduling holds a task back (spark.locality.wait, 3 s per level) while its preferred
+   * executor is busy. Here both workers' cached blocks sit on one executor of one core (the
+   * other executor's core was busy while the blocks were built), so both tasks would prefer it:
+   * without BarrierPlacement every epoch's stage waited out the delay and then ran one task
+   * NODE_LOCAL. With it, no epoch's stage waits: every task launches at once, process-local to
+   * the executor it was given.
+   */
+  @Test
+  void barrierTasksDoNotWaitWhenTheBlocksSitOnOneExecutor() throws Exception {
+    String file = TestData.uncompressed(TestData.sharedData("skin_nonskin", "train.libsvm"),
+        tmp).toString();
+    Path release = tmp.resolve("release-the-blocker");
+    int epochs = 6;
+    PerceptronClassifier estimator = new PerceptronClassifier().setMixing("momentum")
+        .setMixingRounds(4).setNumWorkers(2).setMaxIter(epochs).setTol(0.0).setSeed(13);
+    BarrierStages stages = new BarrierStages();
+    // The blocking task below is a lambda of this class: the executors need the test classes.
+    SparkSession spark = session(cluster.masterUrl(), "barrier-locality-test",
+        java.io.File.pathSeparator + TestData.projectRoot().resolve("target/test-classes"));
+    try {
+      Dataset<Row> data = LibSvmSource.read(spark, file, -1, "training data").frame();
+      org.apache.spark.api.java.JavaSparkContext jsc =
+          new org.apache.spark.api.java.JavaSparkContext(spark.sparkContext());
+      // Wait until both executors registered, then hold one core until the epochs start.
+      long deadline = System.currentTimeMillis() + 120_000;
+      while (jsc.sc().getExecutorMemoryStatus().size() < 3
+          && System.currentTimeMillis() < deadline) {
+        Thread.sleep(100);
+      }
+      java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(1);
+      List<String> holders = new CopyOnWriteArrayList<>();
+      stages.onFirstEpoch(() -> {
+        holders.addAll(blockHolders(spark));
+        try {
+          Files.createFile(release);
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      });
+      spark.sparkContext().addSparkListener(new SparkListener() {
+        @Override
+        public void onTaskStart(org.apache.spark.scheduler.SparkListenerTaskStart event) {
+          holding.countDown();
+        }
+      });
+      String releasePath = release.toString();
+      Thread blocker = new Thread(() -> jsc.parallelize(List.of(1), 1).foreach(x -> {
+        long until = System.currentTimeMillis() + 300_000;
+        while (!Files.exists(Path.of(releasePath)) && System.currentTimeMillis() < until) {
+          Thread.sleep(50);
+        }
+      }));
+      blocker.start();
+      assertTrue(holding.await(2, TimeUnit.MINUTES), "the blocking task never started");
+      spark.sparkContext().addSparkListener(stages);
+      PerceptronClassificationModel model = estimator.fit(data);
+      blocker.join(300_000);
+      SparkTestSupport.awaitListeners(spark);
+      assertEquals(epochs, model.summary().totalIterations());
+      System.out.println("barrier stages, blocks built on one executor: " + stages.summary()
+          + "; per attempt: " + stages.perAttempt());
+      assertEquals(2, holders.size(), "cached blocks at the first epoch: " + holders);
+      assertEquals(holders.get(0), holders.get(1), "both blocks on one executor: " + holders);
+      assertEquals(epochs, stages.epochJobs());
+      assertEquals(0, stages.waited(), stages.perAttempt());
+      assertEquals(Map.of("PROCESS_LOCAL", 2 * epochs), stages.localityCounts(),
+          stages.perAttempt());
+    } finally {
+      spark.sparkContext().removeSparkListener(stages);
+      stopActiveSession();
+    }
+  }
+
+  /** The executors caching each training block, in worker order ("?" for none). */
+  private static List<String> blockHolders(SparkSession spark) {
+    List<String> out = new java.util.ArrayList<>();
+    for (org.apache.spark.rdd.RDD<?> rdd : scala.jdk.javaapi.CollectionConverters.asJava(
+        spark.sparkContext().getPersistentRDDs()).values()) {
+      if (io.github.sparkperceptron.train.TrainingInput.BLOCKS_NAME.equals(rdd.name())) {
+        for (int p = 0; p < rdd.getNumPartitions(); p++) {
+          scala.collection.immutable.Seq<org.apache.spark.storage.BlockManagerId> at =
+              spark.sparkContext().env().blockManager().master()
+                  .getLocations(new org.apache.spark.storage.RDDBlockId(rdd.id(), p));
+          out.add(at.isEmpty() ? "?" : at.head().executorId());
+        }
+      }
+    }
+    return out;
+  }
+
+  private static final String INJECT_FAILURE = "spark.perceptron.test.injectFailure";
+  private static final String ROUND_EXECUTION = "spark.perceptron.roundExecution";
+
+  private static double[] weights(PerceptronClassificationModel m) {
+    double[] w = m.coefficientMatrix().toArray();
+    double[] b = m.interceptVector().toArray();
+    double[] out = java.util.Arrays.copyOf(w, w.length + b.length);
+    System.arraycopy(b, 0, out, w.length, b.length);
+    return out;
+  }
+
+  /**
+   * The barrier stages of the epochs (a stage whose RDDs include a barrier one), per attempt:
+   * when Spark submitted it, when its tasks launched and at which locality level; and the
+   * executors Spark removed.
+   */
+  private static final class BarrierStages extends SparkListener {
+    private final Map<Integer, String> descriptions = new ConcurrentHashMap<>();
+    private final Map<String, Long> submitted = new ConcurrentHashMap<>();
+    private final Map<String, List<Long>> launched = new ConcurrentHashMap<>();
+    private final Map<String, List<String>> localities = new ConcurrentHashMap<>();
+    private final AtomicInteger epochJobs = new AtomicInteger();
+    final List<String> executorsRemoved = new CopyOnWriteArrayList<>();
+
+    private volatile Runnable onFirstEpoch;
+
+    /** Runs {@code action} (on the listener bus) when the first epoch's barrier job starts. */
+    void onFirstEpoch(Runnable action) {
+      this.onFirstEpoch = action;
+    }
+
+    /** Per attempt: stage.attempt, ms from submission to its last task's launch, localities. */
+    String perAttempt() {
+      StringBuilder out = new StringBuilder();
+      new java.util.TreeMap<>(launched).forEach((k, times) -> out.append(k).append(": ")
+          .append(times.stream().mapToLong(Long::longValue).max().orElse(0) - submitted.get(k))
+          .append(" ms ").append(localities.get(k)).append("; "));
+      return out.toString();
+    }
+
+    void clear() {
+      descriptions.clear();
+      submitted.clear();
+      launched.clear();
+      localities.clear();
+      epochJobs.set(0);
+      executorsRemoved.clear();
+    }
+
+    int epochJobs() {
+      return epochJobs.get();
+    }
+
+    @Override
+    public void onJobStart(SparkListenerJobStart start) {
+      String description = start.properties() == null ? null
+          : start.properties().getProperty("spark.job.description");
+      if (description != null && description.contains("in one barrier stage")) {
+        epochJobs.incrementAndGet();
+        Runnable action = onFirstEpoch;
+        onFirstEpoch = null;
+        if (action != null) {
+          action.run();
+        }
+      }
+    }
+
+    @Override
+    public void onStageSubmitted(org.apache.spark.scheduler.SparkListenerStageSubmitted event) {
+      org.apache.spark.scheduler.StageInfo info = event.stageInfo();
+      boolean barrier = false;
+      for (org.apache.spark.storage.RDDInfo rdd
+          : scala.jdk.javaapi.CollectionConverters.asJava(info.rddInfos())) {
+        barrier |= rdd.isBarrier();
+      }
+      if (barrier) {
+        String key = info.stageId() + "." + info.attemptNumber();
+        submitted.put(key, info.submissionTime().isDefined()
+            ? (Long) info.submissionTime().get() : System.currentTimeMillis());
+        launched.put(key, new CopyOnWriteArrayList<>());
+        localities.put(key, new CopyOnWriteArrayList<>());
+      }
+    }
+
+    @Override
+    public void onTaskStart(org.apache.spark.scheduler.SparkListenerTaskStart event) {
+      String key = event.stageId() + "." + event.stageAttemptId();
+      List<Long> times = launched.get(key);
+      if (times != null) {
+        times.add(event.taskInfo().launchTime());
+        localities.get(key).add(event.taskInfo().taskLocality().toString());
+      }
+    }
+
+    @Override
+    public void onExecutorRemoved(SparkListenerExecutorRemoved event) {
+      executorsRemoved.add(event.executorId() + ": " + event.reason());
+    }
+
+    /** Barrier stages that ran more than one attempt. */
+    long retriedBarrierStages() {
+      return submitted.keySet().stream().filter(k -> !k.endsWith(".0")).count();
+    }
+
+    /**
+     * Attempts that launched their last task 2.5 s or more after submission: a wait of Spark's
+     * locality delay (3 s), which load does not explain on a stage of two tasks.
+     */
+    int waited() {
+      int waited = 0;
+      for (Map.Entry<String, List<Long>> e : launched.entrySet()) {
+        long last = e.getValue().stream().mapToLong(Long::longValue).max().orElse(0);
+        if (last - submitted.get(e.getKey()) >= 2500) {
+          waited++;
+        }
+      }
+      return waited;
+    }
+
+    /** Tasks per locality level. */
+    Map<String, Integer> localityCounts() {
+      Map<String, Integer> byLocality = new java.util.TreeMap<>();
+      localities.values().forEach(l -> l.forEach(x -> byLocality.merge(x, 1, Integer::sum)));
+      return byLocality;
+    }
+
+    /** Attempts, the localities of their tasks, the waits, the executors removed. */
+    String summary() {
+      return submitted.size() + " stage attempts (" + retriedBarrierStages() + " reruns), task"
+          + " localities " + localityCounts() + ", " + waited() + " attempts launched their"
+          + " tasks 2.5 s or more after submission; executors removed: " + executorsRemoved;
+    }
+
+    @Override
+    public String toString() {
+      return summary();
     }
   }
 

@@ -30,7 +30,9 @@ import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.ml.linalg.SparseVector;
 import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Tag;
@@ -49,6 +51,9 @@ import scala.Tuple2;
  *
  * <p>Thousands of mutations go through the readers' own check, verdict and row code on Hadoop's
  * line reader directly (no Spark); a few hundred through the Spark readers on the shared session.
+ * Every direct mutation also goes through the one-pass reader ({@link TextInput}: its parsers'
+ * byte fast path, on 1 and on 3 byte ranges of the file), which must give the two-pass reading's
+ * rows or exactly its message.
  */
 // More than 8 s on an idle 2-core machine: `mvn verify` runs it, `mvn test` does not.
 @Tag("slow")
@@ -408,6 +413,68 @@ class ReaderFuzzTest {
     return new Reading(rows, null);
   }
 
+  /**
+   * The one-pass reader ({@link TextInput}) on {@code workers} workers (byte ranges of the one
+   * split for more than one), its examples collected from the sink in worker order, without
+   * Spark.
+   */
+  private static Reading readOnePass(Base base, Path file, int workers) {
+    List<Object[]> examples = new ArrayList<>();
+    RowSink sink = new RowSink() {
+      @Override
+      public String sparse(int classIndex, double weight, int[] indices, double[] values,
+          int nnz) {
+        examples.add(new Object[] {classIndex, Arrays.copyOf(indices, nnz),
+            Arrays.copyOf(values, nnz)});
+        return null;
+      }
+
+      @Override
+      public String dense(int classIndex, double weight, double[] values) {
+        examples.add(new Object[] {classIndex, null, values.clone()});
+        return null;
+      }
+    };
+    try {
+      TextInput text = TextInput.plan(CONF, file.toString(), base.csv ? TextInput.Format.CSV
+          : TextInput.Format.LIBSVM, base.spec, "fuzzed data", workers, true);
+      List<SplitReport> reports = new ArrayList<>();
+      for (int j = 0; j < workers; j++) {
+        reports.add(text.read(j, sink));
+      }
+      TextInput.Verdict verdict = text.verdict(reports);
+      List<Row> rows = new ArrayList<>();
+      for (Object[] e : examples) {
+        Vector v = e[1] == null ? Vectors.dense((double[]) e[2])
+            : Vectors.sparse(verdict.numFeatures(), (int[]) e[1], (double[]) e[2]);
+        rows.add(RowFactory.create((double) (int) e[0], v));
+      }
+      return new Reading(rows, null);
+    } catch (BadInputException e) {
+      return new Reading(null, e.getMessage());
+    }
+  }
+
+  /** The one-pass reading equals the two-pass one: the same rows, or the same message. */
+  private static void assertSameReading(Reading twoPass, Reading onePass, String context) {
+    assertEquals(twoPass.error, onePass.error, context);
+    if (twoPass.rows != null) {
+      assertEquals(twoPass.rows.size(), onePass.rows.size(), context);
+      for (int r = 0; r < twoPass.rows.size(); r++) {
+        Row a = twoPass.rows.get(r);
+        Row b = onePass.rows.get(r);
+        // A class index beyond int's range reaches the sink as Integer.MAX_VALUE (RowSink).
+        assertEquals(Math.min(a.getDouble(0), Integer.MAX_VALUE), b.getDouble(0), 0.0,
+            "label of row " + r + ": " + context);
+        Vector va = (Vector) a.get(1);
+        Vector vb = (Vector) b.get(1);
+        assertEquals(va.size(), vb.size(), context);
+        assertTrue(Arrays.equals(dense(va, va.size()), dense(vb, vb.size())),
+            "row " + r + ": " + context);
+      }
+    }
+  }
+
   private static Reading readWithSpark(SparkSession spark, Base base, Path file) {
     try {
       LabeledData data = base.csv
@@ -428,12 +495,14 @@ class ReaderFuzzTest {
     int rejectedAtLine;
     int rejectedEmpty;
     int neutral;
+    /** Mutations the one-pass reader read as the two-pass one (1 and 3 workers). */
+    int onePass;
 
     String describe(String what) {
       return String.format(Locale.ROOT, "%s: %,d mutations, %,d read as the reference's rows"
           + " (%,d of them neutral, equal to the unmutated file's rows), %,d rejected with"
-          + " file:line, %,d rejected as holding no examples", what, tried, parsed, neutral,
-          rejectedAtLine, rejectedEmpty);
+          + " file:line, %,d rejected as holding no examples; %,d read alike by the one-pass"
+          + " reader", what, tried, parsed, neutral, rejectedAtLine, rejectedEmpty, onePass);
     }
   }
 
@@ -561,6 +630,19 @@ class ReaderFuzzTest {
         }
         check(base, mutant, file, reading, base.reference(mutant.bytes), original,
             base.csv ? csv : libsvm);
+        String context = base.name + " / " + mutant.how + "\n" + show(mutant.bytes);
+        for (int workers : new int[] {1, 3}) {
+          Reading onePass;
+          try {
+            onePass = readOnePass(base, file, workers);
+          } catch (RuntimeException | Error e) {
+            throw new AssertionError("one-pass reader, " + workers + " workers: not a"
+                + " BadInputException for " + context, e);
+          }
+          assertSameReading(reading, onePass, "one-pass reader, " + workers + " workers: "
+              + context);
+        }
+        (base.csv ? csv : libsvm).onePass++;
       }
     }
     if (!scratch.equals(tmp)) {

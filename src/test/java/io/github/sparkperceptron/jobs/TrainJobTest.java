@@ -193,7 +193,7 @@ class TrainJobTest {
     // Whitespace-normalised: picocli wraps descriptions at 80 columns, wherever the words fall.
     String text = help.out.replaceAll("\\s+", " ");
     assertTrue(text.contains("maximum epochs (default: 10)"), help.out);
-    assertTrue(text.contains("uniform, mistakes, momentum or oneshot (default: mistakes)"),
+    assertTrue(text.contains("uniform, mistakes, momentum or oneshot (default: momentum)"),
         help.out);
     assertTrue(text.contains("for its accuracy) (default: rows)"), help.out);
   }

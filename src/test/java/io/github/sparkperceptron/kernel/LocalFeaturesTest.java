@@ -226,4 +226,72 @@ class LocalFeaturesTest {
     assertEquals(9, copy.config().stateLength());
     assertEquals(2, copy.config().numFeatures());
   }
+
+  /**
+   * Both ways of renumbering (a bit per feature where the block holds a value per 64 features,
+   * sorting a copy of the indices where it is sparser, so that no scratch grows with d) give the
+   * naive answer: the sorted distinct features, each index replaced by its rank among them.
+   */
+  @Test
+  void renumberingBySortingAndByBitsGiveTheRankAmongTheDistinctFeatures() {
+    Random rnd = new Random(9);
+    for (int d : new int[] {200, 5_000, 1 << 30}) {
+      for (int count : new int[] {0, 1, 7, 100, 3_000}) {
+        int[] indices = rnd.ints(count, 0, d).toArray();
+        java.util.TreeSet<Integer> distinct = new java.util.TreeSet<>();
+        for (int g : indices) {
+          distinct.add(g);
+        }
+        int[] expected = new int[count];
+        for (int t = 0; t < count; t++) {
+          expected[t] = distinct.headSet(indices[t]).size();
+        }
+        int[] renumbered = indices.clone();
+        LocalFeatures map = LocalFeatures.renumber(d, renumbered, count);
+        String where = "d=" + d + " count=" + count
+            + (count < (d + 63) / 64 ? " (sorting)" : " (bits)");
+        assertArrayEquals(expected, renumbered, where);
+        assertEquals(distinct.size(), map.size(), where);
+        int l = 0;
+        for (int g : distinct) {
+          assertEquals(g, map.global(l++), where);
+        }
+      }
+    }
+  }
+
+  /**
+   * A linear predictor restricted to a worker's features (the streaming job scores its batches'
+   * training rows, numbered by the worker's own features, with it) scores a local row with the
+   * bits the model's predictor gives the same row in the model's numbers.
+   */
+  @Test
+  void aPredictorForAWorkersFeaturesScoresItsRowsAsTheModelDoes() {
+    Random rnd = new Random(10);
+    for (int k : new int[] {2, 3, 10}) {
+      for (boolean dense : new boolean[] {false, true}) {
+        int d = dense ? 12 : 5_000;
+        TrainingBlock[] b = blocks(rnd, 40, d, k, dense, null);
+        int rows = k == 2 ? 1 : k;
+        double[] state = new double[rows * (d + 1)];
+        for (int j = 0; j < state.length; j++) {
+          state[j] = rnd.nextGaussian();
+        }
+        Predictor model = Predictor.linear(k, d, 0.25, state);
+        Predictor local = model.forFeatures(b[1].localFeatures());
+        int[] gi = new int[d];
+        double[] gv = new double[d];
+        int[] li = new int[d];
+        double[] lv = new double[d];
+        for (int r = 0; r < 40; r++) {
+          int n = b[0].features().copyRow(r, gi, gv);
+          int m = b[1].features().copyRow(r, li, lv);
+          assertArrayEquals(bits(model.rawScores(gi, gv, n)), bits(local.rawScores(li, lv, m)),
+              "K=" + k + " dense=" + dense + " row " + r);
+          assertEquals(model.predict(b[0].features(), r, null, null),
+              local.predict(b[1].features(), r, null, null));
+        }
+      }
+    }
+  }
 }

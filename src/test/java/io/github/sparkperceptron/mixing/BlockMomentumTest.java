@@ -13,6 +13,27 @@ class BlockMomentumTest {
     return StateDelta.dense(dw.clone(), null);
   }
 
+  /**
+   * The automatic rounds, R = min(W, 64, ⌊N / (2·W)⌋), at least 1, worked by hand: W rounds while
+   * every worker's slice of a round keeps two rows, never more than 64, never fewer than one.
+   */
+  @Test
+  void automaticRoundsFollowTheWorkersTheCapAndTheRows() {
+    assertEquals(1, BlockMomentum.automaticRounds(1, 7494));
+    assertEquals(2, BlockMomentum.automaticRounds(2, 455));
+    assertEquals(8, BlockMomentum.automaticRounds(8, 7494));
+    // 7,494 / 128 = 58.5: 58 rounds of at least two rows per worker, not 64
+    assertEquals(58, BlockMomentum.automaticRounds(64, 7494));
+    assertEquals(64, BlockMomentum.automaticRounds(64, 8192));
+    assertEquals(63, BlockMomentum.automaticRounds(64, 8191));
+    assertEquals(64, BlockMomentum.automaticRounds(256, 1_000_000));
+    // 455 rows on 64 workers: 7 rows each, 3 rounds
+    assertEquals(3, BlockMomentum.automaticRounds(64, 455));
+    assertEquals(1, BlockMomentum.automaticRounds(64, 100));
+    assertEquals(1, BlockMomentum.automaticRounds(16, 0));
+    assertEquals(64, BlockMomentum.automaticRounds(Integer.MAX_VALUE, Long.MAX_VALUE));
+  }
+
   /** Two rounds worked by hand with β = 1/2 (two partitions) and no bound check. */
   @Test
   void nesterovStepsMatchAHandComputation() {

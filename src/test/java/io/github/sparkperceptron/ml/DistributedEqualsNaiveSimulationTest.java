@@ -102,7 +102,7 @@ class DistributedEqualsNaiveSimulationTest {
   }
 
   /**
-   * The default mixing weights workers by their share of the epoch's updates: its model is the
+   * Mistake mixing weights workers by their share of the epoch's updates: its model is the
    * naive mistake-weighted one (previous test) and differs from the example-weighted one.
    */
   @Test

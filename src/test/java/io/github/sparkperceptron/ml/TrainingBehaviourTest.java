@@ -23,12 +23,16 @@ class TrainingBehaviourTest {
     return TestData.readLibSvm(TestData.sharedData("breast_cancer", "train.libsvm"), 30);
   }
 
-  /** Without shuffling or averaging, N epochs then M more from the result equal N + M epochs. */
+  /**
+   * Without shuffling or averaging, N epochs then M more from the result equal N + M epochs:
+   * under mistake mixing the weights are the whole state. (Momentum's velocity is not part of a
+   * model, so a warm start begins without it: MomentumEqualsNaiveSimulationTest.)
+   */
   @Test
   void warmStartContinuesTraining() {
     Dataset<Row> data = TestData.frameInOrder(SPARK, breastCancer(), 1);
     PerceptronClassifier clf = new PerceptronClassifier().setShuffle(false).setAveraging("none")
-        .setTol(0.0);
+        .setMixing("mistakes").setTol(0.0);
     PerceptronClassificationModel three = clf.copy(new org.apache.spark.ml.param.ParamMap())
         .setMaxIter(3).fit(data);
     PerceptronClassificationModel fivePlusThree = clf.copy(new org.apache.spark.ml.param.ParamMap())

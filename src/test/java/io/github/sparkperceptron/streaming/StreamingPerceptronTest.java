@@ -284,6 +284,9 @@ class StreamingPerceptronTest {
    * by a SparkListener from the batch id Spark puts on every job of the batch; the publications
    * run in their own thread and job group. (Before, a batch took 6 jobs and 7 stages: a facts job
    * with the deal's shuffle, a scoring job, the round, and the model saved inline in 3 jobs.)
+   * Mistake mixing, one round per batch: the default, block momentum over two workers, takes a
+   * job to score and then one per round (its rounds depend on the batch's rows, and its
+   * look-ahead on the batch's largest row norm), see OnlineTraining.
    */
   @Test
   void aMicroBatchIsOneSparkJobOfOneStage() throws Exception {
@@ -318,7 +321,8 @@ class StreamingPerceptronTest {
           }
         };
     StreamingPerceptron trainer = new StreamingPerceptron(new PerceptronClassifier()
-        .setNumWorkers(2)).setCheckpointLocation(tmp.resolve("ckpt").toString())
+        .setMixing("mistakes").setNumWorkers(2))
+        .setCheckpointLocation(tmp.resolve("ckpt").toString())
         .setModelPath(tmp.resolve("model").toString());
     SPARK.sparkContext().addSparkListener(counter);
     try {

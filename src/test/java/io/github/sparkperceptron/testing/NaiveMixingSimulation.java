@@ -1,11 +1,13 @@
 package io.github.sparkperceptron.testing;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Iterative parameter mixing over P workers, written plainly in one place with no library class:
  * the reference the distributed trainer must match bit for bit. It reimplements every documented
- * convention of the trainer instead of calling it:
+ * convention of the trainer instead of calling it (the only shared arithmetic is the serial step,
+ * written again in {@link NaivePerceptron}):
  * <ul>
  *   <li>worker p owns rows [p·n/P, (p+1)·n/P) (Spark's {@code parallelize} slices);</li>
  *   <li>its order in epoch e is a Fisher-Yates shuffle driven by SplitMix64, seeded by
@@ -13,19 +15,31 @@ import java.util.List;
  *       another visiting order (shuffleScope=chunks), the rows {@link #visits} names: an order
  *       is a convention, not arithmetic, and the caller learns it from the library's Spark-free
  *       {@code VisitOrder} (see {@link SerialOrder});</li>
+ *   <li>example weights: s = sample weight × class factor, the balanced factor of class k being
+ *       N/(K'·N_k) with N_k = Σ_p (Σ of the weights of p's rows of class k, in row order), N =
+ *       Σ_k N_k and K' the classes present (scikit-learn's {@code class_weight="balanced"});
+ *       worker p's weight T_p is Σ_k factor_k·N_{p,k} with class factors, else Σ of its rows'
+ *       weights in row order, and T = Σ_p T_p in worker order;</li>
  *   <li>an epoch is R rounds; round r visits the slice [r·n_p/R, (r+1)·n_p/R) of that order,
- *       from the round's weights with a zero accumulator, and every worker's clock runs at T/T_p
- *       per example and ends the round at the agreed c + T·(r+1)/R;</li>
- *   <li>the workers' changes (δw, δu) are mixed along a fixed binary tree over the worker
- *       indices, left with right as a + r·(b − a), r = μ_R/(μ_L + μ_R), a side with μ = 0
- *       contributing nothing; the driver adds the non-zero coordinates of the mix;</li>
- *   <li>μ_p = rows for uniform mixing, updates for mistakes and momentum mixing;</li>
- *   <li>momentum: before each round v = w + β·Δ (u absorbs c·β·Δ), taken only when
- *       ‖v‖² ≤ ‖w_0‖² + ρ·(M + β·m_Δ), else Δ and m_Δ reset; after it Δ = β·Δ + g, M and m_Δ
- *       grow by the mixed update mass; a round without updates resets Δ and m_Δ.</li>
+ *       from the round's weights with a zero accumulator, and every worker's clock advances by
+ *       s·(T/T_p) per example and ends the round at the agreed c + T·(r+1)/R;</li>
+ *   <li>the workers' changes (δw, δu, and their update mass Σ τ) are mixed along a fixed binary
+ *       tree over the worker indices, left with right as a + r·(b − a), r = μ_R/(μ_L + μ_R), a
+ *       side with μ = 0 contributing nothing; the driver adds the non-zero coordinates of the
+ *       mix;</li>
+ *   <li>μ_p = T_p for uniform mixing, the number of updates for mistakes and momentum mixing;</li>
+ *   <li>momentum (β = 1 − 1/P): before each round v = w + β·Δ (u absorbs c·β·Δ), taken only
+ *       when ‖v‖² ≤ ‖w_0‖² + ρ·(M + β·m_Δ), else Δ and m_Δ reset (a restart, counted); after it
+ *       Δ = β·Δ + g, M and m_Δ grow by the mixed update mass; a round without updates resets Δ
+ *       and m_Δ. For the perceptron rule ρ = c·η·s_max·max‖x̃‖² (c = 1 binary, 2 multiclass;
+ *       s_max the largest example weight; x̃ with the bias feature 1; multiplied in that order);
+ *       the passive-aggressive rules have no such bound and are never checked (ρ = 0);</li>
+ *   <li>with {@link #recordVote}, the voted perceptron: every round, each worker's start vector
+ *       and the vector after each of its updates vote with μ_p·(the clock it survived), μ_p the
+ *       worker's share of the round's mixing weight (1/P when no worker updated).</li>
  * </ul>
- * Binary labels only, unit sample weights, the perceptron rule, dense rows; like the trainer it
- * stops after an epoch without updates.
+ * Dense rows; like the trainer it stops after an epoch without updates. The state is K'·(d+1)
+ * values, class after class, the bias last in each (K' = 1 for binary labels).
  */
 public final class NaiveMixingSimulation {
   private final List<double[]> xs;
@@ -37,6 +51,13 @@ public final class NaiveMixingSimulation {
   private final boolean averaged;
   private final boolean fitIntercept;
   private final long seed;
+  private int numClasses = 2;
+  private List<Double> sampleWeights;
+  private boolean balanced;
+  private double eta = 1.0;
+  private String rule = "perceptron";
+  private double aggressiveness = 1.0;
+  private boolean vote;
 
   /**
    * The rows worker p visits in epoch e, as indices into its own rows (0 .. n_p − 1), or
@@ -44,7 +65,7 @@ public final class NaiveMixingSimulation {
    */
   public java.util.function.BiFunction<Integer, Integer, int[]> visits;
 
-  /** Weights, accumulator and clock of the driver after {@link #run}. */
+  /** Weights, accumulator and clock of the driver after {@link #run} (class-major). */
   public double[] w;
   public double[] u;
   public double clock;
@@ -52,7 +73,7 @@ public final class NaiveMixingSimulation {
   public long[] updates;
   /** Epochs run (training stops after an epoch without updates). */
   public int epochsRun;
-  /** Σ over rounds of Σ_p μ_p·k_p with μ normalised (McDonald et al.'s left side). */
+  /** Σ over rounds of Σ_p μ_p·m_p with μ normalised (McDonald et al.'s left side). */
   public double mixedMistakes;
   /** Momentum after {@link #run}: Δ, M, Δ's mass, ‖w_0‖² and ρ of the bound. */
   public double[] velocity;
@@ -60,6 +81,11 @@ public final class NaiveMixingSimulation {
   public double velocityMass;
   public double initialNorm;
   public double rho;
+  /** Look-aheads skipped because they would have broken the bound's invariant. */
+  public long restarts;
+  /** With {@link #recordVote}: every voting vector (class-major) and its vote weight. */
+  public final List<double[]> voteVectors = new ArrayList<>();
+  public final List<Double> voteWeights = new ArrayList<>();
 
   public NaiveMixingSimulation(List<double[]> xs, List<Integer> labels, int d, int workers,
       int rounds, String mixing, boolean averaged, boolean fitIntercept, long seed) {
@@ -72,6 +98,42 @@ public final class NaiveMixingSimulation {
     this.averaged = averaged;
     this.fitIntercept = fitIntercept;
     this.seed = seed;
+  }
+
+  /** K classes (labels 0 .. K−1); K = 2 keeps one weight row. */
+  public NaiveMixingSimulation classes(int k) {
+    this.numClasses = k;
+    return this;
+  }
+
+  /** A sample weight per row (unit weights when never called). */
+  public NaiveMixingSimulation sampleWeights(List<Double> weights) {
+    this.sampleWeights = weights;
+    return this;
+  }
+
+  /** classWeight=balanced. */
+  public NaiveMixingSimulation balancedClasses() {
+    this.balanced = true;
+    return this;
+  }
+
+  public NaiveMixingSimulation stepSize(double stepSize) {
+    this.eta = stepSize;
+    return this;
+  }
+
+  /** "perceptron", "pa", "pa1" or "pa2", with aggressiveness C. */
+  public NaiveMixingSimulation rule(String updateRule, double c) {
+    this.rule = updateRule;
+    this.aggressiveness = c;
+    return this;
+  }
+
+  /** Keeps the voted perceptron's vectors and weights ({@link #votes}). */
+  public NaiveMixingSimulation recordVote() {
+    this.vote = true;
+    return this;
   }
 
   /** One worker's round: its change and what mixing needs to know. */
@@ -110,10 +172,24 @@ public final class NaiveMixingSimulation {
     return this;
   }
 
+  private int weightRows() {
+    return numClasses == 2 ? 1 : numClasses;
+  }
+
+  private double sampleWeight(int row) {
+    return sampleWeights == null ? 1.0 : sampleWeights.get(row);
+  }
+
+  private static int sliceStart(int p, int n, int parts) {
+    return (int) ((long) p * n / parts);
+  }
+
   public NaiveMixingSimulation run(int epochs) {
     int n = xs.size();
-    w = startW != null ? startW.clone() : new double[d + 1];
-    u = startU != null ? startU.clone() : new double[d + 1];
+    int rows = weightRows();
+    int len = rows * (d + 1);
+    w = startW != null ? startW.clone() : new double[len];
+    u = startU != null ? startU.clone() : new double[len];
     clock = startClock;
     initialNorm = 0;
     for (double v : w) {
@@ -122,25 +198,71 @@ public final class NaiveMixingSimulation {
     if (carried != null) {
       initialNorm = carried.initialNorm;
     }
-    updates = new long[epochs];
-    velocity = carried != null ? carried.velocity.clone() : new double[d + 1];
-    double beta = 1.0 - 1.0 / workers;
-    mass = carried != null ? carried.mass : 0;
-    velocityMass = carried != null ? carried.velocityMass : 0;
+    // Per worker and class, the weights of its rows in row order; then the class factors.
+    double[][] classSums = new double[workers][numClasses];
+    double[] workerWeight = new double[workers];
+    for (int p = 0; p < workers; p++) {
+      for (int i = sliceStart(p, n, workers); i < sliceStart(p + 1, n, workers); i++) {
+        classSums[p][labels.get(i)] += sampleWeight(i);
+        workerWeight[p] += sampleWeight(i);
+      }
+    }
+    double[] factor = null;
+    if (balanced) {
+      double[] perClass = new double[numClasses];
+      for (int p = 0; p < workers; p++) {
+        for (int k = 0; k < numClasses; k++) {
+          perClass[k] += classSums[p][k];
+        }
+      }
+      double all = 0;
+      int present = 0;
+      for (double s : perClass) {
+        all += s;
+        present += s > 0 ? 1 : 0;
+      }
+      factor = new double[numClasses];
+      for (int k = 0; k < numClasses; k++) {
+        factor[k] = perClass[k] > 0 ? all / (present * perClass[k]) : 0.0;
+      }
+      for (int p = 0; p < workers; p++) {
+        workerWeight[p] = 0;
+        for (int k = 0; k < numClasses; k++) {
+          workerWeight[p] += factor[k] * classSums[p][k];
+        }
+      }
+    }
+    double total = 0;
+    for (double t : workerWeight) {
+      total += t;
+    }
+    double[] exampleWeight = new double[n];
+    double maxWeight = 0;
     double maxSquared = 0;
-    for (double[] x : xs) {
+    for (int i = 0; i < n; i++) {
+      exampleWeight[i] = factor == null ? sampleWeight(i)
+          : sampleWeight(i) * factor[labels.get(i)];
+      maxWeight = Math.max(maxWeight, exampleWeight[i]);
       double s = 0.0;
-      for (double v : x) {
+      for (double v : xs.get(i)) {
         s += v * v;
       }
       maxSquared = Math.max(maxSquared, s);
     }
-    // ‖x̃‖² with the bias feature 1; unit steps and weights: ρ = max ‖x̃‖².
-    rho = Math.max(carried != null ? carried.rho : 0.0, maxSquared + (fitIntercept ? 1.0 : 0.0));
+    double radius = maxSquared + (fitIntercept ? 1.0 : 0.0);
+    rho = Math.max(carried != null ? carried.rho : 0.0, rule.equals("perceptron")
+        ? (numClasses == 2 ? 1.0 : 2.0) * eta * maxWeight * radius : 0.0);
+    updates = new long[epochs];
+    velocity = carried != null ? carried.velocity.clone() : new double[len];
+    double beta = 1.0 - 1.0 / workers;
+    boolean momentum = mixing.equals("momentum") && beta > 0;
+    mass = carried != null ? carried.mass : 0;
+    velocityMass = carried != null ? carried.velocityMass : 0;
+    restarts = carried != null ? carried.restarts : 0;
     for (int epoch = 1; epoch <= epochs; epoch++) {
       int[][] orders = new int[workers][];
       for (int p = 0; p < workers; p++) {
-        int size = (int) ((long) (p + 1) * n / workers) - (int) ((long) p * n / workers);
+        int size = sliceStart(p + 1, n, workers) - sliceStart(p, n, workers);
         orders[p] = visits == null ? permutation(seed, epoch, p, size) : visits.apply(p, epoch);
         if (orders[p].length != size) {
           throw new IllegalStateException("worker " + p + " visits " + orders[p].length
@@ -149,17 +271,18 @@ public final class NaiveMixingSimulation {
       }
       double epochClock = clock;
       for (int r = 0; r < rounds; r++) {
-        if (mixing.equals("momentum") && beta > 0 && velocityMass != 0.0) {
+        if (momentum && velocityMass != 0.0) {
           double norm = 0;
-          for (int j = 0; j <= d; j++) {
+          for (int j = 0; j < len; j++) {
             double v = w[j] + beta * velocity[j];
             norm += v * v;
           }
-          if (norm > initialNorm + rho * (mass + beta * velocityMass)) {
+          if (rho > 0 && norm > initialNorm + rho * (mass + beta * velocityMass)) {
             java.util.Arrays.fill(velocity, 0.0);
             velocityMass = 0;
+            restarts++;
           } else {
-            for (int j = 0; j <= d; j++) {
+            for (int j = 0; j < len; j++) {
               double jump = beta * velocity[j];
               velocity[j] = jump;
               if (jump != 0.0) {
@@ -171,38 +294,58 @@ public final class NaiveMixingSimulation {
             velocityMass *= beta;
           }
         }
-        double roundEnd = r == rounds - 1 ? epochClock + n
-            : epochClock + (double) n * (r + 1) / rounds;
+        double roundEnd = r == rounds - 1 ? epochClock + total
+            : epochClock + total * (r + 1) / rounds;
         Leaf[] leaves = new Leaf[workers];
+        List<List<double[]>> seen = new ArrayList<>();
+        List<List<Double>> since = new ArrayList<>();
         for (int p = 0; p < workers; p++) {
-          int from = (int) ((long) p * n / workers);
+          int from = sliceStart(p, n, workers);
           int size = orders[p].length;
-          NaivePerceptron local = NaivePerceptron.perceptron(d, 2, fitIntercept, 1.0, averaged);
-          System.arraycopy(w, 0, local.w[0], 0, d + 1);
+          NaivePerceptron local = new NaivePerceptron(d, numClasses, fitIntercept, eta, averaged,
+              rule, aggressiveness);
+          for (int k = 0; k < rows; k++) {
+            System.arraycopy(w, k * (d + 1), local.w[k], 0, d + 1);
+          }
           local.clock = clock;
-          local.clockStep = (double) n / size;
+          double clockStep = workerWeight[p] > 0 ? total / workerWeight[p] : 0.0;
           Leaf leaf = new Leaf();
+          List<double[]> vectors = new ArrayList<>(List.of(flat(local.w)));
+          List<Double> times = new ArrayList<>(List.of(clock));
           for (int t = size * r / rounds; t < size * (r + 1) / rounds; t++) {
             int row = from + orders[p][t];
-            if (local.step(xs.get(row), labels.get(row))) {
-              leaf.updates++;
+            double s = exampleWeight[row];
+            if (s == 0.0) {
+              continue;
             }
-            local.clock += local.clockStep;
+            if (local.step(xs.get(row), labels.get(row), s)) {
+              leaf.updates++;
+              leaf.mass += local.lastStep;
+              vectors.add(flat(local.w));
+              times.add(local.clock);
+            }
+            local.clock += s * clockStep;
           }
-          leaf.dw = new double[d + 1];
-          leaf.du = new double[d + 1];
-          for (int j = 0; j <= d; j++) {
-            leaf.dw[j] = local.w[0][j] - w[j];
-            leaf.du[j] = averaged ? local.u[0][j] : 0.0;
+          seen.add(vectors);
+          since.add(times);
+          leaf.dw = new double[len];
+          leaf.du = new double[len];
+          for (int k = 0; k < rows; k++) {
+            for (int j = 0; j <= d; j++) {
+              leaf.dw[k * (d + 1) + j] = local.w[k][j] - w[k * (d + 1) + j];
+              leaf.du[k * (d + 1) + j] = averaged ? local.u[k][j] : 0.0;
+            }
           }
-          leaf.mass = leaf.updates;
-          leaf.mu = mixing.equals("uniform") ? size : leaf.updates;
+          leaf.mu = mixing.equals("uniform") ? workerWeight[p] : leaf.updates;
           leaves[p] = leaf;
           updates[epoch - 1] += leaf.updates;
         }
+        if (vote) {
+          addVotes(leaves, seen, since, roundEnd);
+        }
         int rootLevel = 32 - Integer.numberOfLeadingZeros(workers - 1);
         Leaf mixed = tree(leaves, rootLevel, 0);
-        for (int j = 0; j <= d; j++) {
+        for (int j = 0; j < len; j++) {
           if (mixed.dw[j] != 0.0) {
             w[j] += mixed.dw[j];
           }
@@ -212,11 +355,11 @@ public final class NaiveMixingSimulation {
         }
         clock = roundEnd;
         mixedMistakes += mixed.mass;
-        if (mixing.equals("momentum") && beta > 0 && mixed.mass == 0.0) {
+        if (momentum && mixed.mass == 0.0) {
           java.util.Arrays.fill(velocity, 0.0);
           velocityMass = 0;
-        } else if (mixing.equals("momentum") && beta > 0) {
-          for (int j = 0; j <= d; j++) {
+        } else if (momentum) {
+          for (int j = 0; j < len; j++) {
             if (mixed.dw[j] != 0.0) {
               velocity[j] += mixed.dw[j];
             }
@@ -231,6 +374,33 @@ public final class NaiveMixingSimulation {
       }
     }
     return this;
+  }
+
+  /** Every vector of the round votes with μ_p × the clock it survived (until the next one). */
+  private void addVotes(Leaf[] leaves, List<List<double[]>> seen, List<List<Double>> since,
+      double roundEnd) {
+    double sum = 0;
+    for (Leaf leaf : leaves) {
+      sum += leaf.mu;
+    }
+    for (int p = 0; p < leaves.length; p++) {
+      double mu = sum > 0 ? leaves[p].mu / sum : 1.0 / leaves.length;
+      List<Double> times = since.get(p);
+      for (int v = 0; v < times.size(); v++) {
+        double until = v + 1 < times.size() ? times.get(v + 1) : roundEnd;
+        voteVectors.add(seen.get(p).get(v));
+        voteWeights.add(mu * (until - times.get(v)));
+      }
+    }
+  }
+
+  private static double[] flat(double[][] rows) {
+    int width = rows[0].length;
+    double[] out = new double[rows.length * width];
+    for (int k = 0; k < rows.length; k++) {
+      System.arraycopy(rows[k], 0, out, k * width, width);
+    }
+    return out;
   }
 
   /** The node covering workers [index·2^level, (index+1)·2^level). */
@@ -252,9 +422,10 @@ public final class NaiveMixingSimulation {
       out.mass = right.mass;
     } else if (right.mu > 0.0) {
       double r = right.mu / out.mu;
-      out.dw = new double[d + 1];
-      out.du = new double[d + 1];
-      for (int j = 0; j <= d; j++) {
+      int len = left.dw.length;
+      out.dw = new double[len];
+      out.du = new double[len];
+      for (int j = 0; j < len; j++) {
         out.dw[j] = left.dw[j] + r * (right.dw[j] - left.dw[j]);
         out.du[j] = left.du[j] + r * (right.du[j] - left.du[j]);
       }
@@ -267,12 +438,45 @@ public final class NaiveMixingSimulation {
     return out;
   }
 
-  /** The averaged (or last) weights, bias last. */
+  /** The averaged (or last) weights, class-major, bias last in each class. */
   public double[] model() {
     double[] out = w.clone();
     if (averaged && clock > 0) {
-      for (int j = 0; j <= d; j++) {
+      for (int j = 0; j < out.length; j++) {
         out[j] -= u[j] / clock;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * With {@link #recordVote}: the vote for {@code x}, Σ weight·sign(w·x) for binary labels
+   * (sign(0) = −1), else per class the weight of the vectors whose arg-max (ties to the lowest
+   * class) it is.
+   */
+  public double[] votes(double[] x) {
+    int rows = weightRows();
+    double[] out = new double[rows];
+    for (int v = 0; v < voteVectors.size(); v++) {
+      double[] vector = voteVectors.get(v);
+      double c = voteWeights.get(v);
+      int best = 0;
+      double bestScore = Double.NaN;
+      for (int k = 0; k < rows; k++) {
+        double score = 0;
+        for (int j = 0; j < d; j++) {
+          score += vector[k * (d + 1) + j] * x[j];
+        }
+        score += vector[k * (d + 1) + d];
+        if (rows == 1) {
+          out[0] += score > 0 ? c : -c;
+        } else if (k == 0 || score > bestScore) {
+          best = k;
+          bestScore = score;
+        }
+      }
+      if (rows > 1) {
+        out[best] += c;
       }
     }
     return out;

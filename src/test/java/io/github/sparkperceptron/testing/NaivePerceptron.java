@@ -108,7 +108,19 @@ public final class NaivePerceptron {
 
   /** Processes one example; returns whether the weights changed. */
   public boolean step(double[] x, int label) {
+    return step(x, label, 1.0);
+  }
+
+  /** τ of the last {@link #step} (0 when it did not update). */
+  public double lastStep;
+
+  /**
+   * Processes one example of weight {@code s} (sample weight times class factor): the perceptron
+   * step is η·s, the passive-aggressive costs C·s; returns whether the weights changed.
+   */
+  public boolean step(double[] x, int label, double s) {
     double[][] u = foldAverageEachEpoch ? this.uEpoch : this.u;
+    lastStep = 0.0;
     double bias = fitIntercept ? 1.0 : 0.0;
     double sq = 0;
     for (int j = 0; j < d; j++) {
@@ -125,10 +137,11 @@ public final class NaivePerceptron {
       }
       double margin = y * score;
       recordLoss(margin);
-      double tau = stepSize(margin, sq + bias);
+      double tau = stepSize(margin, sq + bias, s);
       if (tau <= 0) {
         return false;
       }
+      lastStep = tau;
       double delta = tau * y;
       for (int j = 0; j < d; j++) {
         w[0][j] += delta * x[j];
@@ -157,10 +170,11 @@ public final class NaivePerceptron {
     }
     double margin = scores[label] - scores[rival];
     recordLoss(margin);
-    double tau = stepSize(margin, 2.0 * (sq + bias));
+    double tau = stepSize(margin, 2.0 * (sq + bias), s);
     if (tau <= 0) {
       return false;
     }
+    lastStep = tau;
     for (int j = 0; j < d; j++) {
       w[label][j] += tau * x[j];
       w[rival][j] -= tau * x[j];
@@ -186,9 +200,9 @@ public final class NaivePerceptron {
     }
   }
 
-  private double stepSize(double margin, double q) {
+  private double stepSize(double margin, double q, double s) {
     if (rule.equals("perceptron")) {
-      return margin <= 0 ? eta * 1.0 : 0.0;
+      return margin <= 0 ? eta * s : 0.0;
     }
     double loss = 1.0 - margin;
     if (loss <= 0 || q == 0) {
@@ -198,9 +212,9 @@ public final class NaivePerceptron {
       case "pa":
         return loss / q;
       case "pa1":
-        return Math.min(c * 1.0, loss / q);
+        return Math.min(c * s, loss / q);
       case "pa2":
-        return loss / (q + 1.0 / (2.0 * (c * 1.0)));
+        return loss / (q + 1.0 / (2.0 * (c * s)));
       default:
         throw new IllegalArgumentException(rule);
     }

@@ -164,6 +164,24 @@ public final class TestData {
   }
 
   /**
+   * As {@link #frameInOrder(SparkSession, List, int)}, with a third column {@code weight} holding
+   * {@code weights[i]} for row i.
+   */
+  public static Dataset<Row> frameInOrder(SparkSession spark, List<Example> examples,
+      List<Double> weights, int partitions) {
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < examples.size(); i++) {
+      rows.add(RowFactory.create(examples.get(i).label, examples.get(i).features,
+          weights.get(i)));
+    }
+    StructType schema = SCHEMA.add(DataTypes.createStructField("weight", DataTypes.DoubleType,
+        false));
+    return spark.createDataFrame(
+        new org.apache.spark.api.java.JavaSparkContext(spark.sparkContext())
+            .parallelize(rows, partitions), schema);
+  }
+
+  /**
    * Seeded data separable with a known margin. Binary: a random unit vector u; points x uniform in
    * [−1, 1]^d with |u·x| ≥ gap are kept, label 1 when u·x &gt; 0. Multiclass: K random unit vectors
    * u_k; label argmax_k u_k·x, kept when the best score beats the second by ≥ gap.

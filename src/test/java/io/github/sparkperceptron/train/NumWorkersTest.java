@@ -346,6 +346,12 @@ class NumWorkersTest {
       assertTrue(e.getMessage().startsWith("Column 'label' (labelCol) has -3.0 in row 7 of input"
           + " partition 1: "), workers + " workers: " + e.getMessage());
     }
+    // Rounds meant for barrier stages gather the 2 partitions into 1 worker through a shuffle.
+    IllegalArgumentException gathered = assertThrows(IllegalArgumentException.class,
+        () -> new PerceptronClassifier().setNumWorkers(1).setMixing("momentum")
+            .setMixingRounds(2).fit(two));
+    assertTrue(gathered.getMessage().startsWith("Column 'label' (labelCol) has -3.0 in row 7 of"
+        + " input partition 1: "), "gathered: " + gathered.getMessage());
   }
 
   /**
@@ -394,6 +400,82 @@ class NumWorkersTest {
     return cached;
   }
 
+  /** Worker j's group is input partitions ⌊j·P/W⌋ .. ⌊(j+1)·P/W⌋ − 1, and workerOf inverts it. */
+  @Test
+  void everyInputPartitionBelongsToTheWorkerWhoseGroupHoldsIt() {
+    for (int inputs = 1; inputs <= 40; inputs++) {
+      for (int workers = 1; workers <= inputs; workers++) {
+        WorkerLayout layout = WorkerLayout.of(workers, 2, inputs);
+        int p = 0;
+        for (int j = 0; j < workers; j++) {
+          assertTrue(layout.firstInputOf(j + 1) > layout.firstInputOf(j), "a group is not empty");
+          for (; p < layout.firstInputOf(j + 1); p++) {
+            assertEquals(j, layout.workerOf(p), "P=" + inputs + ", W=" + workers + ", p=" + p);
+          }
+        }
+        assertEquals(inputs, p, "the groups cover every input partition");
+      }
+    }
+  }
+
+  /** The rows a worker holds, in its stored order: label, weight and stored entries. */
+  private static List<String> storedRows(PreparedPartition part) {
+    List<String> out = new ArrayList<>();
+    io.github.sparkperceptron.kernel.TrainingBlock block = part.block;
+    int[] indices = new int[block.features().maxStoredPerRow()];
+    double[] values = new double[indices.length];
+    for (int r = 0; r < block.numRows(); r++) {
+      int n = block.features().copyRow(r, indices, values);
+      out.add(block.label(r) + " " + Double.doubleToLongBits(block.weight(r)) + " "
+          + Arrays.toString(Arrays.copyOf(indices, n)) + " "
+          + Arrays.toString(Arrays.copyOf(values, n)));
+    }
+    return out;
+  }
+
+  /**
+   * Rounds that may run in barrier stages (momentum: 2 rounds for 2 workers) gather the
+   * contiguous groups of a coalesce through one shuffle, since Spark refuses a barrier stage
+   * over a coalesce: the blocks' chain then holds a shuffle and no coalesce, every RDD of the
+   * blocks' stage has W partitions, and every worker holds the rows the coalesce gives it, in the
+   * same stored order, bit for bit. With {@code roundExecution=jobs} the coalesce stays.
+   */
+  @Test
+  void roundsForBarrierStagesGatherTheCoalescedGroupsThroughOneShuffle() {
+    Dataset<Row> five = TestData.frameInOrder(SPARK, PENDIGITS.subList(0, 1000), 5);
+    TrainingConfig momentum = TrainingConfig.builder().columns("label", "features", "weight", "")
+        .numWorkers(2).visitOrder(true, ShuffleScope.CHUNKS, 3)
+        .mixing(io.github.sparkperceptron.mixing.MixingMode.MOMENTUM, 0, 2).build();
+    Dataset<Row> weighted = five.withColumn("weight",
+        org.apache.spark.sql.functions.rand(5).plus(0.5));
+    List<List<String>> coalescedRows = new ArrayList<>();
+    SPARK.sparkContext().setLocalProperty(RoundExecution.MODE_KEY, "jobs");
+    try (TrainingInput coalesced = TrainingInput.prepare(weighted, momentum, 2)) {
+      assertEquals(WorkerLayout.Mode.COALESCE, coalesced.layout.mode);
+      assertTrue(hasCoalesce(coalesced.blocks.rdd()));
+      for (PreparedPartition part : coalesced.blocks.collect()) {
+        coalescedRows.add(storedRows(part));
+      }
+    } finally {
+      SPARK.sparkContext().setLocalProperty(RoundExecution.MODE_KEY, null);
+    }
+    try (LogCapture log = LogCapture.of(WorkerLayout.class);
+        TrainingInput gathered = TrainingInput.prepare(weighted, momentum, 2)) {
+      assertEquals(List.of("numWorkers=2: 2 workers; the input's 5 partitions are gathered into"
+          + " 2 (contiguous groups of about 2, through one shuffle of the converted rows, so that"
+          + " the mixing rounds can run in barrier stages)"), log.messages(Level.INFO));
+      assertEquals(WorkerLayout.Mode.GATHER, gathered.layout.mode);
+      assertFalse(hasCoalesce(gathered.blocks.rdd()));
+      assertTrue(hasShuffle(gathered.blocks.rdd()));
+      assertEquals(null, BarrierRounds.chainProblem(gathered.blocks.rdd(), 2));
+      assertArrayEquals(new long[] {400, 600}, gathered.workerRows);
+      List<PreparedPartition> parts = gathered.blocks.collect();
+      for (int j = 0; j < 2; j++) {
+        assertEquals(coalescedRows.get(j), storedRows(parts.get(j)), "worker " + j);
+      }
+    }
+  }
+
   /**
    * A checkpoint belongs to one number of workers: with another (here: auto on a cluster of
    * another size would do the same), resuming would continue a different training.
@@ -420,23 +502,25 @@ class NumWorkersTest {
 
   /**
    * The mean mixes warn from 8 workers on, where they measurably dilute (BENCHMARKS.md: 3 points
-   * on pendigits at 8 workers); momentum, which does not, and fewer workers stay silent.
+   * on pendigits at 8 workers); momentum (the default), which does not, and fewer workers stay
+   * silent.
    */
   @Test
   void theMeanMixesWarnThatManyWorkersDiluteThem() {
     Dataset<Row> two = TestData.frameInOrder(SPARK, PENDIGITS, 2);
     try (LogCapture log = LogCapture.of(MixingSettings.class)) {
-      new PerceptronClassifier().setNumWorkers(8).setMaxIter(1).fit(two);
+      new PerceptronClassifier().setNumWorkers(8).setMaxIter(1).setMixing("mistakes").fit(two);
       new PerceptronClassifier().setNumWorkers(8).setMaxIter(1).setMixing("uniform").fit(two);
-      new PerceptronClassifier().setNumWorkers(8).setMaxIter(1).setMixing("momentum").fit(two);
-      new PerceptronClassifier().setNumWorkers(7).setMaxIter(1).fit(two);
+      new PerceptronClassifier().setNumWorkers(8).setMaxIter(1).fit(two);
+      new PerceptronClassifier().setNumWorkers(7).setMaxIter(1).setMixing("mistakes").fit(two);
       List<String> warnings = log.messages(Level.WARN);
       assertEquals(2, warnings.size(), warnings.toString());
       assertTrue(warnings.get(0).startsWith("mixing=mistakes averages the changes of 8 workers"),
           warnings.get(0));
       assertTrue(warnings.get(1).startsWith("mixing=uniform averages the changes of 8 workers"),
           warnings.get(1));
-      assertTrue(warnings.get(0).contains("mixing=momentum keeps"), warnings.get(0));
+      assertTrue(warnings.get(0).contains("mixing=momentum, the default, keeps"),
+          warnings.get(0));
     }
   }
 

@@ -247,8 +247,11 @@ class RecoveryTest {
     Files.delete(sidecar);
     assertRefused(clf, real, "is truncated");
 
+    // A flip that leaves every field well-formed: only the checksum can see it. The file ends with
+    // the END tag and the checksum (8 bytes); before them, the last section's last field, under
+    // mixing=momentum the restart count of its MOMENTUM section.
     byte[] flipped = good.clone();
-    flipped[good.length / 2] ^= 0x10;
+    flipped[good.length - 9] ^= 0x10;
     Files.write(real, flipped);
     assertRefused(clf, real, "its checksum does not match its content");
 

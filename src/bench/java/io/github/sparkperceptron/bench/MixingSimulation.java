@@ -1,0 +1,483 @@
+package io.github.sparkperceptron.bench;
+
+import io.github.sparkperceptron.data.SyntheticData;
+import io.github.sparkperceptron.data.SyntheticRows;
+import io.github.sparkperceptron.kernel.Averaging;
+import io.github.sparkperceptron.kernel.EpochOrder;
+import io.github.sparkperceptron.kernel.EpochStats;
+import io.github.sparkperceptron.kernel.FeatureBlock;
+import io.github.sparkperceptron.kernel.LearnerConfig;
+import io.github.sparkperceptron.kernel.LinearState;
+import io.github.sparkperceptron.kernel.OnlineLearner;
+import io.github.sparkperceptron.kernel.Predictor;
+import io.github.sparkperceptron.kernel.ShuffleScope;
+import io.github.sparkperceptron.kernel.TouchedSet;
+import io.github.sparkperceptron.kernel.TrainingBlock;
+import io.github.sparkperceptron.kernel.TrainingBlockBuilder;
+import io.github.sparkperceptron.kernel.UpdateRule;
+import io.github.sparkperceptron.kernel.VisitOrder;
+import io.github.sparkperceptron.mixing.BlockMomentum;
+import io.github.sparkperceptron.mixing.MixingMode;
+import io.github.sparkperceptron.mixing.ParameterMix;
+import io.github.sparkperceptron.mixing.StateDelta;
+import io.github.sparkperceptron.mixing.WorkerResult;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * The trainer's iterative mixing without Spark, for sweeps too long to run on Spark: W workers
+ * (row i of the training file goes to worker i mod W, as a round-robin repartition deals rows;
+ * or contiguous slices), R rounds per epoch, the averaged perceptron, held-out accuracy after
+ * every epoch. Unlike {@link MixingCandidates}, which compares mixing rules written out here,
+ * this runs the library's own code in the order {@code train/JobPerRound} runs it: the kernel
+ * ({@link OnlineLearner} over each worker's slice of its {@link VisitOrder} epoch order, every
+ * worker's clock running at T/T_i), {@link StateDelta#between}, the fixed-tree
+ * {@link ParameterMix}, and {@link BlockMomentum}'s look-ahead, restart and after-round step with
+ * the trainer's β = 1 − 1/W and ρ. So with contiguous slices it gives the model that
+ * {@code PerceptronClassifier.fit} gives on the same rows in W partitions in order, bit for bit,
+ * which {@code --check-spark} verifies; only the Spark jobs are missing.
+ *
+ * <pre>
+ * MixingSimulation DATA_DIR SETS CONFIGS WORKERS [SEEDS [EPOCHS [SPLIT]]]
+ *   SETS     breast_cancer, iris, pendigits, skin_nonskin, spark_sample_libsvm (a suffix @N keeps
+ *            the first N training rows), gen-sparse-100k, gen-dense-100k, gen-sparse-1M,
+ *            gen-dense-200k, gen-multi-sparse-50k, gen-multi-dense-50k, gen-multi20-sparse-40k
+ *            (BenchmarkRunner's generators; another size, e.g. gen-sparse-20k, takes that many
+ *            rows of the same generator, gen-sparse-wide-N and gen-dense-wide-N those of
+ *            gen-sparse-1M and gen-dense-200k), comma-separated
+ *   CONFIGS  mistakes | uniform | momentum:R, R a number, W (= workers), auto (the trainer's
+ *            automatic rounds) or m&lt;M&gt; (min(W, 64, ⌊rows per worker / M⌋), at least 1)
+ *   WORKERS  1,2,4,...      SEEDS 42,1,2      EPOCHS 10      SPLIT roundrobin | contiguous
+ * </pre>
+ * Prints one line per run, {@code RUN set rows W config R seed acc_1 ... acc_E restarts}, then a
+ * Markdown table per set and config of the last epoch's accuracy (mean over seeds) and its
+ * difference in points to the first worker count.
+ *
+ * <p>Two momentum variants that were measured and rejected (BENCHMARKS.md, issue 18), kept
+ * switchable so that the evidence can be reproduced: {@code -Dsim.beta=k} takes β = 1 − k/W, and
+ * {@code -Dsim.gr=true} restarts the velocity whenever a round's mixed change points against it
+ * (O'Donoghue &amp; Candès' gradient restart), each counted as a restart.
+ */
+public final class MixingSimulation {
+  /** Experiment: restart the velocity when a round's mixed change opposes it (-Dsim.gr=true). */
+  static final boolean GRADIENT_RESTART = Boolean.getBoolean("sim.gr");
+  /** Experiment: β = 1 − k/W instead of 1 − 1/W (-Dsim.beta=k). */
+  static final double BETA_SCALE = Double.parseDouble(System.getProperty("sim.beta", "1"));
+
+  private final String name;
+  private final TrainingBlock train;
+  private final TrainingBlock test;
+  private final int d;
+  private final int k;
+
+  MixingSimulation(String name, TrainingBlock train, TrainingBlock test, int d, int k) {
+    this.name = name;
+    this.train = train;
+    this.test = test;
+    this.d = d;
+    this.k = k;
+  }
+
+  /** A run's outcome: accuracy after each epoch, rounds per epoch and momentum restarts. */
+  static final class Outcome {
+    final double[] accuracy;
+    final int rounds;
+    final long restarts;
+    final double[] model;
+
+    Outcome(double[] accuracy, int rounds, long restarts, double[] model) {
+      this.accuracy = accuracy;
+      this.rounds = rounds;
+      this.restarts = restarts;
+      this.model = model;
+    }
+  }
+
+  // ------------------------------------------------------------------------------------ data
+
+  /** A LIBSVM file (1-based indices; labels −1/+1 become 0/1), plain or gzipped, as one block. */
+  static TrainingBlock libsvm(Path file, int d, int maxRows) throws IOException {
+    TrainingBlockBuilder b = new TrainingBlockBuilder(d);
+    try (InputStream raw = Files.newInputStream(file);
+        InputStream in = file.toString().endsWith(".gz") ? new GZIPInputStream(raw) : raw;
+        BufferedReader r = new BufferedReader(new InputStreamReader(in,
+            StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = r.readLine()) != null && b.numRows() < maxRows) {
+        String[] t = line.trim().split("\\s+");
+        if (t.length == 0 || t[0].isEmpty()) {
+          continue;
+        }
+        int label = (int) Double.parseDouble(t[0]);
+        int[] idx = new int[t.length - 1];
+        double[] val = new double[t.length - 1];
+        for (int i = 1; i < t.length; i++) {
+          int colon = t[i].indexOf(':');
+          idx[i - 1] = Integer.parseInt(t[i].substring(0, colon)) - 1;
+          val[i - 1] = Double.parseDouble(t[i].substring(colon + 1));
+        }
+        b.addSparse(Math.max(0, label), 1.0, idx, val, idx.length);
+      }
+    }
+    return b.build();
+  }
+
+  private static Path dataFile(Path dir, String set, String file) {
+    Path plain = dir.resolve(set).resolve(file);
+    Path gzipped = plain.resolveSibling(file + ".gz");
+    return !Files.exists(plain) && Files.exists(gzipped) ? gzipped : plain;
+  }
+
+  static MixingSimulation load(Path dir, String spec) throws IOException {
+    int at = spec.indexOf('@');
+    String set = at < 0 ? spec : spec.substring(0, at);
+    int maxRows = at < 0 ? Integer.MAX_VALUE : Integer.parseInt(spec.substring(at + 1));
+    int[] shape;
+    switch (set) {
+      case "breast_cancer":
+        shape = new int[] {30, 2};
+        break;
+      case "iris":
+        shape = new int[] {4, 3};
+        break;
+      case "pendigits":
+        shape = new int[] {16, 10};
+        break;
+      case "skin_nonskin":
+        shape = new int[] {3, 2};
+        break;
+      case "spark_sample_libsvm":
+        shape = new int[] {692, 2};
+        break;
+      default:
+        return generated(spec);
+    }
+    return new MixingSimulation(spec, libsvm(dataFile(dir, set, "train.libsvm"), shape[0],
+        maxRows), libsvm(dataFile(dir, set, "test.libsvm"), shape[0], Integer.MAX_VALUE),
+        shape[0], shape[1]);
+  }
+
+  /** BenchmarkRunner's generated sets (same generators and seeds), at any number of rows. */
+  static MixingSimulation generated(String spec) {
+    int dash = spec.lastIndexOf('-');
+    // BenchmarkRunner's two wide sets are named by their size alone.
+    String family = spec.equals("gen-sparse-1M") ? "gen-sparse-wide"
+        : spec.equals("gen-dense-200k") ? "gen-dense-wide" : spec.substring(0, dash);
+    String size = spec.substring(dash + 1);
+    long scale = size.endsWith("M") ? 1_000_000L : size.endsWith("k") ? 1000L : 1L;
+    int rows = (int) (Long.parseLong(size.replaceAll("[kM]$", "")) * scale);
+    SyntheticData.Builder b = SyntheticData.builder().margin(0.05).labelNoise(0.05);
+    switch (family) {
+      case "gen-sparse":
+        b.numFeatures(10_000).nonZerosPerRow(20).seed(11);
+        break;
+      case "gen-dense":
+        b.numFeatures(50).dense().seed(12);
+        break;
+      case "gen-sparse-wide":
+        b.numFeatures(100_000).nonZerosPerRow(20).seed(13);
+        break;
+      case "gen-dense-wide":
+        b.numFeatures(100).dense().seed(14);
+        break;
+      case "gen-multi-sparse":
+        b.numFeatures(1000).nonZerosPerRow(30).numClasses(10).seed(18);
+        break;
+      case "gen-multi-dense":
+        b.numFeatures(20).dense().numClasses(10).margin(0.02).labelNoise(0.1).seed(17);
+        break;
+      case "gen-multi20-sparse":
+        b.numFeatures(2000).nonZerosPerRow(20).numClasses(20).seed(16);
+        break;
+      default:
+        throw new IllegalArgumentException("unknown data set " + spec);
+    }
+    SyntheticData data = b.build();
+    int testRows = (int) Math.min(100_000, Math.max(1000, rows / 10));
+    return new MixingSimulation(spec, generated(data, 0, rows), generated(data, rows, testRows),
+        data.numFeatures(), data.numClasses());
+  }
+
+  private static TrainingBlock generated(SyntheticData spec, long first, int rows) {
+    SyntheticRows gen = spec.rows();
+    int[] idx = new int[gen.storedPerRow()];
+    double[] val = new double[gen.storedPerRow()];
+    TrainingBlockBuilder b = new TrainingBlockBuilder(spec.numFeatures());
+    for (int i = 0; i < rows; i++) {
+      int label = gen.row(first + i, idx, val);
+      if (spec.isDense()) {
+        b.addDense(label, 1.0, val);
+      } else {
+        b.addSparse(label, 1.0, idx, val, idx.length);
+      }
+    }
+    return b.build();
+  }
+
+  /** The training rows dealt over {@code workers}: round-robin, or contiguous slices. */
+  TrainingBlock[] split(int workers, boolean contiguous) {
+    TrainingBlockBuilder[] parts = new TrainingBlockBuilder[workers];
+    for (int i = 0; i < workers; i++) {
+      parts[i] = new TrainingBlockBuilder(d);
+    }
+    int[] idx = new int[d];
+    double[] val = new double[d];
+    FeatureBlock x = train.features();
+    int n = train.numRows();
+    for (int r = 0; r < n; r++) {
+      int nnz = x.copyRow(r, idx, val);
+      int worker = r % workers;
+      if (contiguous) {
+        // Worker p holds rows [p·n/W, (p+1)·n/W), Spark's parallelize slices.
+        worker = 0;
+        while ((long) (worker + 1) * n / workers <= r) {
+          worker++;
+        }
+      }
+      parts[worker].addSparse(train.label(r), train.weight(r), idx, val, nnz);
+    }
+    TrainingBlock[] out = new TrainingBlock[workers];
+    for (int i = 0; i < workers; i++) {
+      out[i] = parts[i].build();
+    }
+    return out;
+  }
+
+  int trainingRows() {
+    return train.numRows();
+  }
+
+  int numFeatures() {
+    return d;
+  }
+
+  // -------------------------------------------------------------------------------- training
+
+  /**
+   * Trains {@code epochs} epochs (no early stop: tol = 0, and it goes on after an epoch without
+   * updates only if there is none, as the trainer stops there) and scores every epoch's
+   * averaged model on the test rows.
+   */
+  Outcome run(MixingMode mixing, String roundsSpec, int workers, long seed, int epochs,
+      boolean contiguous) {
+    LearnerConfig config = new LearnerConfig(d, k, true, 1.0, UpdateRule.PERCEPTRON, 1.0,
+        Averaging.AVERAGE);
+    TrainingBlock[] blocks = split(workers, contiguous);
+    int rounds = rounds(mixing, roundsSpec, workers, train.numRows());
+    int n = config.stateLength();
+    double[] w = new double[n];
+    double[] u = new double[n];
+    LinearState driver = new LinearState(w, u, 0.0);
+    // One working copy shared by the workers in turn: equal to w, its accumulator zero, between
+    // workers (each worker's round restores the coordinates it wrote).
+    double[] work = new double[n];
+    double[] workU = new double[n];
+    TouchedSet touched = new TouchedSet(n);
+    TouchedSet support = new TouchedSet(n);
+    TouchedSet changed = new TouchedSet(n);
+    double total = 0.0;
+    double maxSquaredNorm = 0.0;
+    for (TrainingBlock b : blocks) {
+      total += b.totalWeight();
+      maxSquaredNorm = Math.max(maxSquaredNorm, maxSquaredNorm(b));
+    }
+    BlockMomentum momentum = null;
+    if (mixing == MixingMode.MOMENTUM && workers > 1) {
+      double rho = (k == 2 ? 1.0 : 2.0) * 1.0 * 1.0 * (maxSquaredNorm + 1.0);
+      double beta = BETA_SCALE == 1.0 ? BlockMomentum.defaultMomentum(workers)
+          : Math.max(0.0, 1.0 - BETA_SCALE / workers);
+      momentum = new BlockMomentum(n, beta, rho, 0.0);
+    }
+    VisitOrder visits = VisitOrder.of(true, ShuffleScope.ROWS, seed);
+    double[] accuracy = new double[epochs];
+    Arrays.fill(accuracy, Double.NaN);
+    for (int epoch = 1; epoch <= epochs; epoch++) {
+      EpochOrder[] orders = new EpochOrder[workers];
+      for (int i = 0; i < workers; i++) {
+        orders[i] = visits.epochOrder(epoch, i, blocks[i].features());
+      }
+      double epochClock = driver.clock();
+      long epochUpdates = 0;
+      for (int round = 0; round < rounds; round++) {
+        double roundEnd = round == rounds - 1 ? epochClock + total
+            : epochClock + total * (round + 1) / rounds;
+        if (momentum != null) {
+          momentum.lookAhead(w, u, driver.clock(), support.toArray(), changed);
+          for (int j : changed.drain()) {
+            work[j] = w[j];
+          }
+        }
+        ParameterMix mix = new ParameterMix(workers);
+        for (int i = 0; i < workers; i++) {
+          TrainingBlock block = blocks[i];
+          LinearState state = new LinearState(work, workU, driver.clock());
+          double workerWeight = block.totalWeight();
+          double clockScale = workerWeight > 0 ? total / workerWeight : 0.0;
+          EpochStats stats = new EpochStats();
+          int rows = block.numRows();
+          int from = (int) ((long) rows * round / rounds);
+          int to = (int) ((long) rows * (round + 1) / rounds);
+          OnlineLearner.runEpoch(config, block, orders[i], from, to, state, clockScale, stats,
+              null, touched);
+          int[] written = touched.drain();
+          StateDelta delta = StateDelta.between(written, work, w, workU, workers == 1,
+              StateDelta.DENSE_ABOVE);
+          for (int j : written) {
+            work[j] = w[j];
+            workU[j] = 0.0;
+          }
+          mix.add(new WorkerResult(i, mixing.mixWeight(workerWeight, stats.updates), delta,
+              new EpochStats[] {stats}));
+          epochUpdates += stats.updates;
+        }
+        WorkerResult mixed = mix.result();
+        StateDelta change = mixed.delta();
+        change.applyTo(w, u);
+        for (int e = 0, m = change.storedEntries(); e < m; e++) {
+          int j = change.coordinate(e);
+          support.mark(j);
+          work[j] = w[j];
+        }
+        driver.setClock(roundEnd);
+        if (momentum != null) {
+          if (GRADIENT_RESTART) {
+            double[] velocity = momentum.velocity();
+            double dot = 0.0;
+            for (int e = 0, m = change.storedEntries(); e < m; e++) {
+              dot += change.weightChange(e) * velocity[change.coordinate(e)];
+            }
+            if (dot < 0.0) {
+              momentum.restore(new double[n], momentum.mass(), 0.0, momentum.restarts() + 1);
+            }
+          }
+          momentum.afterRound(change, mixed.stepSum());
+        }
+      }
+      accuracy[epoch - 1] = accuracy(config, driver.modelWeights());
+      if (epochUpdates == 0) {
+        Arrays.fill(accuracy, epoch, epochs, accuracy[epoch - 1]);
+        break;
+      }
+    }
+    return new Outcome(accuracy, rounds, momentum == null ? 0 : momentum.restarts(),
+        driver.modelWeights());
+  }
+
+  private static double maxSquaredNorm(TrainingBlock block) {
+    int d = block.features().numFeatures();
+    int[] idx = new int[d];
+    double[] val = new double[d];
+    double max = 0.0;
+    for (int r = 0; r < block.numRows(); r++) {
+      int nnz = block.features().copyRow(r, idx, val);
+      double s = 0.0;
+      for (int e = 0; e < nnz; e++) {
+        s += val[e] * val[e];
+      }
+      max = Math.max(max, s);
+    }
+    return max;
+  }
+
+  /** Rounds per epoch: a number, W, the trainer's automatic choice, or the rule m&lt;M&gt;. */
+  static int rounds(MixingMode mixing, String spec, int workers, long rows) {
+    if (spec == null || spec.isEmpty()) {
+      return 1;
+    }
+    if (spec.equals("W")) {
+      return workers;
+    }
+    if (spec.equals("auto")) {
+      return mixing == MixingMode.MOMENTUM ? BlockMomentum.automaticRounds(workers, rows) : 1;
+    }
+    if (spec.startsWith("m")) {
+      long perRound = Long.parseLong(spec.substring(1));
+      long byRows = rows / workers / perRound;
+      return (int) Math.max(1, Math.min(Math.min(workers, 64), byRows));
+    }
+    return Integer.parseInt(spec);
+  }
+
+  private double accuracy(LearnerConfig config, double[] model) {
+    double[] a = Predictor.linear(config.numClasses(), config.numFeatures(), 0.0, model)
+        .weightedAccuracy(test);
+    return a[0] / a[1];
+  }
+
+  // ------------------------------------------------------------------------------------ main
+
+  public static void main(String[] args) throws IOException {
+    if (args.length > 0 && args[0].equals("--check-spark")) {
+      SparkCheck.main(Arrays.copyOfRange(args, 1, args.length));
+      return;
+    }
+    if (args.length < 4) {
+      System.err.println("usage: MixingSimulation DATA_DIR SETS CONFIGS WORKERS [SEEDS [EPOCHS"
+          + " [roundrobin|contiguous]]]");
+      System.exit(2);
+    }
+    Path dir = Path.of(args[0]);
+    List<String> sets = List.of(args[1].split(","));
+    List<String> configs = List.of(args[2].split(","));
+    int[] workers = Arrays.stream(args[3].split(",")).mapToInt(Integer::parseInt).toArray();
+    long[] seeds = Arrays.stream((args.length > 4 ? args[4] : "42").split(","))
+        .mapToLong(Long::parseLong).toArray();
+    int epochs = args.length > 5 ? Integer.parseInt(args[5]) : 10;
+    boolean contiguous = args.length > 6 && args[6].equals("contiguous");
+    for (String spec : sets) {
+      MixingSimulation sim = load(dir, spec);
+      StringBuilder table = new StringBuilder();
+      table.append(String.format(Locale.ROOT, "%n#### %s (%,d training rows, %,d test rows;"
+          + " accuracy after epoch %d, mean of %d seed(s); Δ to W=%d in points; rounds)%n%n"
+          + "| mixing |", spec, sim.train.numRows(), sim.test.numRows(), epochs, seeds.length,
+          workers[0]));
+      for (int p : workers) {
+        table.append(" W=").append(p).append(" |");
+      }
+      table.append("\n|---|").append("---|".repeat(workers.length)).append('\n');
+      for (String c : configs) {
+        String[] parts = c.split(":", 2);
+        MixingMode mode = MixingMode.fromParam(parts[0]);
+        String roundsSpec = parts.length > 1 ? parts[1] : "";
+        table.append("| ").append(c).append(" |");
+        double reference = Double.NaN;
+        for (int p : workers) {
+          double sum = 0.0;
+          int rounds = 0;
+          for (long seed : seeds) {
+            Outcome o = sim.run(mode, roundsSpec, p, seed, epochs, contiguous);
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
+                "RUN %s %d %d %s %d %d", spec, sim.train.numRows(), p, c, o.rounds, seed));
+            for (double a : o.accuracy) {
+              line.append(String.format(Locale.ROOT, " %.4f", a));
+            }
+            line.append(' ').append(o.restarts);
+            System.out.println(line);
+            System.out.flush();
+            sum += o.accuracy[epochs - 1];
+            rounds = o.rounds;
+          }
+          double mean = sum / seeds.length;
+          if (Double.isNaN(reference)) {
+            reference = mean;
+          }
+          table.append(String.format(Locale.ROOT, " %.4f (%+.2f) %d |", mean,
+              100 * (mean - reference), rounds));
+        }
+        table.append('\n');
+      }
+      System.out.print(table);
+      System.out.flush();
+    }
+  }
+}
