@@ -40,8 +40,11 @@ sp_ensure_classes() {
   fi
 }
 
+# -Dmaven.test.skip=true: the package phase needs nothing from the tests (no test-jar, the shade
+# and classpath executions read main classes and dependencies only), so the tests are neither
+# compiled nor run: a user's first run waits for the library alone.
 sp_build() {
-  sp_maven "spark-perceptron" -DskipTests package
+  sp_maven "spark-perceptron" -Dmaven.test.skip=true package
 }
 
 # sp_maven WHAT MAVEN_ARGS... : runs Maven in the project root, saying what it builds and showing
@@ -92,3 +95,24 @@ sp_log4j_config() {
   fi
 }
 
+
+# sp_cds_archive JOB CLASSPATH: the class-data archive of JOB's JVM for this class path and job
+# jar (their names, the jar's size and time: a rebuilt jar or a changed dependency list gives a new
+# name). Only run-job's SP_CDS=1 uses it.
+sp_cds_archive() {
+  local key
+  key=$( { echo "$2"; stat -c '%n %s %Y' "$SP_JAR"; } | cksum | cut -d' ' -f1)
+  echo "$SP_ROOT/target/cds/$1-$key.jsa"
+}
+
+# sp_cds_keep ARCHIVE WRITTEN: moves a freshly written archive into place and drops the job's
+# older archives (their class path or jar is gone).
+sp_cds_keep() {
+  local archive=$1 written=$2 job old
+  job=$(basename "$archive")
+  job=${job%-*}
+  for old in "$(dirname "$archive")/$job"-*.jsa; do
+    [[ -f "$old" && "$old" != "$archive" ]] && rm -f "$old"
+  done
+  mv -f "$written" "$archive"
+}

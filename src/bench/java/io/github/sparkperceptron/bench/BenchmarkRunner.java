@@ -59,6 +59,10 @@ import picocli.CommandLine.Option;
  * rounds      (only on request) issue 18: the fixed cost of a mixing round in one barrier stage
  *             per epoch against one Spark job per round, and the defaults' fit ({@link
  *             RoundsBench})
+ * pipeline    (only on request) issue 20: a plain single-threaded Java loop over LIBSVM files
+ *             against submit/stream-train (one file per batch), submit/train --max-iter 1
+ *             (reading, training, evaluation) and a 1-row batch's fixed cost ({@link
+ *             PipelineBench})
  * </pre>
  *
  * <p>Writes target/bench/results.csv (one measurement a row, each naming machine, Java, Spark,
@@ -79,7 +83,7 @@ public final class BenchmarkRunner implements Callable<Integer> {
           + " memory is measured with epoch), and on request mixing-cost (issue 9), model-size,"
           + " many-class (issue 10), order (= order-kernel and order-accuracy, issue 14),"
           + " export (ONNX export and scoring, issue 23), scoring (issue 21),"
-          + " rounds (issue 18)")
+          + " rounds (issue 18), pipeline (issue 20)")
   List<String> sections = new ArrayList<>(List.of("mllib", "epoch", "partitions", "scale"));
 
   @Option(names = "--datasets", split = ",", paramLabel = "NAME",
@@ -230,6 +234,28 @@ public final class BenchmarkRunner implements Callable<Integer> {
       description = "rows the scoring section's model is trained on (default: ${DEFAULT-VALUE})")
   long scoringTrainRows;
 
+  @Option(names = "--pipeline-rows", defaultValue = "0",
+      description = "pipeline section: generated rows (0 = 500,000; --quick: 50,000)")
+  long pipelineRows;
+
+  @Option(names = "--pipeline-files", defaultValue = "10",
+      description = "pipeline section: LIBSVM files they are written in, one stream batch each"
+          + " (default: ${DEFAULT-VALUE})")
+  int pipelineFiles;
+
+  @Option(names = "--pipeline-features", defaultValue = "100000",
+      description = "pipeline section: d (default: ${DEFAULT-VALUE})")
+  int pipelineFeatures;
+
+  @Option(names = "--pipeline-nnz", defaultValue = "20",
+      description = "pipeline section: non-zeros per row (default: ${DEFAULT-VALUE})")
+  int pipelineNnz;
+
+  @Option(names = "--pipeline-tiny-batches", defaultValue = "20",
+      description = "pipeline section: the extra 1-row files whose batches give a batch's fixed"
+          + " cost (default: ${DEFAULT-VALUE})")
+  int pipelineTinyBatches;
+
   private SparkSession spark;
   private Report report;
   private StorageProbe probe;
@@ -318,6 +344,11 @@ public final class BenchmarkRunner implements Callable<Integer> {
         if (roundsLayoutRows > 0) {
           rounds.layout(roundsW, roundsLayoutRows, load());
         }
+      }
+      if (sections.contains("pipeline")) {
+        new PipelineBench(report, master, out, repeats).run(
+            pipelineRows > 0 ? pipelineRows : quick ? 50_000 : 500_000, pipelineFiles,
+            pipelineFeatures, pipelineNnz, pipelineTinyBatches);
       }
       if (sections.contains("model-size") || sections.contains("many-class")) {
         ExchangeBench exchange = new ExchangeBench(spark, report, out, master, partitions,

@@ -103,8 +103,9 @@ public final class TextInput implements Serializable {
     }
   }
 
+  /** A plan without its Hadoop configuration ({@link #TextInput(TextInput, Serializable)}). */
   private TextInput(Format format, ReadSpec spec, String path, String role,
-      Tuple2<String, CsvLayout> header, Range[][] ranges, int inputSplits, Serializable conf) {
+      Tuple2<String, CsvLayout> header, Range[][] ranges, int inputSplits) {
     this.format = format;
     this.spec = spec;
     this.path = path;
@@ -114,6 +115,20 @@ public final class TextInput implements Serializable {
     this.numFeatures = layout != null ? layout.featureIndices.length : spec.numFeatures();
     this.inputSplits = inputSplits;
     this.ranges = ranges;
+    this.conf = null;
+  }
+
+  /** {@code plan} reading with the Hadoop configuration {@code conf}. */
+  private TextInput(TextInput plan, Serializable conf) {
+    this.format = plan.format;
+    this.spec = plan.spec;
+    this.path = plan.path;
+    this.role = plan.role;
+    this.layoutFile = plan.layoutFile;
+    this.layout = plan.layout;
+    this.numFeatures = plan.numFeatures;
+    this.inputSplits = plan.inputSplits;
+    this.ranges = plan.ranges;
     this.conf = conf;
   }
 
@@ -135,8 +150,7 @@ public final class TextInput implements Serializable {
     TextInput local = plan(conf, path, format, spec, role, numWorkers, ignoreEmpty);
     Broadcast<HadoopConf> shipped = JavaSparkContext.fromSparkContext(spark.sparkContext())
         .broadcast(new HadoopConf(conf));
-    return new TextInput(format, spec, path, role, local.header(), local.ranges,
-        local.inputSplits, shipped);
+    return new TextInput(local, shipped);
   }
 
   /**
@@ -155,12 +169,8 @@ public final class TextInput implements Serializable {
     List<FileSplit> splits = splits(conf, path, ignoreEmptySplits);
     Tuple2<String, CsvLayout> header = format == Format.CSV
         ? firstLayout(conf, splits, spec, path, role) : null;
-    return new TextInput(format, spec, path, role, header, assign(splits, numWorkers),
-        splits.size(), new HadoopConf(conf));
-  }
-
-  private Tuple2<String, CsvLayout> header() {
-    return layout == null ? null : new Tuple2<>(layoutFile, layout);
+    return new TextInput(new TextInput(format, spec, path, role, header,
+        assign(splits, numWorkers), splits.size()), new HadoopConf(conf));
   }
 
   /** The Hadoop configuration, wherever this plan runs. */

@@ -3,8 +3,6 @@ package io.github.sparkperceptron.jobs;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import org.apache.spark.ml.linalg.Matrix;
@@ -18,14 +16,18 @@ import org.apache.spark.ml.linalg.Matrix;
  * summary), as {@link PerceptronClassificationModel#coefficients()} says.
  */
 final class Coefficients {
-  /** The features' names, in vector order. */
-  final String[] features;
+  /** The input's feature column names, or empty when the input held vectors. */
+  private final List<String> names;
+  /** What the input calls the first feature of a vector: 1 (LIBSVM) or 0. */
+  private final int firstIndex;
   /** weights[k][j]: class k's weight of feature j (one row for a binary model). */
   final double[][] weights;
   final double[] intercepts;
 
-  private Coefficients(String[] features, double[][] weights, double[] intercepts) {
-    this.features = features;
+  private Coefficients(List<String> names, int firstIndex, double[][] weights,
+      double[] intercepts) {
+    this.names = names;
+    this.firstIndex = firstIndex;
     this.weights = weights;
     this.intercepts = intercepts;
   }
@@ -36,10 +38,6 @@ final class Coefficients {
    */
   static Coefficients of(PerceptronClassificationModel model, List<String> names, int firstIndex) {
     int d = model.numFeatures();
-    String[] features = new String[d];
-    for (int j = 0; j < d; j++) {
-      features[j] = names.size() == d ? names.get(j) : String.valueOf(j + firstIndex);
-    }
     Matrix m = model.coefficientMatrix();
     double[][] weights = new double[m.numRows()][d];
     for (int k = 0; k < weights.length; k++) {
@@ -47,12 +45,23 @@ final class Coefficients {
         weights[k][j] = m.apply(k, j);
       }
     }
-    return new Coefficients(features, weights, model.interceptVector().toArray());
+    return new Coefficients(names.size() == d ? names : List.of(), firstIndex, weights,
+        model.interceptVector().toArray());
+  }
+
+  /** How many features the model has. */
+  int numFeatures() {
+    return weights[0].length;
+  }
+
+  /** Feature {@code j}'s name: its column name, else its index as the input counts it. */
+  String name(int j) {
+    return names.isEmpty() ? String.valueOf(j + firstIndex) : names.get(j);
   }
 
   /** How many weights there are: features × classes (× 1 for a binary model). */
   long count() {
-    return (long) weights.length * features.length;
+    return (long) weights.length * numFeatures();
   }
 
   boolean binary() {
@@ -65,15 +74,15 @@ final class Coefficients {
    */
   String describeLargest(int n) {
     StringBuilder sb = new StringBuilder();
-    int shown = Math.min(n, features.length);
+    int shown = Math.min(n, numFeatures());
     if (binary()) {
       sb.append(String.format(Locale.ROOT, "Largest weights (%d of %,d features; intercept %.4g):",
-          shown, features.length, intercepts[0]));
+          shown, numFeatures(), intercepts[0]));
       appendLargest(sb, weights[0], shown);
       return sb.append('\n').toString();
     }
     sb.append(String.format(Locale.ROOT, "Largest weights per class (%d of %,d features):%n",
-        shown, features.length));
+        shown, numFeatures()));
     for (int k = 0; k < weights.length; k++) {
       sb.append(String.format(Locale.ROOT, "  class %d (intercept %.4g):", k, intercepts[k]));
       appendLargest(sb, weights[k], shown);
@@ -83,17 +92,38 @@ final class Coefficients {
   }
 
   private void appendLargest(StringBuilder sb, double[] w, int n) {
-    Integer[] order = new Integer[w.length];
-    for (int j = 0; j < w.length; j++) {
-      order[j] = j;
-    }
-    // Largest magnitude first; ties in feature order, so the report is the same on every run.
-    Arrays.sort(order, Comparator.comparingDouble((Integer j) -> -Math.abs(w[j]))
-        .thenComparingInt(j -> j));
+    int[] largest = largest(w, n);
     for (int i = 0; i < n; i++) {
-      int j = order[i];
-      sb.append(String.format(Locale.ROOT, "%s %s %.4g", i == 0 ? "" : ",", features[j], w[j]));
+      int j = largest[i];
+      sb.append(String.format(Locale.ROOT, "%s %s %.4g", i == 0 ? "" : ",", name(j), w[j]));
     }
+  }
+
+  /**
+   * The indices of {@code w}'s {@code n} entries of largest magnitude, largest first, ties in
+   * feature order (so the report is the same on every run): one pass keeping the n best, no
+   * boxed index per feature (a model may have 2^25 of them).
+   */
+  static int[] largest(double[] w, int n) {
+    int[] top = new int[n];
+    if (n == 0) {
+      return top;
+    }
+    int kept = 0;
+    for (int j = 0; j < w.length; j++) {
+      double a = Math.abs(w[j]);
+      if (kept == n && !(a > Math.abs(w[top[n - 1]]))) {
+        continue;
+      }
+      // A later feature passes only a strictly larger one: ties stay in feature order.
+      int at = kept == n ? n - 1 : kept++;
+      while (at > 0 && a > Math.abs(w[top[at - 1]])) {
+        top[at] = top[at - 1];
+        at--;
+      }
+      top[at] = j;
+    }
+    return top;
   }
 
   /**
@@ -115,8 +145,8 @@ final class Coefficients {
       return;
     }
     ArrayNode names = node.putArray("features");
-    for (String f : features) {
-      names.add(f);
+    for (int j = 0; j < numFeatures(); j++) {
+      names.add(name(j));
     }
     if (binary()) {
       Json.putNumber(node, "intercept", intercepts[0]);

@@ -3,6 +3,7 @@ package io.github.sparkperceptron.ml;
 import io.github.sparkperceptron.train.InputChecks;
 import java.util.List;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.ml.attribute.AttributeGroup;
@@ -539,8 +540,17 @@ public class PerceptronClassificationModel
     ModelFiles.saveMetadata(instance, path, spark);
     Row row = RowFactory.create(instance.numClasses, instance.numFeatures,
         instance.coefficientMatrix(), instance.interceptVector());
-    spark.createDataFrame(List.of(row), DATA_SCHEMA).repartition(1).write()
-        .parquet(new Path(path, "data").toString());
+    // The row reaches its one task in a broadcast: as a local relation it would ride inside the
+    // task itself, copied into the serialized task and again on the executor (a 2^25-feature
+    // model, 256 MiB, then ran a 2 GiB driver out of memory while saving).
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    Broadcast<Row> shipped = jsc.broadcast(row);
+    try {
+      JavaRDD<Row> one = jsc.parallelize(List.of(0), 1).map(i -> shipped.value());
+      spark.createDataFrame(one, DATA_SCHEMA).write().parquet(new Path(path, "data").toString());
+    } finally {
+      shipped.destroy();
+    }
     if (instance.vote != null) {
       VoteFiles.save(spark, instance.vote, path);
     }

@@ -296,13 +296,6 @@ public final class TrainingInput implements AutoCloseable {
       throw new IllegalArgumentException("the text input was planned for " + text.numWorkers()
           + " workers, the training has " + layout.numWorkers);
     }
-    if (forTraining) {
-      LOG.info("{}; {}", layout.describeWorkers(), text.describe());
-      String warning = layout.oversubscription();
-      if (warning != null) {
-        LOG.warn(warning);
-      }
-    }
     PreparedPartition.Spec spec = new PreparedPartition.Spec(config, text.numFeatures(), -1,
         forTraining);
     JavaRDD<PreparedPartition> prepared = text.workers(jsc)
@@ -316,6 +309,14 @@ public final class TrainingInput implements AutoCloseable {
         reports.add(f.textReport);
       }
       TextInput.Verdict verdict = text.verdict(reports);
+      if (forTraining) {
+        // After the verdict: input that is refused gets its one error line and nothing else.
+        LOG.info("{}; {}", layout.describeWorkers(), text.describe());
+        String warning = layout.oversubscription();
+        if (warning != null) {
+          LOG.warn(warning);
+        }
+      }
       int d = verdict.numFeatures();
       boolean narrow = false;
       List<PreparedPartition> wide = new ArrayList<>();

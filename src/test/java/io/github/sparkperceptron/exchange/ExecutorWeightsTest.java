@@ -132,12 +132,13 @@ class ExecutorWeightsTest {
     try (WeightShipper shipper = new WeightShipper(JSC, "test/" + UUID.randomUUID(), LENGTH)) {
       double[] w = randomWeights(rnd);
       WeightsRef v1 = shipper.ship(w);
-      ExecutorWeights.WorkerCopy zero = checkout(v1, 0, FEATURES, Long.MAX_VALUE);
-      ExecutorWeights.WorkerCopy one = checkout(v1, 1, other, Long.MAX_VALUE);
+      // w and u over K × 6 coordinates, one word of touched bits: room for worker 0's copy only.
+      long bytes = 8L * K * 6 * 2 + 8;
+      ExecutorWeights.WorkerCopy zero = checkout(v1, 0, FEATURES, bytes);
+      ExecutorWeights.WorkerCopy one = checkout(v1, 1, other, bytes);
       assertHolds(w, one, "worker 1");
-      long bytes = zero.weights().sizeInBytes();
-      assertEquals(8L * K * 6 * 2 + 8, bytes, "w, u over 3 × 6 coordinates, one word of bits");
-      // Room for worker 0's copy only: worker 1's is dropped, 0's kept.
+      assertEquals(bytes, zero.weights().sizeInBytes());
+      // Handed back in this order, worker 0's copy fills the room: worker 1's is dropped.
       ExecutorWeights.release(zero, new int[0]);
       ExecutorWeights.release(one, new int[0]);
       change(rnd, w, shipper, 5);

@@ -268,24 +268,27 @@ class MemoryPlanTest {
 
   /**
    * Measured (BENCHMARKS.md, "Memory model"): submit/train on local[2], 2 partitions of 2,000
-   * generated rows × 30 non-zeros, averaging, 2 epochs, the default 2g driver: d = 2^24 trained,
-   * and d = 2^25 with spark.perceptron.memoryCheck=warn died of an OutOfMemoryError in its first
-   * epoch. The plan must let the first through and refuse the second.
+   * generated rows × 30 non-zeros, the defaults (averaging, momentum: 2 rounds per epoch), 2
+   * epochs, the default 2g driver: d = 2^25 trained and saved its model, and d = 2^26 with
+   * spark.perceptron.memoryCheck=warn ran out of memory in its first epoch. The plan must let
+   * the first through and refuse the second.
    */
   @Test
   void theLineFallsBetweenWhatTrainedAndWhatRanOutOfMemory() {
     MemoryPlan.Cluster twoGig = local(2, 2L << 30);
-    MixingSettings twoEpochs = settings(2, MixingMode.MISTAKES, 42L, false, 1, 0.0);
-    assertDoesNotThrow(() -> new MemoryPlan(binary(1 << 24, Averaging.AVERAGE), data(2, 2000, 60_000, 30_000),
-        twoEpochs, false, twoGig).requireFits());
+    MixingSettings defaults = settings(2, MixingMode.MOMENTUM, 42L, false, 2, 0.5);
+    MemoryPlan.Data rows = data(2, 2000, 60_000, 30_000);
+    assertDoesNotThrow(() -> new MemoryPlan(binary(1 << 25, Averaging.AVERAGE), rows, defaults,
+        false, twoGig).requireFits());
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new MemoryPlan(binary(1 << 25, Averaging.AVERAGE), data(2, 2000, 60_000, 30_000), twoEpochs,
-            false, twoGig).requireFits());
+        () -> new MemoryPlan(binary(1 << 26, Averaging.AVERAGE), rows, defaults, false, twoGig)
+            .requireFits());
     String m = e.getMessage();
-    assertTrue(m.startsWith("Training needs about 1,819 MiB on the driver, more than the 1,748"
-        + " MiB its 2,048 MiB heap leaves after Spark's 300 MiB reserve: with d = 33,554,432"
-        + " features and K = 2 classes, one copy of the weights takes 257 MiB"), m);
+    assertTrue(m.startsWith("Training needs about 2,084 MiB on the driver, more than the 1,748"
+        + " MiB its 2,048 MiB heap leaves after Spark's 300 MiB reserve: with d = 67,108,864"
+        + " features and K = 2 classes, one copy of the weights takes 513 MiB"), m);
     assertTrue(m.contains("the weights and their averaging accumulator (2 copies)"), m);
+    assertTrue(m.contains("the block momentum's velocity (1 copy)"), m);
     assertTrue(m.contains("the executor's cached copy of the weights (1 copy)"), m);
     assertTrue(m.contains("--driver-memory or spark.driver.memory"), m);
     assertTrue(m.contains("FeatureHasher or HashingTF"), m);

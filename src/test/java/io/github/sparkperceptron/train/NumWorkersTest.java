@@ -109,8 +109,9 @@ class NumWorkersTest {
     try (LogCapture log = LogCapture.of(WorkerLayout.class)) {
       model = new PerceptronClassifier().setMaxIter(2).fit(input);
       assertEquals(List.of("numWorkers=0 (auto): 2 workers = the cluster's 2 task slots"
-          + " (SparkContext.defaultParallelism); the input's 200 partitions are coalesced into 2"
-          + " (contiguous groups of about 100, no shuffle)"), log.messages(Level.INFO));
+          + " (SparkContext.defaultParallelism); the input's 200 partitions are gathered into 2"
+          + " (contiguous groups of about 100, through one shuffle of the converted rows, so that"
+          + " the mixing rounds can run in barrier stages)"), log.messages(Level.INFO));
       assertEquals(List.of(), log.messages(Level.WARN));
     }
     assertEquals(0, model.getNumWorkers());
