@@ -28,6 +28,11 @@ public final class WeightsRef implements Serializable {
     this.changes = changes;
   }
 
+  /** Whether {@code other} names the same weights: the same training, the same version. */
+  public boolean sameVersion(WeightsRef other) {
+    return training.equals(other.training) && version == other.version;
+  }
+
   /** The version these weights are (one per mixing round). */
   public long version() {
     return version;

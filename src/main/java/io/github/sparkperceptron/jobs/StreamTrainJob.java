@@ -150,6 +150,18 @@ public final class StreamTrainJob implements Callable<Integer>, JobSupport.Refus
       description = "passes over each batch; 1 is pure online learning (default: ${DEFAULT-VALUE})")
   int epochsPerBatch;
 
+  @Option(names = "--drift-detector", paramLabel = "NAME", defaultValue = "adwin",
+      description = "the change detector fed each batch's prequential errors: adwin (ADWIN,"
+          + " delta 0.002), page-hinkley (delta 0.005, lambda 100) or none; a detection is"
+          + " reported on the batch's line and in the metrics (default: ${DEFAULT-VALUE})")
+  String driftDetector;
+
+  @Option(names = "--on-drift", paramLabel = "POLICY", defaultValue = "report",
+      description = "what a detected drift does: report (nothing else) or reset (the batch it"
+          + " was found in is learnt by a fresh model: zero weights, average and clock)"
+          + " (default: ${DEFAULT-VALUE})")
+  String onDrift;
+
   @Option(names = "--partitions", paramLabel = "P", defaultValue = "0",
       description = "repartition each batch's rows into P partitions (a shuffle that deals them"
           + " evenly, in a reproducible order) before the workers take them; 0 keeps the"
@@ -223,6 +235,12 @@ public final class StreamTrainJob implements Callable<Integer>, JobSupport.Refus
         .setCheckpointLocation(checkpointDir).setModelPath(modelPath)
         .setPublishEvery(publishEvery).setEpochsPerBatch(epochsPerBatch)
         .setNumClasses(numClasses).setQueryName("spark-perceptron stream-train");
+    try {
+      trainer.setDriftDetector(driftDetector).setOnDrift(onDrift);
+    } catch (IllegalArgumentException e) {
+      throw new BadInputException("--" + (e.getMessage().startsWith("onDrift") ? "on-drift"
+          : "drift-detector") + ": " + e.getMessage(), e);
+    }
 
     SparkSession spark = JobSupport.session("spark-perceptron stream-train");
     ModelOutput output = new ModelOutput(spark.sparkContext().hadoopConfiguration());
@@ -246,10 +264,13 @@ public final class StreamTrainJob implements Callable<Integer>, JobSupport.Refus
       String from = kafka ? "topic " + kafkaTopic
           : batchFiles + (batchFiles == 1 ? " file" : " files");
       out.printf(Locale.ROOT, "batch %d: %,d rows from %s, prequential accuracy %.4f"
-          + " (%,d mistakes); since the start %.4f over %,d rows; %.2f s%s%n", report.batchId(),
-          report.rows(), from, report.prequentialAccuracy(),
+          + " (%,d mistakes); since the start %.4f over %,d rows; %.2f s%s%s%n",
+          report.batchId(), report.rows(), from, report.prequentialAccuracy(),
           report.prequentialMistakes(), report.cumulative().prequentialAccuracy(),
-          report.cumulative().rows(), report.seconds(), report.published() ? "; published" : "");
+          report.cumulative().rows(), report.seconds(), !report.drift() ? ""
+              : report.freshModel() ? "; DRIFT detected (" + driftDetector + "): learnt by a"
+                  + " fresh model" : "; DRIFT detected (" + driftDetector + ")",
+          report.published() ? "; published" : "");
       out.flush();
       if (metricsPath != null) {
         output.writeText(metricsPath, Json.write(metrics(trainer, 0.0)));
@@ -575,8 +596,11 @@ public final class StreamTrainJob implements Callable<Integer>, JobSupport.Refus
     training.writeParams(trainer.getParams(), params);
     params.put("epochsPerBatch", epochsPerBatch);
     params.put("publishEvery", publishEvery);
+    params.put("driftDetector", trainer.getDriftDetector());
+    params.put("onDrift", trainer.getOnDrift());
     long rows = 0;
     long correct = 0;
+    long drifts = 0;
     double batchSeconds = 0;
     ArrayNode batches = root.putArray("batches");
     for (BatchReport r : reports) {
@@ -591,13 +615,17 @@ public final class StreamTrainJob implements Callable<Integer>, JobSupport.Refus
       b.put("partitions", r.workers());
       Json.putNumber(b, "seconds", r.seconds());
       b.put("published", r.published());
+      b.put("drift", r.drift());
+      b.put("freshModel", r.freshModel());
       rows += r.rows();
+      drifts += r.drift() ? 1 : 0;
       correct += r.prequentialCorrect();
       batchSeconds += r.seconds();
     }
     ObjectNode run = root.putObject("run");
     run.put("batches", reports.size());
     run.put("rows", rows);
+    run.put("drifts", drifts);
     Json.putNumber(run, "prequentialAccuracy", rows == 0 ? Double.NaN : (double) correct / rows);
     Json.putNumber(run, "batchSeconds", batchSeconds);
     Json.putNumber(run, "batchRowsPerSecond", rowsPerSecond(rows, batchSeconds));
@@ -614,6 +642,7 @@ public final class StreamTrainJob implements Callable<Integer>, JobSupport.Refus
       cumulative.put("prequentialCorrect", total.prequentialCorrect());
       Json.putNumber(cumulative, "prequentialAccuracy", total.prequentialAccuracy());
       cumulative.put("updates", total.updates());
+      cumulative.put("drifts", total.drifts());
       cumulative.put("numClasses", total.numClasses());
       cumulative.put("numFeatures", total.numFeatures());
     }

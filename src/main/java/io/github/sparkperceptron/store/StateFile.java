@@ -268,6 +268,32 @@ public final class StateFile {
       }
     }
 
+    /** The values of {@code a} at {@code index}, in order, as an array of that length. */
+    public void writeDoublesAt(double[] a, int[] index) throws IOException {
+      writeInt(index.length);
+      count += 8L * index.length;
+      if (counting) {
+        return;
+      }
+      int per = CHUNK / 8;
+      for (int from = 0; from < index.length; from += per) {
+        int len = Math.min(per, index.length - from);
+        chunk.clear();
+        java.nio.DoubleBuffer doubles = chunk.asDoubleBuffer();
+        for (int k = from; k < from + len; k++) {
+          doubles.put(a[index[k]]);
+        }
+        data.write(chunk.array(), 0, len * 8);
+      }
+    }
+
+    public void writeInts(int[] a) throws IOException {
+      writeInt(a.length);
+      for (int v : a) {
+        writeInt(v);
+      }
+    }
+
     public void writeLongs(long[] a) throws IOException {
       writeInt(a.length);
       for (long v : a) {
@@ -379,13 +405,22 @@ public final class StateFile {
      * version is damage) unless it is {@code readable}.
      */
     public void requireVersion(int readable) throws IOException, Unreadable {
+      requireVersion(readable, readable);
+    }
+
+    /**
+     * The file's format version, refused (as {@link #requireVersion(int)}) unless it is between
+     * {@code oldest} and {@code newest}.
+     */
+    public int requireVersion(int oldest, int newest) throws IOException, Unreadable {
       int version = data.readInt();
-      if (version != readable) {
+      if (version < oldest || version > newest) {
         requireChecksumOfRest();
-        throw new Unreadable("it is in " + kind.name + " format " + version + (version > readable
+        throw new Unreadable("it is in " + kind.name + " format " + version + (version > newest
             ? ", written by a newer spark-perceptron" : "") + "; this version reads only format "
-            + readable, false);
+            + (oldest == newest ? String.valueOf(newest) : oldest + " to " + newest), false);
       }
+      return version;
     }
 
     /** The header: whose file it is; null when it is not text (damage). */

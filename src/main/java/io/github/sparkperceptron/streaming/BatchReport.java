@@ -6,7 +6,8 @@ import java.util.Locale;
 /**
  * What one micro-batch did: its size, its prequential ("test then train") accuracy, i.e. the
  * share of its rows that the model predicted correctly before learning from them, the training
- * work, the time it took, and the stream's cumulative progress after it. Given to
+ * work, the time it took, whether the drift detector reported a drift in it (and whether it was
+ * then learnt by a fresh model), and the stream's cumulative progress after it. Given to
  * {@link BatchListener}s and logged, one line per batch. Immutable.
  */
 public final class BatchReport {
@@ -19,10 +20,12 @@ public final class BatchReport {
   private final int workers;
   private final double seconds;
   private final boolean published;
+  private final boolean drift;
+  private final boolean freshModel;
   private final StreamingProgress cumulative;
 
   BatchReport(long batchId, BatchOutcome outcome, double seconds, boolean published,
-      StreamingProgress cumulative) {
+      boolean drift, StreamingProgress cumulative) {
     this.batchId = batchId;
     this.rows = outcome.rows;
     this.prequentialCorrect = outcome.prequentialCorrect;
@@ -32,6 +35,8 @@ public final class BatchReport {
     this.workers = outcome.workers;
     this.seconds = seconds;
     this.published = published;
+    this.drift = drift;
+    this.freshModel = outcome.freshModel;
     this.cumulative = cumulative;
   }
 
@@ -90,14 +95,37 @@ public final class BatchReport {
     return workers();
   }
 
-  /** Wall time of the batch: validation, scoring, training, saving the state and publishing. */
+  /**
+   * Wall time of the batch: reading, validation, scoring, training and saving the state (a
+   * publication runs in the background, after the batch).
+   */
   public double seconds() {
     return seconds;
   }
 
-  /** Whether a model was published after this batch. */
+  /**
+   * Whether this batch's model was handed to the publisher, which writes it in the background;
+   * if a later batch's model arrives before it is written, the later one is written instead (the
+   * latest model wins).
+   */
   public boolean published() {
     return published;
+  }
+
+  /**
+   * Whether the drift detector reported a drift in this batch's prequential errors (always false
+   * without a detector).
+   */
+  public boolean drift() {
+    return drift;
+  }
+
+  /**
+   * Whether this batch was learnt by a fresh model (zero weights, average and clock) because a
+   * drift was reported in it and the policy is {@code onDrift=reset}.
+   */
+  public boolean freshModel() {
+    return freshModel;
   }
 
   /** The stream's progress after this batch, since it began. */
@@ -109,8 +137,10 @@ public final class BatchReport {
   public String toString() {
     return String.format(Locale.ROOT, "batch %d: %,d rows, prequential accuracy %.4f (%,d"
         + " mistakes), %,d updates, %.2f s; since the start: %,d rows, prequential accuracy"
-        + " %.4f%s", batchId, rows, prequentialAccuracy(), prequentialMistakes(), updates,
+        + " %.4f%s%s", batchId, rows, prequentialAccuracy(), prequentialMistakes(), updates,
         seconds, cumulative.rows(), cumulative.prequentialAccuracy(),
+        drift ? (freshModel ? "; drift detected: learnt by a fresh model" : "; drift detected")
+            : "",
         published ? "; model published" : "");
   }
 }

@@ -1,14 +1,17 @@
 package io.github.sparkperceptron.streaming;
 
 import io.github.sparkperceptron.kernel.LinearState;
-import io.github.sparkperceptron.train.OnlineTraining.BatchOutcome;
+import io.github.sparkperceptron.train.StreamMomentum;
 
 /**
  * Everything a stream's learner must carry from one micro-batch to the next, and what is
  * persisted after each: the kernel's state (w, the averaging accumulator u and the clock c, so
- * that the average runs over every example since the stream began), the model's shape, the id of
- * the last batch applied (what makes a replayed batch recognisable), cumulative counts, and whose
- * state it is (the configuration and the Spark query). Immutable; {@link #after} makes the next.
+ * that the average runs over every example since the stream began), block momentum's velocity
+ * and masses (mixing=momentum), the drift detector's state, the model's shape, the id of the last
+ * batch applied (what makes a replayed batch recognisable), cumulative counts, and whose state it
+ * is (the configuration and the Spark query). {@link #after} makes the next; the arrays of the
+ * kernel's state and the momentum are the training's own (the next batch changes them), so a
+ * state is saved, and a model built from it, before the next batch starts.
  */
 final class LearnerState {
   /** What {@link StreamingPerceptron#configuration()} said when learning began. */
@@ -21,12 +24,18 @@ final class LearnerState {
   final long rows;
   final long prequentialCorrect;
   final long updates;
+  /** Batches in which the drift detector reported a drift, since the stream began. */
+  final long drifts;
   final int numClasses;
   final int numFeatures;
   final LinearState state;
+  /** Block momentum's velocity, masses and bound (its β is each batch's own), or null. */
+  final StreamMomentum momentum;
+  /** The drift detector's state ({@code DriftDetector.encode}), or null without one. */
+  final double[] drift;
 
   LearnerState(String configuration, String queryId, StreamingProgress progress,
-      LinearState state) {
+      LinearState state, StreamMomentum momentum, double[] drift) {
     this.configuration = configuration;
     this.queryId = queryId;
     this.lastBatchId = progress.lastBatchId();
@@ -34,25 +43,62 @@ final class LearnerState {
     this.rows = progress.rows();
     this.prequentialCorrect = progress.prequentialCorrect();
     this.updates = progress.updates();
+    this.drifts = progress.drifts();
     this.numClasses = progress.numClasses();
     this.numFeatures = progress.numFeatures();
     this.state = state;
+    this.momentum = momentum;
+    this.drift = drift;
   }
 
-  /** The state after applying batch {@code batchId}, whose outcome is {@code outcome}. */
+  /** A state without momentum or drift detector (what formats 1 and 2 held). */
+  LearnerState(String configuration, String queryId, StreamingProgress progress,
+      LinearState state) {
+    this(configuration, queryId, progress, state, null, null);
+  }
+
+  /** The state after applying the batch {@code counts} describes. */
   static LearnerState after(LearnerState previous, String configuration, String queryId,
-      long batchId, BatchOutcome outcome) {
+      BatchCounts counts, LinearState state, StreamMomentum momentum, double[] drift) {
     long batches = previous == null ? 0 : previous.batches;
     long rows = previous == null ? 0 : previous.rows;
     long correct = previous == null ? 0 : previous.prequentialCorrect;
     long updates = previous == null ? 0 : previous.updates;
-    return new LearnerState(configuration, queryId, new StreamingProgress(batchId, batches + 1,
-        rows + outcome.rows, correct + outcome.prequentialCorrect, updates + outcome.updates,
-        outcome.numClasses, outcome.numFeatures), outcome.state);
+    long drifts = previous == null ? 0 : previous.drifts;
+    return new LearnerState(configuration, queryId, new StreamingProgress(counts.batchId,
+        batches + 1,
+        rows + counts.rows, correct + counts.correct, updates + counts.updates,
+        drifts + (counts.drift ? 1 : 0), new int[] {counts.numClasses, counts.numFeatures}),
+        state, momentum, drift);
+  }
+
+  /**
+   * What one batch adds to the counts: its {@code rows}, of which the model before it predicted
+   * {@code correct}, its updates, whether a drift was reported, and the model's shape.
+   */
+  static final class BatchCounts {
+    final long batchId;
+    final long rows;
+    final long correct;
+    final long updates;
+    final boolean drift;
+    final int numClasses;
+    final int numFeatures;
+
+    BatchCounts(long batchId, long rows, long correct, long updates, boolean drift,
+        int[] shape) {
+      this.batchId = batchId;
+      this.rows = rows;
+      this.correct = correct;
+      this.updates = updates;
+      this.drift = drift;
+      this.numClasses = shape[0];
+      this.numFeatures = shape[1];
+    }
   }
 
   StreamingProgress progress() {
-    return new StreamingProgress(lastBatchId, batches, rows, prequentialCorrect, updates,
-        numClasses, numFeatures);
+    return new StreamingProgress(lastBatchId, batches, rows, prequentialCorrect, updates, drifts,
+        new int[] {numClasses, numFeatures});
   }
 }

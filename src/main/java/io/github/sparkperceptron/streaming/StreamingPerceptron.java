@@ -1,5 +1,7 @@
 package io.github.sparkperceptron.streaming;
 
+import io.github.sparkperceptron.drift.DriftDetector;
+import io.github.sparkperceptron.drift.DriftDetectors;
 import io.github.sparkperceptron.ml.EngineBridge;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
@@ -7,7 +9,6 @@ import io.github.sparkperceptron.train.OnlineTraining;
 import io.github.sparkperceptron.train.OnlineTraining.BatchOutcome;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -16,8 +17,8 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.VoidFunction2;
-import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -56,10 +57,11 @@ import org.slf4j.LoggerFactory;
  * with {@code shuffle} each batch's rows are visited in an order seeded by (seed, batch id),
  * without it in arrival order. {@code numWorkers}, {@code mixingRounds} and
  * {@code mixing=momentum} work as in {@code fit}, resolved for each batch (automatic workers: the
- * task slots when the batch starts); block momentum's velocity restarts at every batch (why:
- * {@code OnlineTraining}). Refused, because they need the whole dataset up front or grow without
- * bound: {@code averaging=vote}, {@code mixing=oneshot},
- * {@code validationIndicatorCol}, {@code classWeight=balanced}, {@code checkpointDir}.
+ * task slots when the batch starts); block momentum's velocity and masses carry over from batch to
+ * batch, as if the batches were one epoch's rounds (why: {@code OnlineTraining}). Refused,
+ * because they need the whole dataset up front or grow without bound: {@code averaging=vote},
+ * {@code mixing=oneshot}, {@code validationIndicatorCol}, {@code classWeight=balanced},
+ * {@code checkpointDir}.
  *
  * <p><b>Shape.</b> The number of features d is the first batch's vector size; the number of
  * classes K is {@link #setNumClasses numClasses} when set, else the label column's ML metadata,
@@ -68,22 +70,36 @@ import org.slf4j.LoggerFactory;
  * its model; set numClasses when early batches may lack some classes).
  *
  * <p><b>Exactly once.</b> After applying a batch, and before Spark commits it, the learner state
- * (w, u, c, the model's shape, counts, the batch id, the Spark query id and the configuration) is
- * written atomically to {@code <checkpointLocation>/learner}, beside Spark's own query checkpoint
- * in {@code <checkpointLocation>/query}. A restarted query resumes from it; a batch that Spark
- * replays after a crash (it re-runs the last batch it had not committed) has an id at or below
- * the saved one and is skipped; the state of another configuration or of another query (the
- * query checkpoint was deleted, so batch ids start again) is refused with a message.
+ * (w, u, c, block momentum's velocity, the drift detector, the model's shape, counts, the batch
+ * id, the Spark query id and the configuration) is saved atomically in
+ * {@code <checkpointLocation>/learner}, beside Spark's own query checkpoint in
+ * {@code <checkpointLocation>/query}: as the batch's change (the coordinates it wrote) after a
+ * snapshot of the whole state, a new snapshot now and then ({@code LearnerStateStore}). A
+ * restarted query resumes from it; a batch that Spark replays after a crash (it re-runs the last
+ * batch it had not committed) has an id at or below the saved one and is skipped; the state of
+ * another configuration or of another query (the query checkpoint was deleted, so batch ids
+ * start again) is refused with a message.
  *
  * <p><b>Prequential evaluation.</b> Each batch is scored by the model as it stood before the batch
  * (the model {@link #latestModel()} returned then, averaged when averaging), then learnt: per batch
  * and cumulative accuracy go to the log (one line per batch), to {@link BatchListener}s and to
  * {@link #progress()}.
  *
- * <p><b>Publishing.</b> With {@link #setModelPath modelPath}, the model is saved there every
+ * <p><b>Drift detection.</b> With {@link #setDriftDetector driftDetector} ({@code adwin} by
+ * default, {@code page-hinkley}, or {@code none}), each batch's prequential errors are fed to a
+ * change detector (package {@code io.github.sparkperceptron.drift}) before the batch is learnt; a
+ * detected increase of the error rate is reported in the batch's log line, its
+ * {@link BatchReport#drift()} and {@link StreamingProgress#drifts()}. What happens then is
+ * {@link #setOnDrift onDrift}: {@code report} (the default: nothing else) or {@code reset} (the
+ * batch in which the drift was found is learnt by a fresh model: zero weights, average and clock).
+ * The detector's state is part of the learner state, so a restart neither forgets nor repeats a
+ * detection.
+ *
+ * <p><b>Publishing.</b> With {@link #setModelPath modelPath}, the model is published there every
  * {@link #setPublishEvery publishEvery} batches and when {@link #stop()} or
- * {@link #awaitTermination()} return after a clean end, written complete under a temporary name
- * and swapped in by renames, so readers never load a half-written model.
+ * {@link #awaitTermination()} return after a clean end, in the background (the batch goes on;
+ * the latest model wins), written complete under a temporary name and swapped in by renames, so
+ * readers never load a half-written model.
  *
  * <p>Usage:
  * <pre>{@code
@@ -94,8 +110,9 @@ import org.slf4j.LoggerFactory;
  * trainer.stop();   // stops the query and publishes the final model
  * }</pre>
  * Cost per batch: the batch's rows are converted to blocks once, scored once and trained on
- * {@code epochsPerBatch} times (one Spark job per mixing round each), plus one write of K'·(d+1)
- * doubles (two with averaging) for the state and, when publishing, one model save.
+ * {@code epochsPerBatch} times; a batch of one epoch and one mixing round is converted, scored and
+ * learnt in one Spark job (see {@code OnlineTraining} for when it takes more), then the values it
+ * changed are written to the learner state; publishing runs in the background.
  */
 public final class StreamingPerceptron {
   private static final Logger LOG = LoggerFactory.getLogger(StreamingPerceptron.class);
@@ -117,12 +134,17 @@ public final class StreamingPerceptron {
   private int epochsPerBatch = 1;
   private int numClasses;
   private String queryName;
+  private String driftDetector = "adwin";
+  private String onDrift = "report";
   private final List<BatchListener> listeners = new CopyOnWriteArrayList<>();
 
   private LearnerStateStore store;
   private boolean loaded;
   private volatile LearnerState current;
-  private long publishedBatch = -1;
+  /** The stream's training: its learner and executors' copies, for the stream's life. */
+  private OnlineTraining engine;
+  private DriftDetector detector;
+  private ModelPublisher publisher;
   private String configuration;
   private SparkSession spark;
   private StreamingQuery query;
@@ -201,6 +223,38 @@ public final class StreamingPerceptron {
     return this;
   }
 
+  /**
+   * The change detector fed each batch's prequential errors: {@code adwin} (the default; ADWIN,
+   * Bifet &amp; Gavaldà 2007, δ = 0.002), {@code page-hinkley} (Page 1954; δ = 0.005, λ = 100) or
+   * {@code none}. The defaults were chosen by measurement (BENCHMARKS.md, drift detection):
+   * ADWIN raised no false alarm on any measured stream without change and found an abrupt
+   * change within a few hundred rows.
+   */
+  public StreamingPerceptron setDriftDetector(String name) {
+    requireNotStarted();
+    DriftDetectors.create(name); // validates, with the message naming the choices
+    this.driftDetector = name.trim().toLowerCase(Locale.ROOT);
+    return this;
+  }
+
+  /**
+   * What a detected drift does: {@code report} (the default: it is reported, nothing else) or
+   * {@code reset}: the batch in which the drift was found is learnt by a fresh model (zero
+   * weights, average and clock, no momentum), since the model of the old data predicts the new
+   * no better than chance (BENCHMARKS.md: +8.8 points over the five batches after an abrupt
+   * change). With {@code reset} each batch is scored in a job of its own before it is learnt.
+   */
+  public StreamingPerceptron setOnDrift(String policy) {
+    requireNotStarted();
+    String p = policy == null ? "" : policy.trim().toLowerCase(Locale.ROOT);
+    if (!p.equals("report") && !p.equals("reset")) {
+      throw new IllegalArgumentException("onDrift must be report or reset, got '" + policy
+          + "'");
+    }
+    this.onDrift = p;
+    return this;
+  }
+
   /** The streaming query's name (Spark's {@code queryName}), shown in Spark's UI and logs. */
   public StreamingPerceptron setQueryName(String name) {
     requireNotStarted();
@@ -237,6 +291,14 @@ public final class StreamingPerceptron {
 
   public int getNumClasses() {
     return numClasses;
+  }
+
+  public String getDriftDetector() {
+    return driftDetector;
+  }
+
+  public String getOnDrift() {
+    return onDrift;
   }
 
   /** Starts learning from {@code stream} as fast as batches come (Spark's default trigger). */
@@ -324,7 +386,8 @@ public final class StreamingPerceptron {
         new Path(checkpointLocation, LEARNER_DIR).toString());
     LearnerState saved = store.latest();
     if (saved != null) {
-      String difference = difference(saved.configuration, configuration);
+      String difference = StreamConfiguration.difference(
+          StreamConfiguration.upgraded(saved.configuration, configuration), configuration);
       if (difference != null) {
         throw new IllegalArgumentException("The checkpoint location '" + checkpointLocation
             + "' holds the learner state of another training: " + difference + ". Resume with"
@@ -333,14 +396,22 @@ public final class StreamingPerceptron {
       LOG.info("Resuming the stream's learner from {} ({})", store.location(),
           saved.progress());
     }
-    if (modelPath != null) {
+    if (modelPath != null && publisher == null) {
       ModelPublisher.recover(session, modelPath);
-      publishedBatch = store.publishedBatch(modelPath);
-      if (publishedBatch >= 0 && !exists(new Path(modelPath))) {
-        publishedBatch = -1;
+      long published = store.publishedBatch(modelPath);
+      if (published >= 0 && !exists(new Path(modelPath))) {
+        published = -1;
       }
+      publisher = new ModelPublisher(session, modelPath, store, published);
     }
     current = saved;
+    engine = new OnlineTraining(JavaSparkContext.fromSparkContext(session.sparkContext()),
+        EngineBridge.config(params), epochsPerBatch,
+        !driftDetector.equals(DriftDetectors.NONE) && onDrift.equals("reset"), numClasses,
+        saved == null ? null : new OnlineTraining.Saved(saved.numClasses, saved.numFeatures,
+            saved.state, saved.momentum));
+    detector = saved != null && saved.drift != null ? DriftDetectors.decode(saved.drift)
+        : DriftDetectors.create(driftDetector);
     loaded = true;
   }
 
@@ -369,27 +440,41 @@ public final class StreamingPerceptron {
         return;
       }
     }
-    BatchOutcome outcome = OnlineTraining.trainBatch(batch.get(), EngineBridge.config(params),
-        epochsPerBatch, batchId, before == null ? null : before.state,
-        before == null ? numClasses : before.numClasses, before == null ? -1 : before.numFeatures);
-    if (outcome.state == null) {
-      LOG.info("Batch {} holds no rows; nothing to learn", batchId);
-      return;
+    boolean[] drift = {false};
+    BatchOutcome outcome;
+    LearnerState after;
+    try {
+      outcome = engine.trainBatch(batch.get(), batchId, (rows, correct) -> {
+        drift[0] = detector != null && detector.addBatch(rows, rows - correct) > 0;
+        return drift[0] && onDrift.equals("reset");
+      });
+      if (outcome == null) {
+        LOG.info("Batch {} holds no rows; nothing to learn", batchId);
+        return;
+      }
+      after = LearnerState.after(before, configuration, queryId == null ? "" : queryId,
+          new LearnerState.BatchCounts(batchId, outcome.rows, outcome.prequentialCorrect,
+              outcome.updates, drift[0], new int[] {engine.numClasses(), engine.numFeatures()}),
+          engine.state(), engine.momentum(), detector == null ? null : detector.encode());
+      store.save(after, engine.writtenSinceSave());
+      engine.markSaved();
+    } catch (RuntimeException e) {
+      // The learner, its detector and its executors' copies may be part-way through the batch:
+      // the next batch starts again from the saved state.
+      discard();
+      throw e;
     }
-    LearnerState after = LearnerState.after(before, configuration,
-        queryId == null ? "" : queryId, batchId, outcome);
-    store.save(after);
     current = after;
     if (before == null) {
       LOG.info("The stream's model has {} classes and {} features", after.numClasses,
           after.numFeatures);
     }
-    boolean publish = modelPath != null && after.batches % publishEvery == 0;
+    boolean publish = publisher != null && after.batches % publishEvery == 0;
     if (publish) {
       publish(after);
     }
     BatchReport report = new BatchReport(batchId, outcome, (System.nanoTime() - started) / 1e9,
-        publish, after.progress());
+        publish, drift[0], after.progress());
     LOG.info("{}", report);
     for (BatchListener listener : listeners) {
       listener.onBatch(report);
@@ -397,12 +482,23 @@ public final class StreamingPerceptron {
     pauseIfAsked(session, batchId);
   }
 
+  /** Forgets the learner in memory: the next batch loads it from the saved state again. */
+  private void discard() {
+    if (engine != null) {
+      engine.close();
+      engine = null;
+    }
+    detector = null;
+    loaded = false;
+  }
+
   /**
-   * The current model (averaged weights when averaging), carrying the configuration's params.
+   * The current model (averaged weights when averaging), carrying the configuration's params;
+   * while a batch is being learnt, it waits for the batch to end.
    *
    * @throws IllegalStateException before the first batch with rows was learnt
    */
-  public PerceptronClassificationModel latestModel() {
+  public synchronized PerceptronClassificationModel latestModel() {
     LearnerState s = current;
     if (s == null) {
       throw new IllegalStateException("No model yet: the stream has not learnt from any batch"
@@ -429,28 +525,36 @@ public final class StreamingPerceptron {
 
   /**
    * Publishes the current model to the model path now, unless the model there already holds
-   * the last applied batch.
+   * the last applied batch, and waits until every model handed to the background publisher is
+   * written.
    *
    * @return whether a model was written
    */
-  public synchronized boolean publish() {
+  public boolean publish() {
     if (modelPath == null) {
       throw new IllegalStateException("No model path: set one with setModelPath");
     }
-    LearnerState s = current;
-    if (s == null || s.lastBatchId == publishedBatch) {
-      return false;
+    ModelPublisher p;
+    boolean handed = false;
+    synchronized (this) {
+      p = publisher;
+      LearnerState s = current;
+      if (p == null) {
+        return false;
+      }
+      if (s != null && s.lastBatchId != p.latestBatch()) {
+        publish(s);
+        handed = true;
+      }
     }
-    publish(s);
-    return true;
+    p.awaitIdle();
+    return handed;
   }
 
+  /** Hands the model of {@code s} (built now: the next batch changes the state) to the publisher. */
   private void publish(LearnerState s) {
-    ModelPublisher.publish(spark, EngineBridge.model(params, s.numClasses, s.numFeatures,
-        s.state), modelPath);
-    store.markPublished(s.lastBatchId, modelPath);
-    publishedBatch = s.lastBatchId;
-    LOG.info("Published the model of batch {} to {}", s.lastBatchId, modelPath);
+    publisher.submit(s.lastBatchId, EngineBridge.model(params, s.numClasses, s.numFeatures,
+        s.state));
   }
 
   /**
@@ -464,6 +568,20 @@ public final class StreamingPerceptron {
     if (modelPath != null && (query == null || query.exception().isEmpty())) {
       publish();
     }
+    release();
+  }
+
+  /** After the query: the publisher's thread and the executors' copies of the weights go. */
+  private synchronized void release() {
+    if (publisher != null) {
+      publisher.close();
+      publisher = null;
+    }
+    if (engine != null) {
+      engine.close();
+      engine = null;
+    }
+    loaded = false;
   }
 
   /**
@@ -476,67 +594,19 @@ public final class StreamingPerceptron {
     if (query == null) {
       throw new IllegalStateException("start() was not called");
     }
-    query.awaitTermination();
-    if (modelPath != null) {
-      publish();
-    }
-  }
-
-  /**
-   * The settings that make a stream's training what it is, one {@code key=value} per line: a
-   * saved state is resumed only under the same ones. The threshold, model path and publishing
-   * cadence only shape predictions and outputs, so they may change between runs.
-   */
-  String configuration() {
-    StringBuilder sb = new StringBuilder("spark-perceptron stream 1\n");
-    for (Param<?> p : new Param<?>[] {params.labelCol(), params.featuresCol(),
-        params.weightCol(), params.stepSize(), params.fitIntercept(), params.aggressiveness(),
-        params.shuffle(), params.seed(), params.aggregationDepth(), params.tol(),
-        params.mixingRounds()}) {
-      sb.append(p.name()).append('=')
-          .append(params.isDefined(p) ? String.valueOf(params.getOrDefault(p)) : "")
-          .append('\n');
-    }
-    // The enum params by the value they select, so that "PA1" and "pa1" are one configuration.
-    sb.append("updateRule=").append(params.updateRuleValue().paramValue()).append('\n');
-    sb.append("averaging=").append(params.averagingValue().paramValue()).append('\n');
-    sb.append("mixing=").append(params.mixingValue().paramValue()).append('\n');
-    sb.append("epochsPerBatch=").append(epochsPerBatch).append('\n');
-    sb.append("numClasses=").append(numClasses == 0 ? "from the data" : numClasses).append('\n');
-    PerceptronClassificationModel initial = params.getInitialModel();
-    if (initial != null) {
-      double[] w = initial.numClasses() == 2 ? initial.coefficients().toArray()
-          : initial.coefficientMatrix().toArray();
-      sb.append("initialModel=").append(Arrays.hashCode(w)).append('/')
-          .append(Arrays.hashCode(initial.interceptVector().toArray())).append('\n');
-    }
-    return sb.toString();
-  }
-
-  /** The first setting that differs, as "stepSize was 1.0 there, 0.5 now", or null. */
-  static String difference(String saved, String now) {
-    if (saved.equals(now)) {
-      return null;
-    }
-    String[] a = saved.split("\n");
-    String[] b = now.split("\n");
-    for (int i = 0; i < Math.max(a.length, b.length); i++) {
-      String x = i < a.length ? a[i] : "";
-      String y = i < b.length ? b[i] : "";
-      if (!x.equals(y)) {
-        int eq = y.indexOf('=');
-        if (eq > 0 && x.startsWith(y.substring(0, eq + 1))) {
-          return y.substring(0, eq) + " was " + value(x) + " there, " + value(y) + " now";
-        }
-        return "its settings differ ('" + x + "' there, '" + y + "' now)";
+    try {
+      query.awaitTermination();
+      if (modelPath != null) {
+        publish();
       }
+    } finally {
+      release();
     }
-    return "its settings differ";
   }
 
-  private static String value(String line) {
-    String v = line.substring(line.indexOf('=') + 1);
-    return v.isEmpty() ? "unset" : v;
+  /** The settings that make this stream's training what it is ({@link StreamConfiguration}). */
+  String configuration() {
+    return StreamConfiguration.of(params, epochsPerBatch, numClasses, driftDetector, onDrift);
   }
 
   private void requireSameQuery(LearnerState saved, String queryId) {

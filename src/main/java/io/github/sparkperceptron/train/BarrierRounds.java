@@ -191,8 +191,7 @@ final class BarrierRounds implements EpochRounds, AutoCloseable {
     if (mode == Mode.JOBS || config.mixing == MixingMode.ONESHOT) {
       return false;
     }
-    int mostRounds = config.mixingRounds > 0 ? config.mixingRounds
-        : MixingSettings.automaticRounds(config.mixing, workers, Long.MAX_VALUE);
+    int mostRounds = MixingSettings.rounds(config, workers, Long.MAX_VALUE);
     return (mode == Mode.BARRIER || mostRounds > 1) && clusterProblem(jsc, workers) == null;
   }
 

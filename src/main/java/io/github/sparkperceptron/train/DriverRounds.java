@@ -78,7 +78,6 @@ final class DriverRounds {
         progress.vote.addEpoch(epoch, mixed.voteTraces());
       }
       EpochStats roundStats = mixed.epochs()[0];
-      requireFinite(progress.state, mixed.delta(), roundStats, epoch);
       stats.add(roundStats);
       long[][] byWorker = mixed.updatesByWorker();
       for (int i = 0; i < byWorker.length; i++) {
@@ -101,29 +100,55 @@ final class DriverRounds {
 
   /**
    * One mixing round: look ahead (block momentum), the vote's start vector, the workers' mix,
-   * applied to the training's state, whose clock moves to {@code roundEnd}. Returns the mixed
-   * result (its stats, traces and update counts).
+   * applied to the training's state ({@link #apply}), whose clock moves to {@code roundEnd}.
+   * Returns the mixed result (its stats, traces and update counts).
    */
   private WorkerResult round(int epoch, int round, double roundEnd, Workers workers) {
     LinearState state = progress.state;
     if (progress.momentum != null) {
+      if (progress.written != null) {
+        // The look-ahead moves w, u and Δ only where Δ ≠ 0, and a restart zeroes Δ there.
+        double[] velocity = progress.momentum.velocity();
+        for (int j : support.toArray()) {
+          if (velocity[j] != 0.0) {
+            progress.written.mark(j);
+          }
+        }
+      }
       progress.momentum.lookAhead(state.weights(), state.averageAccumulator(), state.clock(),
           support.toArray(), shipper.changedSet());
     }
     VotedPerceptron.Builder vote = progress.vote;
     int startVector = vote == null ? -1 : vote.addStartVector(state.weights());
     WorkerResult mixed = workers.mixed(epoch, round, startVector, state.clock(), roundEnd);
+    apply(mixed, epoch, roundEnd);
+    return mixed;
+  }
+
+  /**
+   * The driver's side of a round once its workers' changes are mixed ({@code mixed}): applies
+   * the mix to the training's state, checks the arithmetic ({@link #requireFinite}), records the
+   * coordinates it wrote (for the next shipment, the support and, on a stream, the state's next
+   * change record, {@link TrainingProgress#written}), advances the clock to {@code roundEnd} and
+   * lets block momentum take its step. A stream's one-job micro-batch, whose round ran in the
+   * job that scored it, applies its mix here too.
+   */
+  void apply(WorkerResult mixed, int epoch, double roundEnd) {
+    LinearState state = progress.state;
     StateDelta change = mixed.delta();
     change.applyTo(state.weights(), state.averageAccumulator());
+    requireFinite(state, change, mixed.epochs()[0], epoch);
     shipper.changed(change);
     for (int k = 0, n = change.storedEntries(); k < n; k++) {
       support.mark(change.coordinate(k));
+      if (progress.written != null) {
+        progress.written.mark(change.coordinate(k));
+      }
     }
     state.setClock(roundEnd);
     if (progress.momentum != null) {
       progress.momentum.afterRound(change, mixed.stepSum());
     }
-    return mixed;
   }
 
   /**

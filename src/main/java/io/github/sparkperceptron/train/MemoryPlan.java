@@ -244,10 +244,10 @@ public final class MemoryPlan {
     boolean momentum = !oneShot && settings.hasMomentum();
 
     // Tasks running at once: in the JVM of the estimate (local mode: all), on one executor.
-    this.running = Math.min(p, cluster.local ? cluster.cores : cluster.tasksPerExecutor);
+    this.running = running(p, cluster);
     long m = Math.min(learner.numFeatures(), data.workerFeatures);
     this.workerCopyBytes = copyBytes(m);
-    this.idleCopyBytes = running * copyBytes(learner.numFeatures());
+    this.idleCopyBytes = idleCopyBytes(learner, p, cluster);
     int partials = treeAggregatePartials(p, settings.aggregationDepth);
     boolean extraLevel = partials < p;
     int resultsHeld = extraLevel ? p : Math.min(p, cluster.cores);
@@ -350,8 +350,31 @@ public final class MemoryPlan {
    * w, and u when averaging, over K'·(m+1) coordinates and a TouchedSet of them.
    */
   private long copyBytes(long m) {
+    return copyBytes(learner, m);
+  }
+
+  private static long copyBytes(LearnerConfig learner, long m) {
     long n = (long) learner.weightRows() * (m + 1);
     return 8 * n * (learner.averaging().keepsAverage() ? 2 : 1) + ceilDiv(n, 8);
+  }
+
+  /** Tasks of a training over {@code workers} workers running at once in one JVM. */
+  private static int running(int workers, Cluster cluster) {
+    return Math.min(Math.max(1, workers), cluster.local ? cluster.cores
+        : cluster.tasksPerExecutor);
+  }
+
+  /**
+   * {@link #idleCopyBytes} of {@code learner}'s training over {@code workers} workers on
+   * {@code sc}'s cluster: it depends on neither the rows nor the settings, so a stream's
+   * micro-batch knows it before its rows are read.
+   */
+  static long idleCopyBytes(LearnerConfig learner, int workers, SparkContext sc) {
+    return idleCopyBytes(learner, workers, Cluster.of(sc));
+  }
+
+  private static long idleCopyBytes(LearnerConfig learner, int workers, Cluster cluster) {
+    return running(workers, cluster) * copyBytes(learner, learner.numFeatures());
   }
 
   /**

@@ -105,6 +105,37 @@ public final class MixingLoop {
   }
 
   /**
+   * A stream's micro-batch: its epochs from the stream's own {@code progress} (the state and block
+   * momentum the previous batch left, and {@link TrainingProgress#written}), {@code shipper} and
+   * {@code support}, which outlive the batch: the executors keep their copies of the weights, so
+   * the batch's first round ships only what changed since the previous batch's last. No
+   * checkpoints (the stream saves its own state), no callback.
+   *
+   * <p>The rounds run as one Spark job each ({@link JobPerRound}), never in a barrier stage
+   * ({@link BarrierRounds}): a batch of several rounds already takes a job to convert and score
+   * before them, a barrier stage would open a rendezvous and ship block momentum's Δ whole for
+   * every batch, and the stream's split layout, dealt without a shuffle, is a coalesce, which
+   * Spark refuses under a barrier stage. The models are the same bits either way.
+   */
+  TrainingResult runStreamBatch(TrainingProgress progress, WeightShipper shipper,
+      TouchedSet support) {
+    String previousDescription = jsc.getLocalProperty("spark.job.description");
+    try {
+      new Epochs(progress, support, null, null)
+          .run(new JobPerRound(driverRounds(progress, shipper, support)));
+    } finally {
+      jsc.setJobDescription(previousDescription);
+    }
+    return new TrainingResult(progress, input.layout);
+  }
+
+  /** The driver's side of this training's rounds, from {@code progress}. */
+  DriverRounds driverRounds(TrainingProgress progress, WeightShipper shipper,
+      TouchedSet support) {
+    return new DriverRounds(this, progress, shipper, support);
+  }
+
+  /**
    * The checkpoints of this training, or null when {@code checkpointDir} is unset, checkpoints
    * are off (interval −1) or there is nothing to checkpoint (one-shot mixing is one job).
    */
@@ -141,7 +172,7 @@ public final class MixingLoop {
     }
     try (WeightShipper shipper = new WeightShipper(jsc, config.name + "/" + UUID.randomUUID(),
         length)) {
-      DriverRounds driver = new DriverRounds(this, progress, shipper, support);
+      DriverRounds driver = driverRounds(progress, shipper, support);
       JobPerRound jobs = new JobPerRound(driver);
       try (BarrierRounds barrier = BarrierRounds.open(driver, jobs)) {
         new Epochs(progress, support, checkpoints, callback).run(barrier != null ? barrier : jobs);

@@ -86,9 +86,7 @@ final class MixingSettings implements Serializable {
       LearnerConfig learner, JavaSparkContext jsc) {
     MixingMode mixingMode = config.mixing;
     int workers = input.numWorkers;
-    int rounds = mixingMode == MixingMode.ONESHOT ? 1
-        : config.mixingRounds > 0 ? config.mixingRounds
-        : automaticRounds(mixingMode, workers, input.numRows);
+    int rounds = rounds(config, workers, input.numRows);
     double momentum = mixingMode == MixingMode.MOMENTUM
         ? BlockMomentum.defaultMomentum(workers) : 0.0;
     double bound = 0.0;
@@ -124,6 +122,45 @@ final class MixingSettings implements Serializable {
     }
     String exchange = jsc.getLocalProperty(EXCHANGE_KEY);
     return new MixingSettings(config, rounds, new double[] {momentum, bound},
+        exchangeDensity(exchange != null ? exchange : jsc.getConf().get(EXCHANGE_KEY, "auto")));
+  }
+
+  /**
+   * The mixing rounds per epoch of {@code config}'s training over {@code workers} workers and
+   * {@code rows} training rows: one for one-shot mixing, {@code mixingRounds} when set, else
+   * {@link #automaticRounds}. What {@link #resolve} takes.
+   */
+  static int rounds(TrainingConfig config, int workers, long rows) {
+    return config.mixing == MixingMode.ONESHOT ? 1
+        : config.mixingRounds > 0 ? config.mixingRounds
+        : automaticRounds(config.mixing, workers, rows);
+  }
+
+  /**
+   * The mixing rounds per epoch of {@code config} over {@code workers} workers when they do not
+   * depend on the rows, so that a stream knows them before its micro-batch's rows are read; −1
+   * when they do. The automatic rounds grow with the rows ({@link #automaticRounds}: block
+   * momentum's min(W, 64, N / (2W)), at least 1, never fewer for more rows), so they do not
+   * depend on the rows exactly when the fewest rows and the most give the same count: one-shot
+   * mixing, {@code mixingRounds} set, the mean mixes (one round), and block momentum over one
+   * worker (one round). Otherwise only the batch's row count, known once its facts are gathered,
+   * fixes R, as {@link #resolve} fixes it for {@code fit}: a stream's batch of N rows over W
+   * workers is trained with the rounds {@code fit} would give those N rows over W workers.
+   */
+  static int roundsBeforeRows(TrainingConfig config, int workers) {
+    int fewest = rounds(config, workers, 0);
+    return fewest == rounds(config, workers, Long.MAX_VALUE) ? fewest : -1;
+  }
+
+  /**
+   * The settings of one round without block momentum, known before the rows are read: what a
+   * stream's tasks train a micro-batch with when they convert, score and train it in one job
+   * (only when {@link #roundsBeforeRows} is 1 and no momentum applies; {@link #resolve} on the
+   * batch's facts gives the same settings).
+   */
+  static MixingSettings oneRoundWithoutMomentum(TrainingConfig config, JavaSparkContext jsc) {
+    String exchange = jsc.getLocalProperty(EXCHANGE_KEY);
+    return new MixingSettings(config, 1, new double[] {0.0, 0.0},
         exchangeDensity(exchange != null ? exchange : jsc.getConf().get(EXCHANGE_KEY, "auto")));
   }
 

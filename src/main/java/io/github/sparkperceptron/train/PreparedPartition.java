@@ -59,18 +59,27 @@ final class PreparedPartition implements Serializable {
   /** The first bad row, or {@code null}. */
   final String problem;
   /**
+   * The row id ({@link #describeRow}) of the row {@link #problem} names, or −1: the driver
+   * reports the earliest problem of the input, whichever worker found it.
+   */
+  final long problemRowId;
+  /**
+   * Every worker's total sample weight T_j (in worker order), when this worker read every row of
+   * the input ({@link #dealtTo}); else {@code null}.
+   */
+  final double[] workerWeights;
+  /**
    * What a one-pass text read ({@link TextInput}) found in this worker's lines, for the driver's
    * verdict; {@code null} for a DataFrame's rows.
    */
   final SplitReport textReport;
 
-  /** A worker's blocks, with the facts {@code facts} gathered while converting its rows. */
-  private PreparedPartition(Converter facts, TrainingBlock block, TrainingBlock validation) {
-    this(facts, block, validation, null);
-  }
-
+  /**
+   * A worker's blocks, with the facts {@code facts} gathered while converting its rows, a text
+   * read's report and every worker's weight ({@link #dealtTo}), each or both null.
+   */
   private PreparedPartition(Converter facts, TrainingBlock block, TrainingBlock validation,
-      SplitReport textReport) {
+      SplitReport textReport, double[] workerWeights) {
     this.textReport = textReport;
     this.block = block;
     this.validation = validation;
@@ -87,6 +96,8 @@ final class PreparedPartition implements Serializable {
     this.maxWeightByClass = facts.maxWeightByClass;
     this.maxSquaredNorm = facts.maxSquaredNorm;
     this.problem = null;
+    this.problemRowId = -1;
+    this.workerWeights = workerWeights;
   }
 
   /** {@code other}'s facts without its blocks. */
@@ -113,10 +124,12 @@ final class PreparedPartition implements Serializable {
     this.maxWeightByClass = other.maxWeightByClass;
     this.maxSquaredNorm = other.maxSquaredNorm;
     this.problem = other.problem;
+    this.problemRowId = other.problemRowId;
+    this.workerWeights = other.workerWeights;
   }
 
-  /** A worker whose rows have {@code problem}: no blocks, no facts. */
-  private PreparedPartition(int worker, String problem) {
+  /** A worker whose rows have {@code problem} (found at row {@code rowId}): no blocks, no facts. */
+  private PreparedPartition(int worker, String problem, long rowId) {
     this.textReport = null;
     this.block = null;
     this.validation = null;
@@ -133,6 +146,8 @@ final class PreparedPartition implements Serializable {
     this.maxWeightByClass = new double[0];
     this.maxSquaredNorm = 0.0;
     this.problem = problem;
+    this.problemRowId = rowId;
+    this.workerWeights = null;
   }
 
   /**
@@ -199,12 +214,50 @@ final class PreparedPartition implements Serializable {
     Converter converter = new Converter(worker, spec.expectedFeatures);
     while (rows.hasNext()) {
       Row row = rows.next();
-      String problem = converter.add(row, row.getLong(spec.rowIdIndex), spec);
+      long rowId = row.getLong(spec.rowIdIndex);
+      String problem = converter.add(row, rowId, spec);
       if (problem != null) {
-        return failed(worker, problem);
+        return failed(worker, problem, rowId);
       }
     }
-    return converter.finish(spec.order);
+    return converter.finish(spec.order, null, null);
+  }
+
+  /**
+   * Split layout without a shuffle: reads every row of the input (all input partitions, in
+   * order) and converts the rows {@code layout} deals to {@code worker}
+   * ({@link WorkerLayout#workerOfRow}), exactly the rows, in the order, that {@link #deal} and
+   * {@link #merge} give it; the other workers' rows are only counted: their sample weights are
+   * summed row by row in the same order as their own conversion sums them, so that
+   * {@link #workerWeights} holds every T_j bit for bit. Stops at the first bad row of its own.
+   */
+  static PreparedPartition dealtTo(int worker, Iterator<Row> rows, Spec spec,
+      WorkerLayout layout) {
+    Converter converter = new Converter(worker, spec.expectedFeatures);
+    double[] weights = new double[layout.numWorkers];
+    boolean weighted = !spec.weightCol.isEmpty();
+    while (rows.hasNext()) {
+      Row row = rows.next();
+      long rowId = row.getLong(spec.rowIdIndex);
+      int owner = layout.workerOfRow(rowId);
+      if (owner == worker) {
+        String problem = converter.add(row, rowId, spec);
+        if (problem != null) {
+          return failed(worker, problem, rowId);
+        }
+      } else if (!isValidationRow(row, spec, weighted)) {
+        // A bad weight is its owner's to report; it can only make a batch that fails anyway.
+        weights[owner] += weighted && !row.isNullAt(2) ? row.getDouble(2) : 1.0;
+      }
+    }
+    PreparedPartition part = converter.finish(spec.order, null, weights);
+    weights[worker] = part.totalWeight;
+    return part;
+  }
+
+  private static boolean isValidationRow(Row row, Spec spec, boolean weighted) {
+    int index = weighted ? 3 : 2;
+    return !spec.validationCol.isEmpty() && !row.isNullAt(index) && row.getBoolean(index);
   }
 
   /**
@@ -219,9 +272,10 @@ final class PreparedPartition implements Serializable {
     TextRows rows = new TextRows(converter, spec);
     SplitReport report = text.read(worker, rows);
     if (rows.refused || report.isIncomplete()) {
-      return new PreparedPartition(new Converter(worker, text.numFeatures()), null, null, report);
+      return new PreparedPartition(new Converter(worker, text.numFeatures()), null, null, report,
+          null);
     }
-    return converter.finish(spec.order, report);
+    return converter.finish(spec.order, report, null);
   }
 
   /**
@@ -294,14 +348,16 @@ final class PreparedPartition implements Serializable {
     }
     String problem = null;
     int next = firstWorker % numWorkers;
+    long problemRow = -1;
     while (problem == null && rows.hasNext()) {
       Row row = rows.next();
-      problem = pieces[next].add(row, row.getLong(spec.rowIdIndex), spec);
+      problemRow = row.getLong(spec.rowIdIndex);
+      problem = pieces[next].add(row, problemRow, spec);
       next = next + 1 == numWorkers ? 0 : next + 1;
     }
     PreparedPartition[] out = new PreparedPartition[numWorkers];
     for (int j = 0; j < numWorkers; j++) {
-      out[j] = problem == null ? pieces[j].finishPiece() : failed(j, problem);
+      out[j] = problem == null ? pieces[j].finishPiece() : failed(j, problem, problemRow);
     }
     return out;
   }
@@ -317,12 +373,12 @@ final class PreparedPartition implements Serializable {
     long featuresFrom = -1;
     for (PreparedPartition piece : pieces) {
       if (piece.problem != null) {
-        return failed(worker, piece.problem);
+        return failed(worker, piece.problem, piece.problemRowId);
       }
       if (piece.rows + piece.validationRows > 0) {
         if (numFeatures >= 0 && piece.numFeatures != numFeatures) {
           return failed(worker, sizeMismatch(featuresFrom, numFeatures, piece.firstRowId,
-              piece.numFeatures));
+              piece.numFeatures), piece.firstRowId);
         }
         if (numFeatures < 0) {
           featuresFrom = piece.firstRowId;
@@ -351,7 +407,7 @@ final class PreparedPartition implements Serializable {
       // in the last bit from the one a direct conversion records.
       merged.maxSquaredNorm = Math.max(merged.maxSquaredNorm, piece.maxSquaredNorm);
     }
-    return merged.finish(order);
+    return merged.finish(order, null, null);
   }
 
   /** The message for vectors of two sizes, each named by the first row that has it. */
@@ -541,20 +597,16 @@ final class PreparedPartition implements Serializable {
     PreparedPartition finishPiece() {
       TrainingBlock block = train == null ? null : train.build();
       TrainingBlock validation = held == null ? null : held.build();
-      return new PreparedPartition(this, block, validation);
+      return new PreparedPartition(this, block, validation, null, null);
     }
 
     /**
      * The worker's partition: its training rows stored in {@code order}'s layout for the worker
      * and numbered by its own features; validation rows keep the input order and the model's
-     * feature numbers (the driver's model scores them).
+     * feature numbers (the driver's model scores them); with a text read's report and every
+     * worker's weight ({@link #dealtTo}), each or both null.
      */
-    PreparedPartition finish(VisitOrder order) {
-      return finish(order, null);
-    }
-
-    /** {@link #finish(VisitOrder)}, carrying a text read's report. */
-    PreparedPartition finish(VisitOrder order, SplitReport report) {
+    PreparedPartition finish(VisitOrder order, SplitReport report, double[] workerWeights) {
       if (numFeatures < 0) {
         // A text read's rows: as wide as this worker's largest index + 1 (widened later).
         numFeatures = 1 + Math.max(train == null ? -1 : train.maxIndex(),
@@ -570,7 +622,7 @@ final class PreparedPartition implements Serializable {
           : order == null ? train.build()
           : train.buildLocal(order.layout(worker, train.numRows()));
       TrainingBlock validation = held == null ? null : held.build();
-      return new PreparedPartition(this, block, validation, report);
+      return new PreparedPartition(this, block, validation, report, workerWeights);
     }
   }
 
@@ -579,8 +631,8 @@ final class PreparedPartition implements Serializable {
     return new PreparedPartition(this);
   }
 
-  private static PreparedPartition failed(int worker, String problem) {
-    return new PreparedPartition(worker, problem);
+  private static PreparedPartition failed(int worker, String problem, long rowId) {
+    return new PreparedPartition(worker, problem, rowId);
   }
 
   private static double squaredNorm(Vector features) {

@@ -140,6 +140,79 @@ public final class TrainingInput implements AutoCloseable {
    */
   static TrainingInput prepare(Dataset<?> dataset, TrainingConfig config, int slots,
       boolean nothingToLearnIsFine) {
+    Plan plan = plan(dataset, config, slots, true);
+    plan.layout.log();
+    JavaRDD<PreparedPartition> prepared = plan.convert(false)
+        .setName(BLOCKS_NAME).persist(StorageLevel.MEMORY_AND_DISK());
+    try {
+      List<PreparedPartition> facts = prepared.map(PreparedPartition::withoutBlock).collect();
+      return plan.validate(prepared, facts, nothingToLearnIsFine);
+    } catch (RuntimeException e) {
+      prepared.unpersist(false);
+      throw e;
+    }
+  }
+
+  /**
+   * What {@link #prepare} does before any Spark job runs: the columns checked and selected, the
+   * layout over the workers decided. A stream converts, scores and trains a micro-batch in one
+   * job from it, and validates the facts its tasks return ({@link #validate}).
+   */
+  static final class Plan {
+    /** (label, features[, weight][, validation], row id) rows of the input partitions. */
+    final JavaRDD<Row> rows;
+    final WorkerLayout layout;
+    final PreparedPartition.Spec spec;
+    final int declaredClasses;
+    final String validationCol;
+
+    private Plan(JavaRDD<Row> rows, WorkerLayout layout, PreparedPartition.Spec spec,
+        int declaredClasses, String validationCol) {
+      this.rows = rows;
+      this.layout = layout;
+      this.spec = spec;
+      this.declaredClasses = declaredClasses;
+      this.validationCol = validationCol;
+    }
+
+    /**
+     * One {@link PreparedPartition} per worker, in worker order (lazy: no job runs). With
+     * {@code withoutShuffle}, a split layout is dealt without a shuffle: every worker reads
+     * every input partition and keeps its rows ({@link PreparedPartition#dealtTo}), the same
+     * rows in the same order as the shuffle's deal, each input partition read W times; its
+     * partitions then know every worker's weight.
+     */
+    JavaRDD<PreparedPartition> convert(boolean withoutShuffle) {
+      if (withoutShuffle && layout.mode == WorkerLayout.Mode.SPLIT) {
+        WorkerLayout dealt = layout;
+        PreparedPartition.Spec conversion = spec;
+        return rows.rdd().coalesce(layout.numWorkers, false,
+            Option.apply(layout.everyWorkerReadsAll()), null).toJavaRDD()
+            .mapPartitionsWithIndex((j, it) -> Collections.singletonList(
+                PreparedPartition.dealtTo(j, it, conversion, dealt)).iterator(), true);
+      }
+      return TrainingInput.convert(rows, layout, spec);
+    }
+
+    /**
+     * The training input of the blocks {@code prepared} (one per worker) whose facts (without
+     * blocks, in worker order) are {@code facts}; throws {@link IllegalArgumentException} naming
+     * the earliest bad row of the input, then dataset-wide problems.
+     */
+    TrainingInput validate(JavaRDD<PreparedPartition> prepared, List<PreparedPartition> facts,
+        boolean nothingToLearnIsFine) {
+      return TrainingInput.validate(prepared, layout, facts, declaredClasses, validationCol,
+          nothingToLearnIsFine);
+    }
+  }
+
+  /**
+   * The {@link Plan} of training on {@code dataset}; see {@link #prepare}.
+   *
+   * @param barrierRounds whether the training's rounds may run in barrier stages (a stream's
+   *     rounds run as one job each, so its workers are never gathered through a shuffle for them)
+   */
+  static Plan plan(Dataset<?> dataset, TrainingConfig config, int slots, boolean barrierRounds) {
     String labelCol = config.labelCol;
     String featuresCol = config.featuresCol;
     String weightCol = config.weightCol;
@@ -171,18 +244,8 @@ public final class TrainingInput implements AutoCloseable {
     // they end up, whatever worker reads them.
     columns.add(monotonically_increasing_id());
     JavaRDD<Row> rows = dataset.select(columns.toArray(new Column[0])).toJavaRDD();
-    WorkerLayout layout = layout(rows, config, slots);
-    layout.log();
-    JavaRDD<PreparedPartition> prepared = convert(rows, layout, spec)
-        .setName(BLOCKS_NAME).persist(StorageLevel.MEMORY_AND_DISK());
-    try {
-      List<PreparedPartition> facts = prepared.map(PreparedPartition::withoutBlock).collect();
-      return validate(prepared, layout, facts, declaredClasses, validationCol,
-          nothingToLearnIsFine);
-    } catch (RuntimeException e) {
-      prepared.unpersist(false);
-      throw e;
-    }
+    WorkerLayout layout = layout(rows, config, slots, barrierRounds);
+    return new Plan(rows, layout, spec, declaredClasses, validationCol);
   }
 
   /**
@@ -191,12 +254,13 @@ public final class TrainingInput implements AutoCloseable {
    * coalesce or over an input whose chain changes the number of partitions (a union), the
    * workers are gathered through a shuffle instead: the same rows in the same order.
    */
-  private static WorkerLayout layout(JavaRDD<Row> rows, TrainingConfig config, int slots) {
+  private static WorkerLayout layout(JavaRDD<Row> rows, TrainingConfig config, int slots,
+      boolean barrierRounds) {
     WorkerLayout layout = WorkerLayout.of(config.numWorkers, slots, rows.getNumPartitions());
     boolean narrowChainRefused = layout.mode == WorkerLayout.Mode.COALESCE
         || (layout.mode == WorkerLayout.Mode.AS_IS
             && BarrierRounds.chainProblem(rows.rdd(), layout.numWorkers) != null);
-    if (narrowChainRefused && BarrierRounds.mayRun(
+    if (barrierRounds && narrowChainRefused && BarrierRounds.mayRun(
         JavaSparkContext.fromSparkContext(rows.context()), config, layout.numWorkers)) {
       return layout.gathered();
     }
@@ -344,10 +408,19 @@ public final class TrainingInput implements AutoCloseable {
     long rows = 0;
     long heldOut = 0;
     double weight = 0.0;
+    PreparedPartition earliest = null;
     for (PreparedPartition f : facts) {
-      if (f.problem != null) {
-        throw new IllegalArgumentException(f.problem);
+      if (f.problem != null && (earliest == null
+          || Long.compareUnsigned(f.problemRowId, earliest.problemRowId) < 0)) {
+        earliest = f;
       }
+    }
+    if (earliest != null) {
+      // Rows are checked where they are converted; the earliest bad row of the input is named,
+      // whichever worker converted it.
+      throw new IllegalArgumentException(earliest.problem);
+    }
+    for (PreparedPartition f : facts) {
       heldOut += f.validationRows;
       if (f.rows + f.validationRows > 0) {
         if (numFeatures >= 0 && f.numFeatures != numFeatures) {

@@ -25,6 +25,11 @@ final class TrainingProgress {
   int modelEpoch;
   /** The block momentum's state (mixing=momentum with several workers), else null. */
   BlockMomentum momentum;
+  /**
+   * On a stream, every coordinate of w, u and the momentum's Δ the driver wrote since the
+   * learner state was last saved (what the next change record holds); null for {@code fit}.
+   */
+  io.github.sparkperceptron.kernel.TouchedSet written;
   /** The vote collected so far (averaging=vote), else null. */
   VotedPerceptron.Builder vote;
   /** The vote assembled for the returned model, set when training ends (never checkpointed). */

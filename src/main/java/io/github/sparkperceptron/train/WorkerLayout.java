@@ -199,6 +199,27 @@ final class WorkerLayout implements Serializable {
     return new ContiguousGroups();
   }
 
+  /**
+   * Split mode without a shuffle: every worker reads every input partition (a coalesce whose W
+   * groups each hold all P partitions) and keeps the rows dealt to it, {@link #workerOfRow}. The
+   * workers' rows and their order are those of the shuffle's deal; each input partition is read
+   * W times instead of once, and each worker sees every row, so it knows every worker's share.
+   */
+  PartitionCoalescer everyWorkerReadsAll() {
+    return new AllToEveryWorker();
+  }
+
+  /**
+   * Split mode: the worker that gets the row with id {@code rowId}
+   * ({@code monotonically_increasing_id}: input partition p in the upper 31 bits, the row's
+   * index r in p in the lower 33), (⌈p·W/P⌉ + r) mod W, the deal of the shuffle path.
+   */
+  int workerOfRow(long rowId) {
+    int p = (int) (rowId >>> 33);
+    long r = rowId & ((1L << 33) - 1);
+    return (int) ((firstWorkerOf(p) + r) % numWorkers);
+  }
+
   /** Split and gather modes: sends the block keyed {@code j} to training partition {@code j}. */
   Partitioner partitioner() {
     return new ByWorker(numWorkers);
@@ -235,6 +256,24 @@ final class WorkerLayout implements Serializable {
         groups[j] = new PartitionGroup(Option.apply(best));
         for (int i = from; i < to; i++) {
           groups[j].partitions().addOne(parts[i]);
+        }
+      }
+      return groups;
+    }
+  }
+
+  /** W groups, each holding every input partition in order, without a preferred host. */
+  private static final class AllToEveryWorker implements PartitionCoalescer, Serializable {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public PartitionGroup[] coalesce(int maxPartitions, RDD<?> parent) {
+      Partition[] parts = parent.partitions();
+      PartitionGroup[] groups = new PartitionGroup[maxPartitions];
+      for (int j = 0; j < maxPartitions; j++) {
+        groups[j] = new PartitionGroup(Option.empty());
+        for (Partition part : parts) {
+          groups[j].partitions().addOne(part);
         }
       }
       return groups;

@@ -92,6 +92,33 @@ class LearnerStateStoreTest {
     }
   }
 
+  /**
+   * Learner states in format 2 (the container, before the state was kept as snapshots and
+   * changes), written by the code at main 51f0a90, still load.
+   */
+  @Test
+  void formatTwoStatesOfTheEarlierVersionStillLoad() throws IOException {
+    for (boolean averaging : new boolean[] {false, true}) {
+      LearnerState s = sample(3, averaging);
+      LearnerState back = LearnerStateStore.decode(fixture("learner-state-v2"
+          + (averaging ? "-averaged" : "") + ".bin"));
+      assertEquals(s.configuration, back.configuration);
+      assertEquals(s.queryId, back.queryId);
+      assertEquals(List.of(3L, 4L, 1234L, 1000L, 77L), List.of(back.lastBatchId, back.batches,
+          back.rows, back.prequentialCorrect, back.updates));
+      assertEquals(List.of(2, 5), List.of(back.numClasses, back.numFeatures));
+      assertEquals(Double.doubleToRawLongBits(1234.0),
+          Double.doubleToRawLongBits(back.state.clock()));
+      assertArrayEquals(bits(s.state.weights()), bits(back.state.weights()));
+      if (averaging) {
+        assertArrayEquals(bits(s.state.averageAccumulator()),
+            bits(back.state.averageAccumulator()));
+      } else {
+        assertNull(back.state.averageAccumulator());
+      }
+    }
+  }
+
   /** Format 1's own checks, on a file of that format. */
   @Test
   void damagedTruncatedForeignAndNewerFilesAreRefusedWithTheReason() throws IOException {
@@ -129,12 +156,12 @@ class LearnerStateStoreTest {
         3, 4);
     assertMessage("another kind of spark-perceptron state file ('CKPT')", checkpoint);
     byte[] newer = good.clone();
-    newer[11] = 3; // the version's low byte, right after the 8-byte magic
+    newer[11] = 4; // the version's low byte, right after the 8-byte magic
     // A sound file of a newer format: its checksum matches (else it would be damage).
     java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
     crc.update(newer, 0, newer.length - 4);
     java.nio.ByteBuffer.wrap(newer).putInt(newer.length - 4, (int) crc.getValue());
-    assertMessage("learner state format 3, written by a newer spark-perceptron", newer);
+    assertMessage("learner state format 4, written by a newer spark-perceptron", newer);
     LearnerState wrongShape = new LearnerState("a=1\n", "q",
         new StreamingProgress(1, 1, 1, 1, 1, 3, 5), new LinearState(new double[6], null, 0.0));
     assertMessage("sizes are inconsistent (3 classes, 5 features, 6 weights)",
@@ -152,8 +179,8 @@ class LearnerStateStoreTest {
     LearnerStateStore store = new LearnerStateStore(new Configuration(),
         tmp.resolve("learner").toString());
     assertNull(store.latest());
-    store.save(sample(1, true));
-    store.save(sample(12, true));
+    store.save(sample(1, true), null);
+    store.save(sample(12, true), null);
     // A temporary file of an interrupted write is never read.
     Files.write(tmp.resolve("learner/.state-0000000000000000099.bin.tmp-x"), new byte[] {1, 2});
     assertEquals(12, store.latest().lastBatchId);
@@ -173,11 +200,201 @@ class LearnerStateStoreTest {
         e.getMessage());
   }
 
+  /**
+   * A learner with block momentum and a drift detector, its arrays filled with awkward doubles;
+   * {@link #step} changes some coordinates as a batch would.
+   */
+  private static LearnerState withMomentum(long batchId, java.util.Random random) {
+    int length = 40;
+    double[] w = new double[length];
+    double[] u = new double[length];
+    double[] v = new double[length];
+    for (int j = 0; j < length; j += 3) {
+      w[j] = random.nextGaussian() * 1e-3;
+      u[j] = random.nextGaussian() * 1e5;
+      v[j] = random.nextGaussian();
+    }
+    io.github.sparkperceptron.train.StreamMomentum momentum =
+        new io.github.sparkperceptron.train.StreamMomentum(v, new double[] {3.5, 1.25},
+            new double[] {7.5, 0.25}, 2);
+    return new LearnerState("a=1\n", "query-7", new StreamingProgress(batchId, batchId + 1,
+        100, 60, 30, 1, new int[] {2, 39}), new LinearState(w, u, 99.0), momentum,
+        new double[] {2, 1, 0.002, Math.PI});
+  }
+
+  /** The learner after one more batch that wrote {@code written}; returns them. */
+  private static int[] step(LearnerState[] s, java.util.Random random) {
+    LearnerState before = s[0];
+    java.util.TreeSet<Integer> set = new java.util.TreeSet<>();
+    while (set.size() < 5) {
+      set.add(random.nextInt(before.state.weights().length));
+    }
+    int[] written = set.stream().mapToInt(Integer::intValue).toArray();
+    for (int j : written) {
+      before.state.weights()[j] = random.nextGaussian();
+      before.state.averageAccumulator()[j] = random.nextGaussian() * 1e9;
+      before.momentum.velocity()[j] = random.nextBoolean() ? 0.0 : random.nextGaussian();
+    }
+    before.state.setClock(before.state.clock() + 17.25);
+    io.github.sparkperceptron.train.StreamMomentum m =
+        new io.github.sparkperceptron.train.StreamMomentum(before.momentum.velocity(),
+            new double[] {before.momentum.mass() + 2, before.momentum.velocityMass() / 2},
+            new double[] {before.momentum.normBound() + 1, before.momentum.initialSquaredNorm()},
+            before.momentum.restarts() + 1);
+    s[0] = new LearnerState(before.configuration, before.queryId, new StreamingProgress(
+        before.lastBatchId + 1, before.batches + 1, before.rows + 10, before.prequentialCorrect
+            + 7, before.updates + 3, before.drifts + 1, new int[] {2, 39}), before.state, m,
+        new double[] {2, 1, 0.002, before.lastBatchId + 0.5});
+    return written;
+  }
+
+  private static void assertSameState(LearnerState expected, LearnerState actual) {
+    assertEquals(expected.configuration, actual.configuration);
+    assertEquals(expected.queryId, actual.queryId);
+    assertEquals(expected.progress().toString(), actual.progress().toString());
+    assertEquals(List.of(expected.lastBatchId, expected.batches, expected.rows,
+        expected.prequentialCorrect, expected.updates, expected.drifts),
+        List.of(actual.lastBatchId, actual.batches, actual.rows, actual.prequentialCorrect,
+            actual.updates, actual.drifts));
+    assertArrayEquals(bits(expected.state.weights()), bits(actual.state.weights()));
+    assertArrayEquals(bits(expected.state.averageAccumulator()),
+        bits(actual.state.averageAccumulator()));
+    assertEquals(Double.doubleToRawLongBits(expected.state.clock()),
+        Double.doubleToRawLongBits(actual.state.clock()));
+    assertArrayEquals(bits(expected.momentum.velocity()), bits(actual.momentum.velocity()));
+    assertEquals(List.of(expected.momentum.mass(), expected.momentum.velocityMass(),
+        expected.momentum.normBound(), expected.momentum.initialSquaredNorm()),
+        List.of(actual.momentum.mass(), actual.momentum.velocityMass(),
+            actual.momentum.normBound(), actual.momentum.initialSquaredNorm()));
+    assertEquals(expected.momentum.restarts(), actual.momentum.restarts());
+    assertArrayEquals(bits(expected.drift), bits(actual.drift));
+  }
+
+  /** A deep copy through the snapshot codec (which the round trip test proves exact). */
+  private static LearnerState copy(LearnerState s) {
+    return LearnerStateStore.decode(LearnerStateStore.encode(s));
+  }
+
+  /**
+   * Saved as a snapshot and then the changes of later batches (only the coordinates each batch
+   * wrote), the state reads back bit for bit after every batch: weights, accumulator, clock,
+   * momentum's velocity and scalars, the detector, the counts. Between snapshots the directory
+   * holds one file per batch; the next snapshot comes once the changes would hold more values
+   * than the state (40 here: the ninth change of 5), and removes the files it includes.
+   */
+  @Test
+  void snapshotAndChangesReadBackBitForBit() throws IOException {
+    java.util.Random random = new java.util.Random(3);
+    LearnerStateStore store = new LearnerStateStore(new Configuration(),
+        tmp.resolve("learner").toString());
+    LearnerState[] live = {withMomentum(0, random)};
+    assertTrue(store.save(live[0], null), "the first save is a snapshot");
+    assertSameState(live[0], new LearnerStateStore(new Configuration(),
+        tmp.resolve("learner").toString()).latest());
+    List<Boolean> snapshots = new java.util.ArrayList<>();
+    for (int b = 1; b <= 10; b++) {
+      int[] written = step(live, random);
+      snapshots.add(store.save(live[0], written));
+      LearnerState expected = copy(live[0]);
+      LearnerState read = new LearnerStateStore(new Configuration(),
+          tmp.resolve("learner").toString()).latest();
+      assertSameState(expected, read);
+    }
+    assertEquals(List.of(false, false, false, false, false, false, false, false, true, false),
+        snapshots, "40 coordinates: a ninth change of 5 would pass them");
+    try (Stream<Path> files = Files.list(tmp.resolve("learner"))) {
+      assertEquals(List.of("change-0000000000000000010.bin", "state-0000000000000000009.bin"),
+          files.map(p -> p.getFileName().toString()).filter(n -> !n.startsWith("."))
+              .sorted().collect(Collectors.toList()));
+    }
+  }
+
+  /**
+   * The rule for damage: a temporary file (what a driver killed while writing leaves) is never
+   * read; a complete change that does not read, or a missing link in the chain of changes, is
+   * refused with a message naming the file, never skipped.
+   */
+  @Test
+  void aDamagedOrMissingChangeIsRefusedAndAnInterruptedWriteIgnored() throws IOException {
+    java.util.Random random = new java.util.Random(5);
+    Path dir = tmp.resolve("learner");
+    LearnerStateStore store = new LearnerStateStore(new Configuration(), dir.toString());
+    LearnerState[] live = {withMomentum(0, random)};
+    store.save(live[0], null);
+    for (int b = 1; b <= 3; b++) {
+      int[] written = step(live, random);
+      store.save(live[0], written);
+    }
+    LearnerState expected = copy(live[0]);
+    Files.write(dir.resolve(".change-0000000000000000004.bin.tmp-x"), new byte[] {1, 2, 3});
+    assertSameState(expected, new LearnerStateStore(new Configuration(), dir.toString())
+        .latest());
+
+    Path last = dir.resolve("change-0000000000000000003.bin");
+    byte[] good = Files.readAllBytes(last);
+    byte[] flipped = good.clone();
+    flipped[good.length / 2] ^= 1;
+    Files.write(last, flipped);
+    IllegalArgumentException damaged = assertThrows(IllegalArgumentException.class,
+        () -> new LearnerStateStore(new Configuration(), dir.toString()).latest());
+    assertTrue(damaged.getMessage().contains("change-0000000000000000003.bin cannot be used")
+        && damaged.getMessage().contains("checksum does not match")
+        && damaged.getMessage().contains("refused rather than skipped"), damaged.getMessage());
+
+    Files.write(last, good);
+    Files.delete(dir.resolve("change-0000000000000000002.bin"));
+    IllegalArgumentException gap = assertThrows(IllegalArgumentException.class,
+        () -> new LearnerStateStore(new Configuration(), dir.toString()).latest());
+    assertTrue(gap.getMessage().contains("it changes the state of batch 2, but the state before"
+        + " it is of batch 1 (a change record is missing)"), gap.getMessage());
+  }
+
+  /**
+   * A state of format 2 (today's fixture) resumes, and the first save after it is a snapshot in
+   * the current format: a reader of format 2 would otherwise resume from its stale snapshot and
+   * ignore the changes; it refuses format 3 instead.
+   */
+  @Test
+  void aStateOfFormatTwoIsFollowedByASnapshot() throws IOException {
+    Path dir = tmp.resolve("learner");
+    Files.createDirectories(dir);
+    Files.write(dir.resolve("state-0000000000000000003.bin"),
+        fixture("learner-state-v2-averaged.bin"));
+    LearnerStateStore store = new LearnerStateStore(new Configuration(), dir.toString());
+    LearnerState loaded = store.latest();
+    assertEquals(3, loaded.lastBatchId);
+    LearnerState next = new LearnerState(loaded.configuration, loaded.queryId,
+        new StreamingProgress(4, 5, 1300, 1050, 80, 2, 5), loaded.state);
+    assertTrue(store.save(next, new int[] {1}), "a snapshot, though one coordinate changed");
+    try (Stream<Path> files = Files.list(dir)) {
+      assertEquals(List.of("state-0000000000000000004.bin"), files.map(p ->
+          p.getFileName().toString()).filter(n -> !n.startsWith("."))
+          .collect(Collectors.toList()));
+    }
+  }
+
   @Test
   void theFirstDifferingSettingIsNamed() {
-    assertNull(StreamingPerceptron.difference("a=1\nb=2\n", "a=1\nb=2\n"));
-    assertEquals("b was 2 there, 3 now", StreamingPerceptron.difference("a=1\nb=2\n", "a=1\nb=3\n"));
+    assertNull(StreamConfiguration.difference("a=1\nb=2\n", "a=1\nb=2\n"));
+    assertEquals("b was 2 there, 3 now", StreamConfiguration.difference("a=1\nb=2\n",
+        "a=1\nb=3\n"));
     assertEquals("b was unset there, x now",
-        StreamingPerceptron.difference("a=1\nb=\n", "a=1\nb=x\n"));
+        StreamConfiguration.difference("a=1\nb=\n", "a=1\nb=x\n"));
+  }
+
+  /**
+   * A configuration saved before drift detection (no driftDetector line) resumes under any
+   * detector and policy; a configuration saved with them resumes only under the same.
+   */
+  @Test
+  void aConfigurationSavedBeforeDriftDetectionResumesUnderAnyDetector() {
+    io.github.sparkperceptron.ml.PerceptronClassifier params =
+        new io.github.sparkperceptron.ml.PerceptronClassifier();
+    String now = StreamConfiguration.of(params, 1, 0, "adwin", "reset");
+    String legacy = now.substring(0, now.indexOf("driftDetector="));
+    assertNull(StreamConfiguration.difference(StreamConfiguration.upgraded(legacy, now), now));
+    String saved = StreamConfiguration.of(params, 1, 0, "page-hinkley", "reset");
+    assertEquals("driftDetector was page-hinkley there, adwin now",
+        StreamConfiguration.difference(StreamConfiguration.upgraded(saved, now), now));
   }
 }

@@ -183,16 +183,17 @@ class StreamingPerceptronTest {
   /**
    * mixing=momentum on a stream: each batch runs block momentum over 4 workers (β = 3/4,
    * automatic rounds min(4, 64) = 4) from the weights, accumulator and clock the previous batch
-   * left, with the velocity restarted at zero (OnlineTraining's documented choice). The model
-   * after two batches equals, bit for bit, the naive simulation chained batch by batch with that
-   * restart and each batch's seed (seed ^ γ·(batchId + 1), γ the golden-ratio constant, the
-   * formula of OnlineTraining written again); and it is not the model of mistake mixing, so the
-   * momentum did act.
+   * left, and from its momentum: the velocity Δ, the masses and ‖w_0‖² carry over, ρ is the
+   * larger of the batches' (OnlineTraining's documented choice). The model after three batches
+   * equals, bit for bit, the naive simulation chained batch by batch with that carry and each
+   * batch's seed (seed ^ γ·(batchId + 1), γ the golden-ratio constant, the formula of
+   * OnlineTraining written again); it is neither the model of mistake mixing (the momentum acted)
+   * nor that of a velocity restarted every batch (the carry acted).
    */
   @Test
-  void blockMomentumRestartsAtEveryBatch() throws Exception {
+  void blockMomentumCarriesAcrossBatches() throws Exception {
     List<List<String>> files = StreamInput.slices(StreamInput.lines("breast_cancer",
-        "train.libsvm"), 2);
+        "train.libsvm"), 3);
     StreamInput input = new StreamInput(SPARK, tmp, 30);
     List<List<TestData.Example>> batches = new ArrayList<>();
     for (List<String> file : files) {
@@ -212,7 +213,7 @@ class StreamingPerceptronTest {
     });
     trainer.awaitTermination();
 
-    double[] expected = chainedSimulation(batches, "momentum", seed);
+    double[] expected = chainedSimulation(batches, "momentum", seed, true);
     PerceptronClassificationModel model = trainer.latestModel();
     double[] actual = new double[31];
     for (int j = 0; j < 30; j++) {
@@ -220,13 +221,18 @@ class StreamingPerceptronTest {
     }
     actual[30] = model.intercept();
     assertArrayEquals(expected, actual, 0.0);
-    assertFalse(java.util.Arrays.equals(chainedSimulation(batches, "mistakes", seed), actual),
-        "momentum gave the model of mistake mixing: the test cannot tell them apart");
+    assertFalse(java.util.Arrays.equals(chainedSimulation(batches, "mistakes", seed, false),
+        actual), "momentum gave the model of mistake mixing: the test cannot tell them apart");
+    assertFalse(java.util.Arrays.equals(chainedSimulation(batches, "momentum", seed, false),
+        actual), "the carried momentum gave the model of a momentum restarted every batch");
   }
 
-  /** The naive simulation run batch after batch, each warm-started, momentum from zero. */
-  private static double[] chainedSimulation(List<List<TestData.Example>> batches, String mixing,
-      long seed) {
+  /**
+   * The naive simulation run batch after batch, each warm-started, its momentum carried from the
+   * batch before ({@code carry}) or from zero.
+   */
+  static double[] chainedSimulation(List<List<TestData.Example>> batches, String mixing,
+      long seed, boolean carry) {
     double[] w = new double[31];
     double[] u = new double[31];
     double clock = 0;
@@ -234,8 +240,13 @@ class StreamingPerceptronTest {
     for (int b = 0; b < batches.size(); b++) {
       List<TestData.Example> batch = batches.get(b);
       long batchSeed = seed ^ (0x9E3779B97F4A7C15L * (b + 1L));
-      sim = new NaiveMixingSimulation(Examples.dense(batch), Examples.labels(batch), 30, 4, 4,
-          mixing, true, true, batchSeed).startingFrom(w, u, clock).run(1);
+      NaiveMixingSimulation next = new NaiveMixingSimulation(Examples.dense(batch),
+          Examples.labels(batch), 30, 4, 4, mixing, true, true, batchSeed)
+          .startingFrom(w, u, clock);
+      if (carry && sim != null) {
+        next.carryingMomentumOf(sim);
+      }
+      sim = next.run(1);
       w = sim.w;
       u = sim.u;
       clock = sim.clock;
@@ -264,6 +275,67 @@ class StreamingPerceptronTest {
       }
     }
     return arg;
+  }
+
+  /**
+   * A micro-batch of one file (one input partition) over two workers, averaged, publishing
+   * after every batch, runs one Spark job of one stage per batch from its second batch on (its
+   * first takes three: facts, which fix the model's shape, then scoring, then the round), counted
+   * by a SparkListener from the batch id Spark puts on every job of the batch; the publications
+   * run in their own thread and job group. (Before, a batch took 6 jobs and 7 stages: a facts job
+   * with the deal's shuffle, a scoring job, the round, and the model saved inline in 3 jobs.)
+   * Mistake mixing, one round per batch: the default, block momentum over two workers, takes a
+   * job to score and then one per round (its rounds depend on the batch's rows, and its
+   * look-ahead on the batch's largest row norm), see OnlineTraining.
+   */
+  @Test
+  void aMicroBatchIsOneSparkJobOfOneStage() throws Exception {
+    StreamInput input = new StreamInput(SPARK, tmp, 30);
+    for (List<String> file : StreamInput.slices(StreamInput.lines("breast_cancer",
+        "train.libsvm"), 4)) {
+      input.add(file);
+    }
+    java.util.Map<String, Integer> jobs = new java.util.concurrent.ConcurrentHashMap<>();
+    java.util.Map<String, Integer> stages = new java.util.concurrent.ConcurrentHashMap<>();
+    java.util.Set<String> publisherJobs = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    org.apache.spark.scheduler.SparkListener counter =
+        new org.apache.spark.scheduler.SparkListener() {
+          @Override
+          public void onJobStart(org.apache.spark.scheduler.SparkListenerJobStart e) {
+            String batch = e.properties().getProperty("streaming.sql.batchId");
+            if (ModelPublisher.JOB_GROUP.equals(e.properties().getProperty("spark.jobGroup.id"))) {
+              publisherJobs.add(String.valueOf(e.jobId()));
+            } else if (batch != null) {
+              jobs.merge(batch, 1, Integer::sum);
+            }
+          }
+
+          @Override
+          public void onStageSubmitted(
+              org.apache.spark.scheduler.SparkListenerStageSubmitted e) {
+            String batch = e.properties() == null ? null
+                : e.properties().getProperty("streaming.sql.batchId");
+            if (batch != null) {
+              stages.merge(batch, 1, Integer::sum);
+            }
+          }
+        };
+    StreamingPerceptron trainer = new StreamingPerceptron(new PerceptronClassifier()
+        .setMixing("mistakes").setNumWorkers(2))
+        .setCheckpointLocation(tmp.resolve("ckpt").toString())
+        .setModelPath(tmp.resolve("model").toString());
+    SPARK.sparkContext().addSparkListener(counter);
+    try {
+      trainer.start(input.stream(), Trigger.AvailableNow());
+      trainer.awaitTermination();
+      SparkTestSupport.awaitListeners(SPARK);
+    } finally {
+      SPARK.sparkContext().removeSparkListener(counter);
+    }
+    assertEquals(java.util.Map.of("0", 3, "1", 1, "2", 1, "3", 1), jobs);
+    assertEquals(java.util.Map.of("0", 3, "1", 1, "2", 1, "3", 1), stages);
+    assertFalse(publisherJobs.isEmpty(), "the models were published, in their own jobs");
+    assertEquals(3, trainer.progress().lastBatchId());
   }
 
   /**

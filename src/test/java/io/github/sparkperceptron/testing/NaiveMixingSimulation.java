@@ -75,6 +75,12 @@ public final class NaiveMixingSimulation {
   public int epochsRun;
   /** Σ over rounds of Σ_p μ_p·m_p with μ normalised (McDonald et al.'s left side). */
   public double mixedMistakes;
+  /** Momentum after {@link #run}: Δ, M, Δ's mass, ‖w_0‖² and ρ of the bound. */
+  public double[] velocity;
+  public double mass;
+  public double velocityMass;
+  public double initialNorm;
+  public double rho;
   /** Look-aheads skipped because they would have broken the bound's invariant. */
   public long restarts;
   /** With {@link #recordVote}: every voting vector (class-major) and its vote weight. */
@@ -142,6 +148,7 @@ public final class NaiveMixingSimulation {
   private double[] startW;
   private double[] startU;
   private double startClock;
+  private NaiveMixingSimulation carried;
 
   /**
    * Starts {@link #run} from weights {@code w}, accumulator {@code u} and clock {@code clock}
@@ -152,6 +159,16 @@ public final class NaiveMixingSimulation {
     this.startW = w.clone();
     this.startU = u.clone();
     this.startClock = clock;
+    return this;
+  }
+
+  /**
+   * Starts {@link #run} with the momentum {@code previous} ended with (a stream's next batch
+   * carrying it): its Δ, M and Δ's mass go on, its ‖w_0‖² stays, and ρ is the larger of its and
+   * this run's own; β is this run's, 1 − 1/W.
+   */
+  public NaiveMixingSimulation carryingMomentumOf(NaiveMixingSimulation previous) {
+    this.carried = previous;
     return this;
   }
 
@@ -174,9 +191,12 @@ public final class NaiveMixingSimulation {
     w = startW != null ? startW.clone() : new double[len];
     u = startU != null ? startU.clone() : new double[len];
     clock = startClock;
-    double initialNorm = 0;
+    initialNorm = 0;
     for (double v : w) {
       initialNorm += v * v;
+    }
+    if (carried != null) {
+      initialNorm = carried.initialNorm;
     }
     // Per worker and class, the weights of its rows in row order; then the class factors.
     double[][] classSums = new double[workers][numClasses];
@@ -230,14 +250,15 @@ public final class NaiveMixingSimulation {
       maxSquared = Math.max(maxSquared, s);
     }
     double radius = maxSquared + (fitIntercept ? 1.0 : 0.0);
-    double rho = rule.equals("perceptron")
-        ? (numClasses == 2 ? 1.0 : 2.0) * eta * maxWeight * radius : 0.0;
+    rho = Math.max(carried != null ? carried.rho : 0.0, rule.equals("perceptron")
+        ? (numClasses == 2 ? 1.0 : 2.0) * eta * maxWeight * radius : 0.0);
     updates = new long[epochs];
-    double[] velocity = new double[len];
+    velocity = carried != null ? carried.velocity.clone() : new double[len];
     double beta = 1.0 - 1.0 / workers;
     boolean momentum = mixing.equals("momentum") && beta > 0;
-    double mass = 0;
-    double velocityMass = 0;
+    mass = carried != null ? carried.mass : 0;
+    velocityMass = carried != null ? carried.velocityMass : 0;
+    restarts = carried != null ? carried.restarts : 0;
     for (int epoch = 1; epoch <= epochs; epoch++) {
       int[][] orders = new int[workers][];
       for (int p = 0; p < workers; p++) {
