@@ -6,15 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.testing.KafkaBroker;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
@@ -47,16 +44,6 @@ class StreamTrainKafkaKillTest {
         metrics.toString()));
   }
 
-  private static Process start(List<String> jobArgs, Path log) throws IOException {
-    List<String> command = new ArrayList<>();
-    command.add(TestData.projectRoot().resolve("submit/stream-train").toString());
-    command.addAll(jobArgs);
-    ProcessBuilder pb = new ProcessBuilder(command).directory(TestData.projectRoot().toFile())
-        .redirectErrorStream(true).redirectOutput(log.toFile());
-    pb.environment().remove("SPARK_HOME");
-    return pb.start();
-  }
-
   @Test
   void aDriverKilledBetweenApplyingAndCommittingABatchResumesAndLearnsEveryMessageOnce()
       throws Exception {
@@ -73,7 +60,7 @@ class StreamTrainKafkaKillTest {
       List<String> paused = args(kafka.bootstrapServers(), model, checkpoint, metrics, perBatch);
       paused.addAll(List.of("--conf", "spark.perceptron.test.pauseAfterBatch=1"));
       Path firstLog = tmp.resolve("first.log");
-      Process first = start(paused, firstLog);
+      Process first = StreamTrainKillTest.start(paused, firstLog);
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(8);
       while (first.isAlive() && System.nanoTime() < deadline
           && !Files.readString(firstLog).contains("waiting to be killed")) {
@@ -89,7 +76,7 @@ class StreamTrainKafkaKillTest {
           "but did not commit it: the moment this test is about");
 
       Path resumeLog = tmp.resolve("resume.log");
-      Process resumed = start(args(kafka.bootstrapServers(), model, checkpoint, metrics,
+      Process resumed = StreamTrainKillTest.start(args(kafka.bootstrapServers(), model, checkpoint, metrics,
           perBatch), resumeLog);
       assertTrue(resumed.waitFor(8, TimeUnit.MINUTES), "the resumed run hung");
       String log = Files.readString(resumeLog);
@@ -109,19 +96,13 @@ class StreamTrainKafkaKillTest {
       JobRun run = JobRun.of(new StreamTrainJob(), args(kafka.bootstrapServers(), reference,
           tmp.resolve("ckpt2"), referenceMetrics, perBatch).toArray(new String[0]));
       assertEquals(0, run.exitCode, run.toString());
-      assertArrayEquals(weights(reference), weights(model), 0.0);
+      assertArrayEquals(StreamTrainKillTest.weights(reference), StreamTrainKillTest.weights(model),
+          0.0);
       JsonNode r = Json.MAPPER.readTree(referenceMetrics.toFile());
       assertEquals(r.get("cumulative").get("prequentialCorrect").asLong(),
           m.get("cumulative").get("prequentialCorrect").asLong());
       assertEquals(r.get("cumulative").get("drifts").asLong(),
           m.get("cumulative").get("drifts").asLong());
     }
-  }
-
-  private static double[] weights(Path model) {
-    PerceptronClassificationModel m = PerceptronClassificationModel.load(model.toString());
-    double[] w = Arrays.copyOf(m.coefficients().toArray(), m.numFeatures() + 1);
-    w[m.numFeatures()] = m.intercept();
-    return w;
   }
 }

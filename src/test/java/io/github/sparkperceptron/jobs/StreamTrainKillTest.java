@@ -44,7 +44,8 @@ class StreamTrainKillTest {
         "--max-files-per-trigger", "1", "--workers", "2", "--metrics", metrics.toString()));
   }
 
-  private Process start(List<String> jobArgs, Path log) throws IOException {
+  /** Runs {@code submit/stream-train jobArgs} in a process of its own, output in {@code log}. */
+  static Process start(List<String> jobArgs, Path log) throws IOException {
     List<String> command = new ArrayList<>();
     command.add(TestData.projectRoot().resolve("submit/stream-train").toString());
     command.addAll(jobArgs);
@@ -121,7 +122,8 @@ class StreamTrainKillTest {
         || Files.exists(checkpoint.resolve("learner/change-" + id + ".bin"));
   }
 
-  private static double[] weights(Path model) {
+  /** The saved model's weights and intercept, to compare bit for bit. */
+  static double[] weights(Path model) {
     PerceptronClassificationModel m = PerceptronClassificationModel.load(model.toString());
     double[] w = Arrays.copyOf(m.coefficients().toArray(), m.numFeatures() + 1);
     w[m.numFeatures()] = m.intercept();
