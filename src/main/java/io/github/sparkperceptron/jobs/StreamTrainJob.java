@@ -133,6 +133,12 @@ public final class StreamTrainJob implements Callable<Integer>, JobSupport.Refus
       description = "publish the model every N batches, and at the end (default: ${DEFAULT-VALUE})")
   int publishEvery;
 
+  @Option(names = "--publish-interval", paramLabel = "SECONDS", defaultValue = "2",
+      description = "start at most one publication per SECONDS; a model due sooner waits and the"
+          + " latest wins (the last one is published at the end at once); 0: no wait"
+          + " (default: ${DEFAULT-VALUE})")
+  double publishInterval;
+
   @Option(names = "--metrics", paramLabel = "FILE.json",
       description = "write this run's batches (rows, prequential accuracy, time) and the totals"
           + " since the stream began as JSON, rewritten after every batch")
@@ -224,6 +230,10 @@ public final class StreamTrainJob implements Callable<Integer>, JobSupport.Refus
           + " libsvm): a stream cannot read every file first to find the largest index");
     }
     requireAtLeast("--publish-every", publishEvery, 1);
+    if (!(publishInterval >= 0.0) || Double.isInfinite(publishInterval)) {
+      throw new BadInputException("--publish-interval must be a number of seconds >= 0, got "
+          + publishInterval);
+    }
     requireAtLeast("--epochs-per-batch", epochsPerBatch, 1);
     requireAtLeast("--partitions", partitions, 0);
     requireAtLeast("--max-files-per-trigger", maxFilesPerTrigger, 0);
@@ -234,6 +244,7 @@ public final class StreamTrainJob implements Callable<Integer>, JobSupport.Refus
     StreamingPerceptron trainer = new StreamingPerceptron(estimator)
         .setCheckpointLocation(checkpointDir).setModelPath(modelPath)
         .setPublishEvery(publishEvery).setEpochsPerBatch(epochsPerBatch)
+        .setPublishInterval(publishInterval)
         .setNumClasses(numClasses).setQueryName("spark-perceptron stream-train");
     try {
       trainer.setDriftDetector(driftDetector).setOnDrift(onDrift);
@@ -596,6 +607,7 @@ public final class StreamTrainJob implements Callable<Integer>, JobSupport.Refus
     training.writeParams(trainer.getParams(), params);
     params.put("epochsPerBatch", epochsPerBatch);
     params.put("publishEvery", publishEvery);
+    params.put("publishInterval", publishInterval);
     params.put("driftDetector", trainer.getDriftDetector());
     params.put("onDrift", trainer.getOnDrift());
     long rows = 0;

@@ -18,6 +18,12 @@ import org.slf4j.LoggerFactory;
  * is replaced by any newer one handed over before its turn, so the thread never falls behind the
  * stream by more than one model, and a reader never sees an older model after a newer one.
  *
+ * <p>At most one publication starts per interval ({@code minInterval}): a model handed over
+ * sooner waits (replaced by newer ones) until the interval has passed, or until someone waits for
+ * the publisher ({@link #awaitIdle}, {@link #close}), which publishes it at once. A save is a few
+ * Spark jobs of its own: on a small cluster, one per batch of a fast stream took a core and a task
+ * slot from the batches themselves (BENCHMARKS "Issue 20": a 1-row batch's fixed cost).
+ *
  * <p>Each model is saved complete under a temporary sibling name, then swapped in
  * ({@link AtomicFiles#swapIn}) by two renames (the old version aside, the new one into place) and
  * the old version deleted, so a reader finds either the previous complete model or the new one:
@@ -44,12 +50,20 @@ final class ModelPublisher {
   private RuntimeException failure;
   private long publishedBatch;
   private boolean closed;
+  /** The threads in {@link #awaitIdle}: while any waits, the interval does not hold a model back. */
+  private int waiters;
+  private final long minIntervalNanos;
+  /** When the next publication may start (System.nanoTime()). */
+  private long nextStart;
 
   /**
    * @param publishedBatch the batch whose model {@code target} holds already, or −1
+   * @param minIntervalSeconds the least time between the starts of two publications (0: none)
    */
   ModelPublisher(SparkSession spark, String target, LearnerStateStore store,
-      long publishedBatch) {
+      long publishedBatch, double minIntervalSeconds) {
+    this.minIntervalNanos = (long) (minIntervalSeconds * 1e9);
+    this.nextStart = System.nanoTime();
     this.spark = spark;
     this.target = target;
     this.store = store;
@@ -77,7 +91,7 @@ final class ModelPublisher {
   synchronized void submit(long batchId, PerceptronClassificationModel model) {
     rethrow();
     if (pending != null) {
-      LOG.info("The model of batch {} is replaced by batch {}'s before it was published",
+      LOG.debug("The model of batch {} is replaced by batch {}'s before it was published",
           pendingBatch, batchId);
     }
     pending = model;
@@ -91,14 +105,20 @@ final class ModelPublisher {
    * @throws RuntimeException the failure of a publication
    */
   synchronized void awaitIdle() {
-    while ((pending != null || writing) && failure == null) {
-      try {
-        wait();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("Interrupted while waiting for the model's publication",
-            e);
+    waiters++;
+    notifyAll();
+    try {
+      while ((pending != null || writing) && failure == null) {
+        try {
+          wait();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("Interrupted while waiting for the model's"
+              + " publication", e);
+        }
       }
+    } finally {
+      waiters--;
     }
     rethrow();
   }
@@ -137,20 +157,26 @@ final class ModelPublisher {
       PerceptronClassificationModel model;
       long batchId;
       synchronized (this) {
-        while (pending == null && !closed) {
+        while (true) {
+          if (pending == null && closed) {
+            return;
+          }
+          long early = nextStart - System.nanoTime();
+          if (pending != null && (closed || waiters > 0 || early <= 0)) {
+            break;
+          }
           try {
-            wait();
+            // Woken by a hand-over, a waiter or close(); else when the interval has passed.
+            wait(pending == null ? 0 : Math.max(1, early / 1_000_000));
           } catch (InterruptedException e) {
             return;
           }
-        }
-        if (pending == null) {
-          return;
         }
         model = pending;
         batchId = pendingBatch;
         pending = null;
         writing = true;
+        nextStart = System.nanoTime() + minIntervalNanos;
       }
       try {
         publish(spark, model, target);

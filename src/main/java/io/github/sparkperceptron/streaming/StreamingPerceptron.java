@@ -96,7 +96,8 @@ import org.slf4j.LoggerFactory;
  * detection.
  *
  * <p><b>Publishing.</b> With {@link #setModelPath modelPath}, the model is published there every
- * {@link #setPublishEvery publishEvery} batches and when {@link #stop()} or
+ * {@link #setPublishEvery publishEvery} batches, at most once per
+ * {@link #setPublishInterval publishInterval} (2 s), and when {@link #stop()} or
  * {@link #awaitTermination()} return after a clean end, in the background (the batch goes on;
  * the latest model wins), written complete under a temporary name and swapped in by renames, so
  * readers never load a half-written model.
@@ -125,12 +126,15 @@ public final class StreamingPerceptron {
    */
   static final String PAUSE_AFTER_BATCH = "spark.perceptron.test.pauseAfterBatch";
   static final String LEARNER_DIR = "learner";
+  /** {@link #setPublishInterval}'s default, seconds. */
+  public static final double DEFAULT_PUBLISH_INTERVAL = 2.0;
   static final String QUERY_DIR = "query";
 
   private final PerceptronClassifier params;
   private String checkpointLocation;
   private String modelPath;
   private int publishEvery = 1;
+  private double publishInterval = DEFAULT_PUBLISH_INTERVAL;
   private int epochsPerBatch = 1;
   private int numClasses;
   private String queryName;
@@ -285,6 +289,27 @@ public final class StreamingPerceptron {
     return publishEvery;
   }
 
+  /**
+   * The least time between the starts of two publications, in seconds (default
+   * {@value #DEFAULT_PUBLISH_INTERVAL}; 0: none). A model due sooner waits, replaced by any newer
+   * one (the latest wins), and is published when the interval has passed; a clean end publishes
+   * the last model at once. Each publication is a model save (a few Spark jobs) that competes with
+   * the batches for the cluster; readers rarely need a newer model than every few seconds.
+   */
+  public StreamingPerceptron setPublishInterval(double seconds) {
+    requireNotStarted();
+    if (!(seconds >= 0.0) || Double.isInfinite(seconds)) {
+      throw new IllegalArgumentException("publishInterval must be a finite number of seconds"
+          + " >= 0, got " + seconds);
+    }
+    this.publishInterval = seconds;
+    return this;
+  }
+
+  public double getPublishInterval() {
+    return publishInterval;
+  }
+
   public int getEpochsPerBatch() {
     return epochsPerBatch;
   }
@@ -402,7 +427,7 @@ public final class StreamingPerceptron {
       if (published >= 0 && !exists(new Path(modelPath))) {
         published = -1;
       }
-      publisher = new ModelPublisher(session, modelPath, store, published);
+      publisher = new ModelPublisher(session, modelPath, store, published, publishInterval);
     }
     current = saved;
     engine = new OnlineTraining(JavaSparkContext.fromSparkContext(session.sparkContext()),

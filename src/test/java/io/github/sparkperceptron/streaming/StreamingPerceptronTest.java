@@ -416,6 +416,60 @@ class StreamingPerceptronTest {
     assertFalse(trainer.publish(), "nothing new to publish after the final publication");
   }
 
+  /**
+   * With a publication interval longer than the stream, the first batch's model is published at
+   * once and no other until the clean end, which publishes the final model without waiting: every
+   * model a reader finds while the batches run is batch 0's, and the final one is there after.
+   */
+  @Test
+  void aPublicationIntervalHoldsLaterModelsBackUntilTheEnd() throws Exception {
+    StreamInput input = new StreamInput(SPARK, tmp, 30);
+    for (List<String> file : StreamInput.slices(StreamInput.lines("breast_cancer",
+        "train.libsvm"), 4)) {
+      input.add(file);
+    }
+    String modelPath = tmp.resolve("model").toString();
+    AtomicReference<double[]> first = new AtomicReference<>();
+    List<double[]> foundMidStream = Collections.synchronizedList(new ArrayList<>());
+    List<Boolean> handedOver = Collections.synchronizedList(new ArrayList<>());
+    StreamingPerceptron trainer = new StreamingPerceptron()
+        .setCheckpointLocation(tmp.resolve("ckpt").toString()).setModelPath(modelPath)
+        .setPublishEvery(1).setPublishInterval(3600);
+    trainer.addListener(report -> {
+      handedOver.add(report.published());
+      if (report.batchId() == 0) {
+        first.set(weights(trainer.latestModel()));
+        return;
+      }
+      // Batch 0's publication may still be under way: wait for the file, then read it.
+      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+      while (System.nanoTime() < deadline) {
+        try {
+          foundMidStream.add(weights(PerceptronClassificationModel.load(modelPath)));
+          return;
+        } catch (RuntimeException notYet) {
+          try {
+            Thread.sleep(100);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+          }
+        }
+      }
+    });
+    trainer.start(input.stream(), Trigger.AvailableNow());
+    trainer.awaitTermination();
+    assertEquals(List.of(true, true, true, true), handedOver, "every batch's model handed over");
+    assertEquals(3, foundMidStream.size());
+    for (double[] w : foundMidStream) {
+      assertArrayEquals(first.get(), w, 0.0, "only batch 0's model is published mid-stream");
+    }
+    double[] last = weights(trainer.latestModel());
+    assertFalse(java.util.Arrays.equals(first.get(), last), "the stream learnt after batch 0");
+    assertArrayEquals(last, weights(PerceptronClassificationModel.load(modelPath)), 0.0,
+        "the clean end publishes the final model at once");
+  }
+
   private static double[] weights(PerceptronClassificationModel m) {
     double[] w = java.util.Arrays.copyOf(m.coefficients().toArray(), m.numFeatures() + 1);
     w[m.numFeatures()] = m.intercept();
