@@ -347,11 +347,7 @@ class StreamingPerceptronTest {
    */
   @Test
   void publishedModelsAreLoadableWholeWhileTheStreamRuns() throws Exception {
-    StreamInput input = new StreamInput(SPARK, tmp, 30);
-    for (List<String> file : StreamInput.slices(StreamInput.lines("breast_cancer",
-        "train.libsvm"), 4)) {
-      input.add(file);
-    }
+    StreamInput input = breastCancerInFourFiles();
     String modelPath = tmp.resolve("model").toString();
     List<double[]> published = Collections.synchronizedList(new ArrayList<>());
     AtomicReference<double[]> awaited = new AtomicReference<>();
@@ -423,11 +419,7 @@ class StreamingPerceptronTest {
    */
   @Test
   void aPublicationIntervalHoldsLaterModelsBackUntilTheEnd() throws Exception {
-    StreamInput input = new StreamInput(SPARK, tmp, 30);
-    for (List<String> file : StreamInput.slices(StreamInput.lines("breast_cancer",
-        "train.libsvm"), 4)) {
-      input.add(file);
-    }
+    StreamInput input = breastCancerInFourFiles();
     String modelPath = tmp.resolve("model").toString();
     AtomicReference<double[]> first = new AtomicReference<>();
     List<double[]> foundMidStream = Collections.synchronizedList(new ArrayList<>());
@@ -468,6 +460,16 @@ class StreamingPerceptronTest {
     assertFalse(java.util.Arrays.equals(first.get(), last), "the stream learnt after batch 0");
     assertArrayEquals(last, weights(PerceptronClassificationModel.load(modelPath)), 0.0,
         "the clean end publishes the final model at once");
+  }
+
+  /** breast_cancer's training rows in 4 files: 4 batches of one file each. */
+  private StreamInput breastCancerInFourFiles() throws Exception {
+    StreamInput input = new StreamInput(SPARK, tmp, 30);
+    for (List<String> file : StreamInput.slices(StreamInput.lines("breast_cancer",
+        "train.libsvm"), 4)) {
+      input.add(file);
+    }
+    return input;
   }
 
   private static double[] weights(PerceptronClassificationModel m) {
