@@ -90,7 +90,11 @@ sp_log4j_config() {
   else
     local copy="$SP_ROOT/target/log4j2-default.properties"
     if [[ ! -f "$copy" || "$SP_ROOT/conf/log4j2.properties.template" -nt "$copy" ]]; then
-      cp "$SP_ROOT/conf/log4j2.properties.template" "$copy"
+      # Copied aside, then renamed: a script started at the same moment (the tests run two at a
+      # time) sees no file or the whole file, never half of one.
+      mkdir -p "$SP_ROOT/target"
+      cp "$SP_ROOT/conf/log4j2.properties.template" "$copy.$$"
+      mv -f "$copy.$$" "$copy"
     fi
     echo "$copy"
   fi

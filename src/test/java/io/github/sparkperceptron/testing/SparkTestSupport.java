@@ -3,8 +3,9 @@ package io.github.sparkperceptron.testing;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The one local[2] SparkSession the test JVM shares: Surefire runs every test class in one JVM,
- * and starting a session costs seconds. Classes that need another master stop it first.
+ * The one local[2] SparkSession the test JVM shares: Surefire runs many test classes in each of
+ * its JVMs (pom.xml, test.forkCount), and starting a session costs seconds. Classes that need
+ * another master stop it first.
  */
 public final class SparkTestSupport {
   private SparkTestSupport() {
