@@ -147,7 +147,9 @@ final class DriverRounds {
     }
     state.setClock(roundEnd);
     if (progress.momentum != null) {
-      progress.momentum.afterRound(change, mixed.stepSum());
+      // Δ can be non-zero only on the support: a reset (a round without updates) clears it there.
+      double stepSum = mixed.stepSum();
+      progress.momentum.afterRound(change, stepSum, stepSum == 0.0 ? support.toArray() : null);
     }
   }
 
