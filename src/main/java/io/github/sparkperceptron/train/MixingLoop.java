@@ -163,10 +163,13 @@ public final class MixingLoop {
     TouchedSet support = new TouchedSet(length);
     double[] startWeights = progress.state.weights();
     // A resumed momentum can hold Δ ≠ 0 where w is 0 again: the look-ahead must visit those too,
-    // as the uninterrupted training (whose support holds every coordinate ever changed) does.
+    // as the uninterrupted training (whose support holds every coordinate ever changed) does;
+    // and Δ = −0.0 (a decayed step that underflowed), which a restart, clearing Δ on the
+    // support only, must set to +0.0 as the uninterrupted training does.
     double[] velocity = progress.momentum == null ? null : progress.momentum.velocity();
     for (int j = 0; j < length; j++) {
-      if (startWeights[j] != 0.0 || (velocity != null && velocity[j] != 0.0)) {
+      if (startWeights[j] != 0.0
+          || (velocity != null && Double.doubleToRawLongBits(velocity[j]) != 0L)) {
         support.mark(j);
       }
     }
