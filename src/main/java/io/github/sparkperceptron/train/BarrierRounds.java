@@ -325,7 +325,7 @@ final class BarrierRounds implements EpochRounds, AutoCloseable {
     Broadcast<int[]> supportAtStart = null;
     BarrierEpochTask.MomentumStart momentumStart = null;
     if (momentum != null) {
-      int[] supported = driver.support.toArray();
+      int[] supported = driver.supportCoordinates();
       // Δ is zero outside the support: its changes since the last epoch lie within it.
       velocityShipper.changedSet().markAll(supported);
       velocity = velocityShipper.ship(momentum.velocity());
