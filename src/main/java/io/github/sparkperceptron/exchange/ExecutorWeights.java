@@ -3,6 +3,7 @@ package io.github.sparkperceptron.exchange;
 import io.github.sparkperceptron.kernel.LearnerConfig;
 import io.github.sparkperceptron.kernel.LocalFeatures;
 import io.github.sparkperceptron.kernel.LocalWeights;
+import io.github.sparkperceptron.kernel.SortedCoordinates;
 import io.github.sparkperceptron.kernel.StateLayout;
 import java.lang.ref.SoftReference;
 import java.util.ArrayList;
@@ -56,6 +57,8 @@ public final class ExecutorWeights {
     /** Bytes the idle copies hold, and the most they may hold (the training's, see checkout). */
     long idleBytes;
     long idleBound;
+    /** Idle private copies of all the weights ({@link #checkoutWhole}). */
+    final List<WholeCopy> idleWhole = new ArrayList<>();
 
     Entry(int length) {
       this.length = length;
@@ -89,6 +92,79 @@ public final class ExecutorWeights {
     /** The round's weights as shipped, all K'·(d+1) of them (shared: read only). */
     public double[] base() {
       return entry.base;
+    }
+  }
+
+  /**
+   * A task's private copy of all K'·(d+1) weights of one version, which it may change in place (a
+   * barrier task's base, which moves round by round, or block momentum's Δ). Copies are pooled per
+   * training on the executor and brought to the next version at the coordinates that differ
+   * (O(changes)), so that an epoch does not allocate and copy K'·(d+1) values per task.
+   */
+  public static final class WholeCopy {
+    private final Entry entry;
+    private final double[] values;
+    private long version;
+    /** Coordinates (increasing) where {@link #values} may differ from the weights of version. */
+    private int[] differsAt = SortedCoordinates.NONE;
+
+    private WholeCopy(Entry entry, double[] values, long version) {
+      this.entry = entry;
+      this.values = values;
+      this.version = version;
+    }
+
+    /** The weights, the task's own until it hands them back. */
+    public double[] values() {
+      return values;
+    }
+  }
+
+  /**
+   * A private copy of the weights of the round {@code ref} describes: an idle one brought up to
+   * date (set, not added, at the coordinates its last user changed and at every change applied
+   * since its version; a full copy only after a new snapshot), or a new one (the first of each
+   * task slot in a training). Hand it back with {@link #releaseWhole}; a task that fails never
+   * does, and its copy is garbage.
+   */
+  public static WholeCopy checkoutWhole(WeightsRef ref) {
+    Entry entry = entry(ref);
+    synchronized (entry) {
+      bringUpToDate(entry, ref);
+      double[] base = entry.base;
+      if (entry.idleWhole.isEmpty()) {
+        return new WholeCopy(entry, base.clone(), entry.version);
+      }
+      WholeCopy c = entry.idleWhole.remove(entry.idleWhole.size() - 1);
+      if (c.version < entry.snapshotVersion) {
+        System.arraycopy(base, 0, c.values, 0, base.length);
+      } else {
+        for (int j : c.differsAt) {
+          c.values[j] = base[j];
+        }
+        for (WeightVersion change : entry.applied) {
+          if (change.version > c.version) {
+            for (int j : change.index) {
+              c.values[j] = base[j];
+            }
+          }
+        }
+      }
+      c.differsAt = SortedCoordinates.NONE;
+      c.version = entry.version;
+      return c;
+    }
+  }
+
+  /**
+   * Hands a private copy back: {@code differsAt} (increasing) are the coordinates its user
+   * changed since {@link #checkoutWhole}; elsewhere it must still hold the weights it was checked
+   * out with.
+   */
+  public static void releaseWhole(WholeCopy c, int[] differsAt) {
+    c.differsAt = differsAt;
+    synchronized (c.entry) {
+      c.entry.idleWhole.add(c);
     }
   }
 

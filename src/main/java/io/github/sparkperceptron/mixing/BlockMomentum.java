@@ -43,7 +43,9 @@ import java.util.Arrays;
  * The passive-aggressive rules' steps have no such per-mass bound ({@code rho ≤ 0}: never
  * checked, no bound claimed).
  *
- * <p>Cost on the driver: O(K·(d+1)) per round for the look-ahead (one dense Δ). The averaging
+ * <p>Cost: O(support) per round (the coordinates where w or Δ can be non-zero); Δ itself is one
+ * dense K'·(d+1) array, allocated once per training (and reused by a barrier task,
+ * {@link #resume}). The averaging
  * accumulator absorbs each jump at the round's clock c (u += c·jump), so the running average
  * w − u/c is unchanged by a jump and keeps averaging the weights the workers actually used.
  */
@@ -67,13 +69,32 @@ public final class BlockMomentum implements Serializable {
    * @param initialSquaredNorm ‖w_0‖² of the starting weights
    */
   public BlockMomentum(int length, double beta, double rho, double initialSquaredNorm) {
+    this(new double[length], beta, rho, initialSquaredNorm);
+  }
+
+  private BlockMomentum(double[] velocity, double beta, double rho, double initialSquaredNorm) {
     if (!(beta >= 0 && beta < 1)) {
       throw new IllegalArgumentException("momentum must be in [0, 1), got " + beta);
     }
     this.beta = beta;
     this.rho = rho;
     this.initialSquaredNorm = initialSquaredNorm;
-    this.velocity = new double[length];
+    this.velocity = velocity;
+  }
+
+  /**
+   * Block momentum resumed where another copy of it stood (a barrier task's, from the driver's
+   * state at the epoch's start): {@code velocity} is Δ itself, taken and updated in place, not
+   * copied, so that a task over a huge state reuses an array instead of allocating and copying
+   * K'·(d+1) values per epoch.
+   */
+  public static BlockMomentum resume(double[] velocity, double beta, double rho,
+      double initialSquaredNorm, double mass, double velocityMass, long restarts) {
+    BlockMomentum m = new BlockMomentum(velocity, beta, rho, initialSquaredNorm);
+    m.mass = mass;
+    m.velocityMass = velocityMass;
+    m.restarts = restarts;
+    return m;
   }
 
   /** β = 1 − 1/W for W workers, Chen &amp; Huo's choice (0 for one worker: no momentum). */
@@ -136,19 +157,44 @@ public final class BlockMomentum implements Serializable {
     for (int j = 0; j < all.length; j++) {
       all[j] = j;
     }
-    return lookAhead(w, u, clock, all, null);
+    return lookAhead(w, u, clock, all, (TouchedSet) null);
   }
 
   /**
    * As {@link #lookAhead(double[], double[], double)} where w and Δ are zero outside
    * {@code support} (increasing coordinates): O(support), and the sums run in coordinate order
-   * over exactly the terms the dense computation would add. The coordinates it moves are marked
-   * in {@code changed} (may be null).
+   * over exactly the terms the dense computation would add (a restart zeroes Δ on the support,
+   * the only place it can be non-zero). The coordinates it moves are marked in {@code changed}
+   * (may be null).
    */
   public boolean lookAhead(double[] w, double[] u, double clock, int[] support,
       TouchedSet changed) {
+    int[] moved = changed == null ? null : new int[support.length];
+    int n = lookAheadOver(w, u, clock, support, moved);
+    for (int k = 0; k < n; k++) {
+      changed.mark(moved[k]);
+    }
+    return n >= 0;
+  }
+
+  /**
+   * As {@link #lookAhead(double[], double[], double, int[], TouchedSet)}, returning the
+   * coordinates it moved (increasing), or null when it did not look ahead.
+   */
+  public int[] lookAheadMoves(double[] w, double[] u, double clock, int[] support) {
+    int[] moved = new int[support.length];
+    int n = lookAheadOver(w, u, clock, support, moved);
+    return n < 0 ? null : java.util.Arrays.copyOf(moved, n);
+  }
+
+  /**
+   * The look-ahead over {@code support}; the coordinates it moves go to {@code moved} (may be
+   * null). Returns how many it moved, or −1 when it did not look ahead.
+   */
+  private int lookAheadOver(double[] w, double[] u, double clock, int[] support,
+      int[] moved) {
     if (velocityMass == 0.0) {
-      return false;
+      return -1;
     }
     if (rho > 0) {
       double norm = 0.0;
@@ -157,12 +203,12 @@ public final class BlockMomentum implements Serializable {
         norm += v * v;
       }
       if (norm > initialSquaredNorm + rho * (mass + beta * velocityMass)) {
-        Arrays.fill(velocity, 0.0);
-        velocityMass = 0.0;
+        resetVelocity(support);
         restarts++;
-        return false;
+        return -1;
       }
     }
+    int n = 0;
     for (int j : support) {
       double jump = beta * velocity[j];
       velocity[j] = jump;
@@ -171,14 +217,26 @@ public final class BlockMomentum implements Serializable {
         if (u != null) {
           u[j] += clock * jump;
         }
-        if (changed != null) {
-          changed.mark(j);
+        if (moved != null) {
+          moved[n++] = j;
         }
       }
     }
     mass += beta * velocityMass;
     velocityMass *= beta;
-    return true;
+    return n;
+  }
+
+  /** Δ ← 0 at {@code support} (null: everywhere), where Δ can be non-zero; its mass too. */
+  private void resetVelocity(int[] support) {
+    if (support == null) {
+      Arrays.fill(velocity, 0.0);
+    } else {
+      for (int j : support) {
+        velocity[j] = 0.0;
+      }
+    }
+    velocityMass = 0.0;
   }
 
   /**
@@ -189,9 +247,16 @@ public final class BlockMomentum implements Serializable {
    * means the returned weights make none on the training rows).
    */
   public void afterRound(StateDelta mixed, double roundMass) {
+    afterRound(mixed, roundMass, null);
+  }
+
+  /**
+   * As {@link #afterRound(StateDelta, double)} where Δ is zero outside {@code support}
+   * (increasing coordinates; null: anywhere), so that a reset costs O(support), not O(K·d).
+   */
+  public void afterRound(StateDelta mixed, double roundMass, int[] support) {
     if (roundMass == 0.0) {
-      Arrays.fill(velocity, 0.0);
-      velocityMass = 0.0;
+      resetVelocity(support);
       return;
     }
     int n = mixed.storedEntries();

@@ -4,7 +4,7 @@ import io.github.sparkperceptron.exchange.ExecutorWeights;
 import io.github.sparkperceptron.exchange.PeerLinks;
 import io.github.sparkperceptron.exchange.Rendezvous;
 import io.github.sparkperceptron.exchange.WeightsRef;
-import io.github.sparkperceptron.kernel.TouchedSet;
+import io.github.sparkperceptron.kernel.SortedCoordinates;
 import io.github.sparkperceptron.mixing.BlockMomentum;
 import io.github.sparkperceptron.mixing.RoundTree;
 import io.github.sparkperceptron.mixing.StateDelta;
@@ -57,7 +57,10 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<PreparedPartitio
     final WorkerResult[] rounds;
     /** Worker 0's mixed change of each round ({@link RoundExecution.Results#MIXES}), or null. */
     final StateDelta[] mixes;
-    /** {@link BarrierRounds#digest} of the worker's weights after the last round. */
+    /**
+     * {@link BarrierRounds#digest} of the worker's weights after the last round at the
+     * coordinates its rounds moved (elsewhere they are the shipped weights).
+     */
     final long weightsDigest;
     /** Block momentum after the epoch: M, m_Δ and restarts (0 without momentum). */
     final double momentumMass;
@@ -277,16 +280,15 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<PreparedPartitio
     // The round's mixed weights, which the driver holds.
     double[] mixed = work.base();
     BlockMomentum m = null;
-    TouchedSet supportSet = null;
-    TouchedSet jumped = null;
+    ExecutorWeights.WholeCopy velocity = null;
+    // Where w or Δ can be non-zero (increasing): the driver's support set, kept as an array so
+    // that a round costs what it touched, not a scan of K'·(d+1)/64 words.
+    int[] support = null;
     if (momentum != null) {
-      m = new BlockMomentum(mixed.length, momentum.beta, momentum.rho,
-          momentum.initialSquaredNorm);
-      m.restore(ExecutorWeights.current(momentum.velocity), momentum.mass,
-          momentum.velocityMass, momentum.restarts);
-      supportSet = new TouchedSet(mixed.length);
-      supportSet.markAll(momentum.support.value());
-      jumped = new TouchedSet(mixed.length);
+      velocity = ExecutorWeights.checkoutWhole(momentum.velocity);
+      m = BlockMomentum.resume(velocity.values(), momentum.beta, momentum.rho,
+          momentum.initialSquaredNorm, momentum.mass, momentum.velocityMass, momentum.restarts);
+      support = momentum.support.value();
     }
     WorkerResult[] results = new WorkerResult[rounds];
     boolean mixesOnly = execution.results == RoundExecution.Results.MIXES;
@@ -295,21 +297,19 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<PreparedPartitio
     for (int round = 0; round < rounds; round++) {
       double clock = round == 0 ? start.startClock : roundEnds[round - 1];
       if (m != null) {
-        m.lookAhead(mixed, null, clock, supportSet.toArray(), jumped);
-        work.baseMoved(jumped.drain());
+        int[] jumped = m.lookAheadMoves(mixed, null, clock, support);
+        if (jumped != null) {
+          work.baseMoved(jumped);
+        }
       }
       WorkerResult leaf = work.run(round, clock, roundEnds[round],
           start.firstStartVector >= 0 ? start.firstStartVector + round : -1);
       RoundTree.Mixed mix = exchanger.mix(leaf);
       StateDelta change = mix.delta();
-      work.moveBase(change);
-      if (supportSet != null) {
-        for (int k = 0, n = change.storedEntries(); k < n; k++) {
-          supportSet.mark(change.coordinate(k));
-        }
-      }
+      int[] changed = work.moveBase(change);
       if (m != null) {
-        m.afterRound(change, mix.stepSum());
+        support = SortedCoordinates.union(support, changed);
+        m.afterRound(change, mix.stepSum(), support);
       }
       if (mixesOnly) {
         // The driver mixes the stats and takes the change from worker 0's mixes.
@@ -320,8 +320,12 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<PreparedPartitio
       }
       results[round] = leaf;
     }
-    long digest = BarrierRounds.digest(mixed);
+    long digest = BarrierRounds.digest(mixed, work.moved());
     work.release();
+    if (velocity != null) {
+      // Δ changed only on the support: the look-ahead writes it there, a mix where it moved w.
+      ExecutorWeights.releaseWhole(velocity, support);
+    }
     bytesExchanged.add(exchanger.bytesSent());
     return new Output(worker, results, mixes, digest, m == null ? 0.0 : m.mass(),
         m == null ? 0.0 : m.velocityMass(), m == null ? 0 : m.restarts());

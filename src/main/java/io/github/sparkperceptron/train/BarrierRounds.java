@@ -298,7 +298,9 @@ final class BarrierRounds implements EpochRounds, AutoCloseable {
       return jobs.run(epoch);
     }
     Outcome outcome = driver.run(epoch, ran::mixed);
-    ran.verify(driver.progress.state.weights(), driver.progress.momentum);
+    // The driver wrote exactly these coordinates since the epoch's weights were shipped.
+    ran.verify(driver.progress.state.weights(), driver.shipper.changedSet().toArray(),
+        driver.progress.momentum);
     return outcome;
   }
 
@@ -323,7 +325,7 @@ final class BarrierRounds implements EpochRounds, AutoCloseable {
     Broadcast<int[]> supportAtStart = null;
     BarrierEpochTask.MomentumStart momentumStart = null;
     if (momentum != null) {
-      int[] supported = driver.support.toArray();
+      int[] supported = driver.supportCoordinates();
       // Δ is zero outside the support: its changes since the last epoch lie within it.
       velocityShipper.changedSet().markAll(supported);
       velocity = velocityShipper.ship(momentum.velocity());
@@ -420,12 +422,15 @@ final class BarrierRounds implements EpochRounds, AutoCloseable {
 
     /**
      * Checks, after the driver replayed the epoch, that every worker ended where the driver
-     * did: the same weights (by digest) and the same block momentum.
+     * did: the same weights (by digest) and the same block momentum. Both sides started the
+     * epoch from the same shipped weights, so the digest covers the coordinates the epoch wrote:
+     * {@code written} (increasing), the driver's, which must be the ones each worker's rounds
+     * moved (the digest covers the coordinates too).
      *
      * @throws IllegalStateException if one did not (a defect, never a property of the data)
      */
-    void verify(double[] weights, BlockMomentum momentum) {
-      long digest = digest(weights);
+    void verify(double[] weights, int[] written, BlockMomentum momentum) {
+      long digest = digest(weights, written);
       for (BarrierEpochTask.Output o : outputs) {
         boolean same = o.weightsDigest == digest && (momentum == null
             || (Double.compare(o.momentumMass, momentum.mass()) == 0
@@ -441,11 +446,15 @@ final class BarrierRounds implements EpochRounds, AutoCloseable {
     }
   }
 
-  /** A digest of every weight's bits, in coordinate order (equal weights, equal digests). */
-  static long digest(double[] w) {
+  /**
+   * A digest of the weights' bits at {@code coordinates} (increasing) and of the coordinates
+   * themselves, in coordinate order: equal weights at the same coordinates, equal digests.
+   * O(coordinates): an epoch's check costs what the epoch wrote, not K'·(d+1).
+   */
+  static long digest(double[] w, int[] coordinates) {
     long h = 1125899906842597L;
-    for (double v : w) {
-      h = 31 * h + Double.doubleToRawLongBits(v);
+    for (int j : coordinates) {
+      h = 31 * (31 * h + j) + Double.doubleToRawLongBits(w[j]);
     }
     return h;
   }

@@ -4,6 +4,7 @@ import io.github.sparkperceptron.exchange.WeightShipper;
 import io.github.sparkperceptron.kernel.EpochStats;
 import io.github.sparkperceptron.kernel.LearnerConfig;
 import io.github.sparkperceptron.kernel.LinearState;
+import io.github.sparkperceptron.kernel.SortedCoordinates;
 import io.github.sparkperceptron.kernel.TouchedSet;
 import io.github.sparkperceptron.kernel.VotedPerceptron;
 import io.github.sparkperceptron.mixing.ParameterMix;
@@ -31,6 +32,11 @@ final class DriverRounds {
   final WeightShipper shipper;
   /** Every coordinate any round changed: where the weights can be non-zero. */
   final TouchedSet support;
+  /**
+   * {@link #support} as an increasing array, merged with each round's change ({@link #apply}):
+   * reading it costs what it holds, where {@code support.toArray()} scans K'·(d+1)/64 words.
+   */
+  private int[] supportCoordinates;
   /** T = Σ_i T_i: how far one epoch moves the averaging clock. */
   final double totalWeight;
   /** What the workers' rounds share. */
@@ -109,14 +115,14 @@ final class DriverRounds {
       if (progress.written != null) {
         // The look-ahead moves w, u and Δ only where Δ ≠ 0, and a restart zeroes Δ there.
         double[] velocity = progress.momentum.velocity();
-        for (int j : support.toArray()) {
+        for (int j : supportCoordinates()) {
           if (velocity[j] != 0.0) {
             progress.written.mark(j);
           }
         }
       }
       progress.momentum.lookAhead(state.weights(), state.averageAccumulator(), state.clock(),
-          support.toArray(), shipper.changedSet());
+          supportCoordinates(), shipper.changedSet());
     }
     VotedPerceptron.Builder vote = progress.vote;
     int startVector = vote == null ? -1 : vote.addStartVector(state.weights());
@@ -139,16 +145,35 @@ final class DriverRounds {
     change.applyTo(state.weights(), state.averageAccumulator());
     requireFinite(state, change, mixed.epochs()[0], epoch);
     shipper.changed(change);
-    for (int k = 0, n = change.storedEntries(); k < n; k++) {
-      support.mark(change.coordinate(k));
+    int[] changed = new int[change.storedEntries()];
+    for (int k = 0; k < changed.length; k++) {
+      changed[k] = change.coordinate(k);
+      support.mark(changed[k]);
       if (progress.written != null) {
-        progress.written.mark(change.coordinate(k));
+        progress.written.mark(changed[k]);
       }
+    }
+    if (supportCoordinates != null) {
+      supportCoordinates = SortedCoordinates.union(supportCoordinates, changed);
     }
     state.setClock(roundEnd);
     if (progress.momentum != null) {
-      progress.momentum.afterRound(change, mixed.stepSum());
+      // Δ can be non-zero only on the support: a reset (a round without updates) clears it there.
+      double stepSum = mixed.stepSum();
+      progress.momentum.afterRound(change, stepSum,
+          stepSum == 0.0 ? supportCoordinates() : null);
     }
+  }
+
+  /**
+   * The support's coordinates, increasing (shared: read only). Kept by {@link #apply}; read
+   * from the set again if something else marked it (its count tells).
+   */
+  int[] supportCoordinates() {
+    if (supportCoordinates == null || supportCoordinates.length != support.count()) {
+      supportCoordinates = support.toArray();
+    }
+    return supportCoordinates;
   }
 
   /**

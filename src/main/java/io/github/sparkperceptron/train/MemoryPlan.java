@@ -213,6 +213,11 @@ public final class MemoryPlan {
   private final boolean momentum;
   /** Tasks running at once in the JVM of the estimate that holds them (local: the driver). */
   private final int running;
+  /**
+   * The most coordinates a training's support can hold (where w or Δ can be non-zero; 0 for
+   * one-shot mixing): a barrier task keeps it, and where its weights moved, as sorted arrays.
+   */
+  private final long supportBound;
   /** Bytes of one working copy of the largest worker (K'·(m+1) coordinates). */
   final long workerCopyBytes;
   /**
@@ -286,12 +291,14 @@ public final class MemoryPlan {
     if (oneShot) {
       driver.add(new Term(3 * stateBytes, "the broadcast state, its pieces and the mixed"
           + " state"));
+      supportBound = 0;
     } else {
       // Rounds change at most touchedByAll coordinates (plus the look-ahead's, on the support).
       // Coordinates ever changed: no more than the features allow, nor than the rounds mixed.
       long support = Math.min(length, initialModel ? length : Math.min(
           (long) learner.weightRows() * (Math.min(learner.numFeatures(), storedValues) + 1),
           saturatingProduct((long) settings.maxIter * rounds, touchedByAll)));
+      supportBound = support;
       long changedPerRound = Math.min(length, touchedByAll + (momentum ? support : 0));
       long changedEver = saturatingProduct((long) settings.maxIter * rounds, changedPerRound);
       boolean fullSnapshot = initialModel || 4 * changedEver > length;
@@ -515,19 +522,25 @@ public final class MemoryPlan {
   /** Bytes a worker's report of one round takes besides any change (stats, μ, framing). */
   static final long BARRIER_REPORT_BYTES_PER_ROUND = 512;
 
+  /** Bytes per support coordinate in a barrier task: the support and the moved coordinates. */
+  static final long BARRIER_BYTES_PER_SUPPORT = 3 * 4;
+
   /**
    * Why the epoch's rounds cannot run in one barrier stage ({@code BarrierRounds}) within the
    * memory this plan allows, or null. Beyond the job-per-round path's arrays, each barrier task
    * holds the round's mixed weights beside its training copy (w), with block momentum its Δ
-   * (w) and three TouchedSets (3·L/8 B), and worker 0 the epoch's R mixed changes; the epoch's
+   * (w) (both private copies the executor keeps for the training's next epoch and hands the
+   * next task, {@code ExecutorWeights.checkoutWhole}), the support and the coordinates its
+   * weights moved as sorted int arrays (12 B per support coordinate: two arrays and the union
+   * being made), and worker 0 the epoch's R mixed changes; the epoch's
    * reports reach the driver at once, through one task: R mixed changes and W·R small reports,
    * held serialised and deserialised on that task's executor and on the driver, and counted
    * against {@code spark.driver.maxResultSize}.
    */
   String barrierProblem() {
     long length = learner.stateLength();
-    long perTask = weightBytes + (momentum ? weightBytes + 3 * ceilDiv(length, 8)
-        : ceilDiv(length, 8));
+    long perTask = weightBytes + (momentum ? weightBytes : 0)
+        + BARRIER_BYTES_PER_SUPPORT * Math.min(length, supportBound);
     long epochResults = saturatingProduct(rounds, mixedDeltaBytes) + saturatingProduct(
         (long) numWorkers * rounds, BARRIER_REPORT_BYTES_PER_ROUND);
     long tasks = saturatingProduct(running, perTask) + epochResults;

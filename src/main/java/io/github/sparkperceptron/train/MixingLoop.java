@@ -121,8 +121,8 @@ public final class MixingLoop {
       TouchedSet support) {
     String previousDescription = jsc.getLocalProperty("spark.job.description");
     try {
-      new Epochs(progress, support, null, null)
-          .run(new JobPerRound(driverRounds(progress, shipper, support)));
+      DriverRounds driver = driverRounds(progress, shipper, support);
+      new Epochs(progress, driver, null, null).run(new JobPerRound(driver));
     } finally {
       jsc.setJobDescription(previousDescription);
     }
@@ -163,10 +163,13 @@ public final class MixingLoop {
     TouchedSet support = new TouchedSet(length);
     double[] startWeights = progress.state.weights();
     // A resumed momentum can hold Δ ≠ 0 where w is 0 again: the look-ahead must visit those too,
-    // as the uninterrupted training (whose support holds every coordinate ever changed) does.
+    // as the uninterrupted training (whose support holds every coordinate ever changed) does;
+    // and Δ = −0.0 (a decayed step that underflowed), which a restart, clearing Δ on the
+    // support only, must set to +0.0 as the uninterrupted training does.
     double[] velocity = progress.momentum == null ? null : progress.momentum.velocity();
     for (int j = 0; j < length; j++) {
-      if (startWeights[j] != 0.0 || (velocity != null && velocity[j] != 0.0)) {
+      if (startWeights[j] != 0.0
+          || (velocity != null && Double.doubleToRawLongBits(velocity[j]) != 0L)) {
         support.mark(j);
       }
     }
@@ -175,7 +178,7 @@ public final class MixingLoop {
       DriverRounds driver = driverRounds(progress, shipper, support);
       JobPerRound jobs = new JobPerRound(driver);
       try (BarrierRounds barrier = BarrierRounds.open(driver, jobs)) {
-        new Epochs(progress, support, checkpoints, callback).run(barrier != null ? barrier : jobs);
+        new Epochs(progress, driver, checkpoints, callback).run(barrier != null ? barrier : jobs);
       }
       LOG.info("Weights shipped to the executors: {} values in {} snapshot(s) and changes",
           shipper.shippedValues(), shipper.snapshots());
@@ -192,14 +195,15 @@ public final class MixingLoop {
   /** The epochs of one iterative training: what happens around each epoch's rounds. */
   private final class Epochs {
     private final TrainingProgress progress;
-    private final TouchedSet support;
+    /** The driver's side of the rounds, which keeps the support's coordinates. */
+    private final DriverRounds driver;
     private final Checkpoints checkpoints;
     private final EpochCallback callback;
 
-    Epochs(TrainingProgress progress, TouchedSet support, Checkpoints checkpoints,
+    Epochs(TrainingProgress progress, DriverRounds driver, Checkpoints checkpoints,
         EpochCallback callback) {
       this.progress = progress;
-      this.support = support;
+      this.driver = driver;
       this.checkpoints = checkpoints;
       this.callback = callback;
     }
@@ -207,10 +211,10 @@ public final class MixingLoop {
     void run(EpochRounds rounds) {
       for (int epoch = progress.epochsDone + 1; epoch <= settings.maxIter; epoch++) {
         long start = System.nanoTime();
-        int[] beforeIndex = support.toArray();
+        int[] beforeIndex = driver.supportCoordinates();
         double[] beforeValues = valuesAt(progress.state.weights(), beforeIndex);
         EpochRounds.Outcome outcome = rounds.run(epoch);
-        double change = relativeChange(beforeIndex, beforeValues, support.toArray(),
+        double change = relativeChange(beforeIndex, beforeValues, driver.supportCoordinates(),
             progress.state.weights());
         progress.epochsDone = epoch;
         progress.epochs.add(outcome.stats);

@@ -470,7 +470,9 @@ public final class OnlineTraining implements AutoCloseable {
     double[] u = initial.averageAccumulator();
     double[] v = momentum == null ? null : momentum.velocity();
     for (int j = 0; j < length; j++) {
-      if (w[j] != 0.0 || (u != null && u[j] != 0.0) || (v != null && v[j] != 0.0)) {
+      // Δ = −0.0 too: block momentum clears Δ on the support only (see MixingLoop).
+      if (w[j] != 0.0 || (u != null && u[j] != 0.0)
+          || (v != null && Double.doubleToRawLongBits(v[j]) != 0L)) {
         support.mark(j);
       }
     }

@@ -10,7 +10,7 @@ import io.github.sparkperceptron.kernel.LocalFeatures;
 import io.github.sparkperceptron.kernel.LocalWeights;
 import io.github.sparkperceptron.kernel.OnlineLearner;
 import io.github.sparkperceptron.kernel.StateLayout;
-import io.github.sparkperceptron.kernel.TouchedSet;
+import io.github.sparkperceptron.kernel.SortedCoordinates;
 import io.github.sparkperceptron.kernel.TrainingBlock;
 import io.github.sparkperceptron.kernel.VoteTrace;
 import io.github.sparkperceptron.mixing.StateDelta;
@@ -66,8 +66,13 @@ final class WorkerRound {
   private final LocalWeights copy;
   /** The round's weights the copy trains from (shared and read-only unless it moves). */
   private final double[] base;
-  /** Where the base moved away from the shipped weights (whole-epoch tasks only, else null). */
-  private final TouchedSet moved;
+  /** A whole-epoch task's private base (pooled on the executor), else null. */
+  private final ExecutorWeights.WholeCopy movingBase;
+  /**
+   * Where the base moved away from the shipped weights, increasing (whole-epoch tasks only, else
+   * null): a sorted array, not a bit set over every coordinate, so that it costs what moved.
+   */
+  private int[] moved;
   private EpochOrder order;
 
   private WorkerRound(Spec spec, PreparedPartition part, int worker, int epoch,
@@ -90,8 +95,9 @@ final class WorkerRound {
     this.working = ExecutorWeights.checkout(weights, worker, learner, features,
         StateLayout.FEATURE_MAJOR, spec.idleCopyBytes);
     this.copy = working.weights();
-    this.base = movingBase ? working.base().clone() : working.base();
-    this.moved = movingBase ? new TouchedSet(base.length) : null;
+    this.movingBase = movingBase ? ExecutorWeights.checkoutWhole(weights) : null;
+    this.base = movingBase ? this.movingBase.values() : working.base();
+    this.moved = movingBase ? SortedCoordinates.NONE : null;
   }
 
   /**
@@ -189,8 +195,11 @@ final class WorkerRound {
     return base;
   }
 
-  /** Moves the base by the round's mixed change, and the copy with it. */
-  void moveBase(StateDelta mix) {
+  /**
+   * Moves the base by the round's mixed change, and the copy with it; returns the change's
+   * coordinates (increasing).
+   */
+  int[] moveBase(StateDelta mix) {
     requireMovingBase();
     mix.applyTo(base, null);
     int n = mix.storedEntries();
@@ -199,15 +208,16 @@ final class WorkerRound {
       coordinates[k] = mix.coordinate(k);
     }
     baseMoved(coordinates);
+    return coordinates;
   }
 
-  /** The base changed in place at {@code coordinates}: the copy follows it there. */
+  /**
+   * The base changed in place at {@code coordinates} (increasing): the copy follows it there.
+   */
   void baseMoved(int[] coordinates) {
     requireMovingBase();
     copy.refresh(base, coordinates);
-    for (int j : coordinates) {
-      moved.mark(j);
-    }
+    moved = SortedCoordinates.union(moved, coordinates);
   }
 
   private void requireMovingBase() {
@@ -221,6 +231,19 @@ final class WorkerRound {
    * shipped weights only where the base moved.
    */
   void release() {
-    ExecutorWeights.release(working, moved == null ? new int[0] : moved.drain());
+    int[] differsAt = moved == null ? SortedCoordinates.NONE : moved;
+    ExecutorWeights.release(working, differsAt);
+    if (movingBase != null) {
+      ExecutorWeights.releaseWhole(movingBase, differsAt);
+    }
+  }
+
+  /**
+   * The coordinates where a whole-epoch task's base moved away from the shipped weights
+   * (increasing): every coordinate a round's mix or block momentum's look-ahead wrote.
+   */
+  int[] moved() {
+    requireMovingBase();
+    return moved;
   }
 }

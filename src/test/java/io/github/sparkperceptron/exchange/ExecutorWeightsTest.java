@@ -155,4 +155,52 @@ class ExecutorWeightsTest {
       assertSame(zero, sameMap);
     }
   }
+
+  /**
+   * A task's private copy of all the weights ({@link ExecutorWeights#checkoutWhole}), changed in
+   * place and handed back, is the next task's copy, equal bit for bit to the shipped weights of
+   * its round: set where its last user wrote and where the driver's changes since its version
+   * are, copied whole after a new snapshot; two tasks at once get two copies.
+   */
+  @Test
+  void aPrivateWholeCopyIsReusedAndEqualsTheShippedWeightsOfItsRound() {
+    Random rnd = new Random(6);
+    try (WeightShipper shipper = new WeightShipper(JSC, "test/" + UUID.randomUUID(), LENGTH)) {
+      double[] w = randomWeights(rnd);
+      ExecutorWeights.WholeCopy first = ExecutorWeights.checkoutWhole(shipper.ship(w));
+      assertBitsEqual(w, first.values(), "new");
+      ExecutorWeights.WholeCopy second = ExecutorWeights.checkoutWhole(shipper.ship(w));
+      assertNotSame(first.values(), second.values(), "two tasks at once, two copies");
+      ExecutorWeights.releaseWhole(second, new int[0]);
+      for (int round = 1; round <= 6; round++) {
+        // The task writes its copy at a few coordinates (-0.0 too: set, never added, back).
+        int[] written = rnd.ints(0, LENGTH).distinct().limit(7).sorted().toArray();
+        for (int j : written) {
+          first.values()[j] = round % 2 == 0 ? -0.0 : rnd.nextGaussian();
+        }
+        ExecutorWeights.releaseWhole(first, written);
+        if (round == 4) {
+          // More than a quarter of the weights change: the next version is a snapshot.
+          for (int j = 0; j < LENGTH; j += 3) {
+            w[j] = rnd.nextGaussian();
+            shipper.changed(j);
+          }
+        } else {
+          change(rnd, w, shipper, 30);
+        }
+        ExecutorWeights.WholeCopy next = ExecutorWeights.checkoutWhole(shipper.ship(w));
+        assertSame(first, next, "round " + round + ": the copy handed back last is reused");
+        assertBitsEqual(w, next.values(), "round " + round);
+      }
+      assertEquals(2, shipper.snapshots());
+    }
+  }
+
+  private static void assertBitsEqual(double[] expected, double[] actual, String when) {
+    assertEquals(expected.length, actual.length);
+    for (int j = 0; j < expected.length; j++) {
+      assertEquals(Double.doubleToRawLongBits(expected[j]), Double.doubleToRawLongBits(actual[j]),
+          when + ": coordinate " + j);
+    }
+  }
 }

@@ -101,4 +101,89 @@ class BlockMomentumTest {
     assertEquals(0.5, BlockMomentum.defaultMomentum(2), 0.0);
     assertEquals(0.9375, BlockMomentum.defaultMomentum(16), 0.0);
   }
+
+  /**
+   * Over the support (where w and Δ can be non-zero) the look-ahead, its restarts and a round
+   * without updates do what the dense computation does, bit for bit, on every coordinate; a
+   * resumed copy over another Δ array ({@link BlockMomentum#resume}) continues the same
+   * trajectory; {@link BlockMomentum#lookAheadMoves} names exactly the coordinates that moved.
+   */
+  @Test
+  void theSupportsStepsEqualTheDenseOnesAndAResumedCopyContinuesThem() {
+    int n = 50;
+    java.util.Random rnd = new java.util.Random(8);
+    for (double rho : new double[] {0.0, 0.02, 5.0}) {
+      BlockMomentum dense = new BlockMomentum(n, 0.75, rho, 0.1);
+      BlockMomentum sparse = null;
+      double[] wd = new double[n];
+      double[] ud = new double[n];
+      double[] ws = new double[n];
+      double[] us = new double[n];
+      int[] support = new int[0];
+      for (int round = 0; round < 40; round++) {
+        if (round == 20) {
+          // A task resuming from the driver's state: its own Δ array.
+          sparse = BlockMomentum.resume(sparse.velocity().clone(), sparse.momentum(),
+              sparse.normBound(), sparse.initialSquaredNorm(), sparse.mass(),
+              sparse.velocityMass(), sparse.restarts());
+        }
+        if (sparse == null) {
+          sparse = new BlockMomentum(n, 0.75, rho, 0.1);
+        }
+        double[] before = ws.clone();
+        boolean movedDense = dense.lookAhead(wd, ud, round, allOf(n), null);
+        int[] moved = sparse.lookAheadMoves(ws, us, round, support);
+        assertEquals(movedDense, moved != null, "round " + round);
+        assertBits(wd, ws, "look-ahead " + round);
+        assertBits(ud, us, "accumulator " + round);
+        for (int j = 0; j < n; j++) {
+          boolean listed = moved != null && java.util.Arrays.binarySearch(moved, j) >= 0;
+          if (listed) {
+            assertTrue(java.util.Arrays.binarySearch(support, j) >= 0, "moved off the support");
+          } else {
+            assertEquals(Double.doubleToRawLongBits(before[j]),
+                Double.doubleToRawLongBits(ws[j]), "round " + round + ": unlisted " + j);
+          }
+        }
+        if (moved != null) {
+          assertTrue(moved.length > 0 || round == 0, "round " + round + " moved nothing");
+        }
+        // A sparse mix of a few coordinates; every seventh round no update at all.
+        int[] idx = rnd.ints(0, n).distinct().limit(4).sorted().toArray();
+        double[] dw = new double[idx.length];
+        for (int k = 0; k < idx.length; k++) {
+          dw[k] = rnd.nextGaussian();
+        }
+        StateDelta mix = StateDelta.sparse(n, idx, dw, null);
+        mix.applyTo(wd, null);
+        mix.applyTo(ws, null);
+        double mass = round % 7 == 6 ? 0.0 : 1.0 + rnd.nextDouble();
+        support = io.github.sparkperceptron.kernel.SortedCoordinates.union(support, idx);
+        dense.afterRound(mix, mass);
+        sparse.afterRound(mix, mass, support);
+        assertBits(dense.velocity(), sparse.velocity(), "velocity " + round);
+        assertEquals(dense.mass(), sparse.mass(), 0.0);
+        assertEquals(dense.velocityMass(), sparse.velocityMass(), 0.0);
+        assertEquals(dense.restarts(), sparse.restarts());
+      }
+      if (rho == 0.02) {
+        assertTrue(dense.restarts() > 0, "the tight bound restarts");
+      }
+    }
+  }
+
+  private static int[] allOf(int n) {
+    int[] all = new int[n];
+    for (int j = 0; j < n; j++) {
+      all[j] = j;
+    }
+    return all;
+  }
+
+  private static void assertBits(double[] expected, double[] actual, String what) {
+    for (int j = 0; j < expected.length; j++) {
+      assertEquals(Double.doubleToRawLongBits(expected[j]), Double.doubleToRawLongBits(actual[j]),
+          what + ", coordinate " + j);
+    }
+  }
 }

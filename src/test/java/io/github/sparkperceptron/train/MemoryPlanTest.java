@@ -299,7 +299,9 @@ class MemoryPlanTest {
   /**
    * The barrier stage's extra memory, counted by hand for d = 2^24, 2 partitions of 500 rows
    * (15,000 non-zeros each), momentum with 8 rounds on local[2]: per task one more copy of w and
-   * momentum's Δ and three TouchedSets; the epoch's 8 mixed changes (30,001 coordinates, 20
+   * momentum's Δ, and the support (at most the 30,001 coordinates the rows can touch) and the
+   * moved coordinates as int arrays, 12 bytes per coordinate (no bit set over all 2^24
+   * coordinates); the epoch's 8 mixed changes (30,001 coordinates, 20
    * bytes each) and 16 reports of 512 bytes reach the driver at once. A heap that holds exactly
    * that allows the barrier stage, one byte less does not; a small maxResultSize forbids it.
    */
@@ -313,7 +315,7 @@ class MemoryPlanTest {
         false, local(2, 1L << 40));
     assertEquals(30_001 * 20, probe.mixedDeltaBytes);
     long epochResults = 8 * 30_001 * 20 + 2 * 8 * 512;
-    long perTask = 2 * w + 3 * ceilDiv(length, 8);
+    long perTask = 2 * w + 12 * 30_001;
     long need = probe.driverBytes() + 2 * epochResults + 2 * perTask + epochResults;
     long heap = need + MemoryPlan.SPARK_RESERVED_BYTES;
     assertEquals(null, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum,
