@@ -306,7 +306,8 @@ final class ExchangeBench {
     }
     double ourFit = PlainLoop.median(fits);
     double ourAccuracy = accuracy(ours.transform(test));
-    t.row("Perceptron defaults, " + epochs + " epochs", Report.f("%.2f", ourFit), repeats,
+    // maxIter, not epochs: a fit stops at the first epoch without an update.
+    t.row("Perceptron defaults, maxIter " + epochs, Report.f("%.2f", ourFit), repeats,
         Report.f("%.3f", median(epochTimes)), Report.f("%.4f", ourAccuracy));
     List<Double> lrFits = new ArrayList<>();
     LogisticRegressionModel lr = null;
