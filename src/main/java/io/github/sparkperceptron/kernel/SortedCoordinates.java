@@ -18,6 +18,30 @@ public final class SortedCoordinates {
    * {@code b} adds nothing (neither array is modified).
    */
   public static int[] union(int[] a, int[] b) {
+    int n = unionSize(a, b);
+    if (n == a.length) {
+      return a;
+    }
+    int[] out = new int[n];
+    int x = 0;
+    int y = 0;
+    for (int k = 0; k < n; k++) {
+      int ja = x < a.length ? a[x] : Integer.MAX_VALUE;
+      int jb = y < b.length ? b[y] : Integer.MAX_VALUE;
+      int j = Math.min(ja, jb);
+      if (ja == j) {
+        x++;
+      }
+      if (jb == j) {
+        y++;
+      }
+      out[k] = j;
+    }
+    return out;
+  }
+
+  /** The size of the union of two strictly increasing arrays, without building it. */
+  public static int unionSize(int[] a, int[] b) {
     int x = 0;
     int y = 0;
     int n = 0;
@@ -32,25 +56,6 @@ public final class SortedCoordinates {
       }
       n++;
     }
-    n += (a.length - x) + (b.length - y);
-    if (n == a.length) {
-      return a;
-    }
-    int[] out = new int[n];
-    x = 0;
-    y = 0;
-    for (int k = 0; k < n; k++) {
-      int ja = x < a.length ? a[x] : Integer.MAX_VALUE;
-      int jb = y < b.length ? b[y] : Integer.MAX_VALUE;
-      int j = Math.min(ja, jb);
-      if (ja == j) {
-        x++;
-      }
-      if (jb == j) {
-        y++;
-      }
-      out[k] = j;
-    }
-    return out;
+    return n + (a.length - x) + (b.length - y);
   }
 }

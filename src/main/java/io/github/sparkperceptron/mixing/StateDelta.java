@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.mixing;
 
+import io.github.sparkperceptron.kernel.SortedCoordinates;
 import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -233,7 +234,7 @@ public final class StateDelta implements Serializable {
     }
     int[] ia = index;
     int[] ib = right.index;
-    int union = unionSize(ia, ib);
+    int union = SortedCoordinates.unionSize(ia, ib);
     if (union > denseAbove * length) {
       return toDense().blend(right, r);
     }
@@ -272,24 +273,6 @@ public final class StateDelta implements Serializable {
   /** The one formula of a blend; both representations evaluate exactly this. */
   private static double mix(double a, double b, double r) {
     return a + r * (b - a);
-  }
-
-  private static int unionSize(int[] a, int[] b) {
-    int x = 0;
-    int y = 0;
-    int n = 0;
-    while (x < a.length && y < b.length) {
-      if (a[x] == b[y]) {
-        x++;
-        y++;
-      } else if (a[x] < b[y]) {
-        x++;
-      } else {
-        y++;
-      }
-      n++;
-    }
-    return n + (a.length - x) + (b.length - y);
   }
 
   /** This delta stored densely (this itself when it already is). */
