@@ -194,6 +194,15 @@ public final class StateDelta implements Serializable {
     return index == null ? k : index[k];
   }
 
+  /** The stored entries' coordinates, increasing, in a new array. */
+  public int[] coordinates() {
+    int[] out = new int[storedEntries()];
+    for (int k = 0; k < out.length; k++) {
+      out[k] = coordinate(k);
+    }
+    return out;
+  }
+
   /** δw of stored entry {@code k}. */
   public double weightChange(int k) {
     return dw[k];

@@ -145,13 +145,10 @@ final class DriverRounds {
     change.applyTo(state.weights(), state.averageAccumulator());
     requireFinite(state, change, mixed.epochs()[0], epoch);
     shipper.changed(change);
-    int[] changed = new int[change.storedEntries()];
-    for (int k = 0; k < changed.length; k++) {
-      changed[k] = change.coordinate(k);
-      support.mark(changed[k]);
-      if (progress.written != null) {
-        progress.written.mark(changed[k]);
-      }
+    int[] changed = change.coordinates();
+    support.markAll(changed);
+    if (progress.written != null) {
+      progress.written.markAll(changed);
     }
     if (supportCoordinates != null) {
       supportCoordinates = SortedCoordinates.union(supportCoordinates, changed);

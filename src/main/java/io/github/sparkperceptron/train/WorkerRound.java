@@ -202,11 +202,7 @@ final class WorkerRound {
   int[] moveBase(StateDelta mix) {
     requireMovingBase();
     mix.applyTo(base, null);
-    int n = mix.storedEntries();
-    int[] coordinates = new int[n];
-    for (int k = 0; k < n; k++) {
-      coordinates[k] = mix.coordinate(k);
-    }
+    int[] coordinates = mix.coordinates();
     baseMoved(coordinates);
     return coordinates;
   }
