@@ -184,7 +184,7 @@ public final class BlockMomentum implements Serializable {
   public int[] lookAheadMoves(double[] w, double[] u, double clock, int[] support) {
     int[] moved = new int[support.length];
     int n = lookAheadOver(w, u, clock, support, moved);
-    return n < 0 ? null : java.util.Arrays.copyOf(moved, n);
+    return n < 0 ? null : Arrays.copyOf(moved, n);
   }
 
   /**
