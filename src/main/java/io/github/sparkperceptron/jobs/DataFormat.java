@@ -80,13 +80,21 @@ enum DataFormat {
     try {
       return reading.get();
     } catch (BadInputException e) {
-      String message = String.valueOf(e.getMessage());
-      DataFormat named = namedBy(path + " " + message);
-      if (named == null || named == this || !ABOUT_CONTENT.matcher(message).find()) {
-        throw e;
-      }
-      throw new BadInputException(message + "; did you mean --format " + named + "?", e);
+      throw hinted(path, e);
     }
+  }
+
+  /**
+   * {@code e} raised while reading {@code path} in this format, with "did you mean --format
+   * csv?" added when the content is bad and the file names say another format.
+   */
+  BadInputException hinted(String path, BadInputException e) {
+    String message = String.valueOf(e.getMessage());
+    DataFormat named = namedBy(path + " " + message);
+    if (named == null || named == this || !ABOUT_CONTENT.matcher(message).find()) {
+      return e;
+    }
+    return new BadInputException(message + "; did you mean --format " + named + "?", e);
   }
 
   /** The format the first file extension in {@code text} names, or null. */

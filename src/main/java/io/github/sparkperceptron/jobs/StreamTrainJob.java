@@ -10,6 +10,7 @@ import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.streaming.BatchReport;
 import io.github.sparkperceptron.streaming.StreamingPerceptron;
 import io.github.sparkperceptron.streaming.StreamingProgress;
+import io.github.sparkperceptron.train.BatchInput;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -294,7 +295,7 @@ public final class StreamTrainJob implements Callable<Integer>, JobSupport.Refus
     } else {
       Dataset<Row> files = listingSession(spark).readStream().format("binaryFile")
           .schema(FILES).options(sourceOptions()).load(inputDir).select("path", "length");
-      trainer.start(files, when, batch -> trainingRows(spark, batch, trainer));
+      trainer.startBatchInputs(files, when, batch -> trainingRows(spark, batch, trainer));
     }
     if (when.equals(Trigger.AvailableNow())) {
       awaitEnd(trainer);
@@ -330,12 +331,18 @@ public final class StreamTrainJob implements Callable<Integer>, JobSupport.Refus
     return listing;
   }
 
-  /** Waits for the query; a failed batch (bad input) surfaces as its own exception. */
-  private static void awaitEnd(StreamingPerceptron trainer) throws Exception {
+  /**
+   * Waits for the query; a failed batch (bad input) surfaces as its own exception, a bad file's
+   * with the format hint the readers give ({@link DataFormat#hinted}).
+   */
+  private void awaitEnd(StreamingPerceptron trainer) throws Exception {
     try {
       trainer.awaitTermination();
     } catch (StreamingQueryException e) {
       Throwable cause = e.getCause();
+      if (cause instanceof BadInputException bad && inputDir != null) {
+        throw input.format.hinted(inputDir, bad);
+      }
       throw cause instanceof Exception ? (Exception) cause : e;
     }
   }
@@ -471,10 +478,13 @@ public final class StreamTrainJob implements Callable<Integer>, JobSupport.Refus
   }
 
   /**
-   * The rows of one micro-batch: its new non-empty files, read by the batch readers (all files
-   * of a directory in one read, through a glob naming exactly them), then partitioned.
+   * What one micro-batch learns: its new non-empty files. LIBSVM and CSV files of one directory
+   * are read in one pass by the batch's workers ({@link BatchInput#text}: each line parsed once,
+   * straight into the training blocks), through a glob naming exactly them. Parquet, files in
+   * several directories and {@code --partitions} take the batch readers' DataFrame (all files of
+   * a directory in one read), then its repartition.
    */
-  private Dataset<Row> trainingRows(SparkSession spark, Dataset<Row> batch,
+  private BatchInput trainingRows(SparkSession spark, Dataset<Row> batch,
       StreamingPerceptron trainer) {
     Map<Path, List<String>> byDirectory = new LinkedHashMap<>();
     List<Row> listed = batch.collectAsList();
@@ -492,17 +502,23 @@ public final class StreamTrainJob implements Callable<Integer>, JobSupport.Refus
     batchFiles = paths.size();
     ReadSpec columns = input.spec(trainer.getParams().getWeightCol());
     int width = trainer.hasModel() ? trainer.progress().numFeatures() : numFeatures;
+    String widthSource = trainer.hasModel() ? "the model" : "--num-features";
+    if (byDirectory.size() == 1 && input.format != DataFormat.parquet && partitions == 0) {
+      Map.Entry<Path, List<String>> group = byDirectory.entrySet().iterator().next();
+      String files = glob(group.getKey(), group.getValue());
+      ReadSpec read = width >= 0 ? columns.withNumFeatures(width, widthSource) : columns;
+      return BatchInput.text(workers -> input.format.plan(spark, files, read, ROLE, workers));
+    }
     Dataset<Row> rows = null;
     for (Map.Entry<Path, List<String>> group : byDirectory.entrySet()) {
-      ReadSpec read = width >= 0 ? columns.withNumFeatures(width,
-          trainer.hasModel() ? "the model" : "--num-features") : columns;
+      ReadSpec read = width >= 0 ? columns.withNumFeatures(width, widthSource) : columns;
       LabeledData data = input.format.read(spark, glob(group.getKey(), group.getValue()), read,
           ROLE);
       width = data.numFeatures();
       rows = rows == null ? data.frame() : rows.union(data.frame());
     }
-    return rows == null ? spark.createDataFrame(List.<Row>of(), ROWS)
-        : InputRepartition.of(rows, partitions);
+    return BatchInput.of(rows == null ? spark.createDataFrame(List.<Row>of(), ROWS)
+        : InputRepartition.of(rows, partitions));
   }
 
   /** {@code dir/{a,b,c}}, with the glob's special characters in names escaped. */

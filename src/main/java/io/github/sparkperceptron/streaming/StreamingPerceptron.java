@@ -5,6 +5,7 @@ import io.github.sparkperceptron.drift.DriftDetectors;
 import io.github.sparkperceptron.ml.EngineBridge;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
+import io.github.sparkperceptron.train.BatchInput;
 import io.github.sparkperceptron.train.OnlineTraining;
 import io.github.sparkperceptron.train.OnlineTraining.BatchOutcome;
 import java.io.IOException;
@@ -359,6 +360,18 @@ public final class StreamingPerceptron {
         (batch, batchId) -> processBatch(batchId, () -> toTrainingRows.apply(batch)));
   }
 
+  /**
+   * As {@link #start(Dataset, Trigger, Function)}, where {@code toBatchInput} turns each
+   * micro-batch into what to learn as a {@link BatchInput}: the files it names read in one pass
+   * ({@link BatchInput#text}, as {@code submit/stream-train} does for LIBSVM and CSV), or rows.
+   */
+  public StreamingQuery startBatchInputs(Dataset<Row> stream, Trigger trigger,
+      Function<Dataset<Row>, BatchInput> toBatchInput) throws TimeoutException {
+    requireStreaming(stream);
+    return startQuery(stream, trigger,
+        (batch, batchId) -> processBatchInput(batchId, () -> toBatchInput.apply(batch)));
+  }
+
   private StreamingQuery startQuery(Dataset<Row> stream, Trigger trigger,
       VoidFunction2<Dataset<Row>, Long> body) throws TimeoutException {
     requireNotStarted();
@@ -451,7 +464,17 @@ public final class StreamingPerceptron {
    * preparing first (e.g. reading the files it names): call it with Spark's batch id, and the
    * exactly-once guarantee holds as with {@link #start}.
    */
-  public synchronized void processBatch(long batchId, Supplier<Dataset<Row>> batch) {
+  public void processBatch(long batchId, Supplier<Dataset<Row>> batch) {
+    processBatchInput(batchId, () -> BatchInput.of(batch.get()));
+  }
+
+  /**
+   * As {@link #processBatch(long, Supplier)} for a batch given as a {@link BatchInput}: e.g.
+   * text files its workers read in one pass ({@link BatchInput#text}), each line parsed once
+   * straight into the training blocks, where a DataFrame of the same files is parsed into rows
+   * and then converted.
+   */
+  public synchronized void processBatchInput(long batchId, Supplier<BatchInput> batch) {
     long started = System.nanoTime();
     SparkSession session = SparkSession.active();
     prepare(session);

@@ -274,19 +274,26 @@ public final class OnlineTraining implements AutoCloseable {
    *     the learner is then as it was before the batch
    */
   public BatchOutcome trainBatch(Dataset<?> batch, long batchId, Prequential onScored) {
+    return trainBatch(BatchInput.of(batch), batchId, onScored);
+  }
+
+  /**
+   * As {@link #trainBatch(Dataset, long, Prequential)}, for a batch given as rows or as text
+   * files read in one pass; a bad line of a text batch is a {@code BadInputException} naming
+   * its file and line, and the learner is then as it was before the batch.
+   */
+  public BatchOutcome trainBatch(BatchInput batch, long batchId, Prequential onScored) {
     TrainingConfig batchConfig = config.forBatch(epochsPerBatch, batchSeed(config.seed, batchId));
     // Each batch is laid out over numWorkers workers as fit lays out a dataset (automatic: the
     // task slots when the batch starts).
-    TrainingInput.Plan plan = TrainingInput.plan(batch, batchConfig,
-        jsc.sc().defaultParallelism(), false);
-    plan.layout.log();
+    TrainingInput.Plan plan = batch.plan(jsc, batchConfig, jsc.sc().defaultParallelism());
+    plan.logLayout();
     int workers = plan.layout.numWorkers;
     boolean oneJob = state != null && !scoreBeforeLearning && epochsPerBatch == 1
         && withoutShuffle()
         && MixingSettings.roundsBeforeRows(batchConfig, workers) == 1
         && !(config.mixing == MixingMode.MOMENTUM && workers > 1)
-        && (workers == 1 || !config.averaging.keepsAverage()
-            || plan.layout.mode == WorkerLayout.Mode.SPLIT);
+        && (workers == 1 || !config.averaging.keepsAverage() || plan.knowsWorkerWeights());
     if (batchWritten != null) {
       batchWritten.clear();
     }
@@ -364,6 +371,7 @@ public final class OnlineTraining implements AutoCloseable {
     int workers = plan.layout.numWorkers;
     JavaRDD<PreparedPartition> prepared = plan.convert(withoutShuffle())
         .setName(TrainingInput.BLOCKS_NAME).persist(StorageLevel.MEMORY_AND_DISK());
+    JavaRDD<PreparedPartition> blocks = prepared;
     try {
       boolean known = state != null;
       jsc.setJobDescription(known ? "perceptron micro-batch: convert and score"
@@ -374,6 +382,7 @@ public final class OnlineTraining implements AutoCloseable {
               MicroBatchTask.Result::merge, config.aggregationDepth);
       int jobs = 1;
       TrainingInput input = plan.validate(prepared, List.of(result.facts), true);
+      blocks = input.blocks;
       if (!known && input.numRows == 0) {
         return null;
       }
@@ -388,7 +397,7 @@ public final class OnlineTraining implements AutoCloseable {
         establish(batchConfig.initialState(learner));
         wholeStateChanged = true;
         jsc.setJobDescription("perceptron micro-batch: score");
-        correct = prepared.mapPartitionsWithIndex(scoring(workers), true)
+        correct = blocks.mapPartitionsWithIndex(scoring(workers), true)
             .treeAggregate(new MicroBatchTask.Result(workers), MicroBatchTask.Result::merge,
                 MicroBatchTask.Result::merge, config.aggregationDepth).prequentialCorrect;
         jobs++;
@@ -418,6 +427,9 @@ public final class OnlineTraining implements AutoCloseable {
       return new BatchOutcome(input, correct, trained, fresh, jobs + rounds);
     } finally {
       prepared.unpersist(false);
+      if (blocks != prepared) {
+        blocks.unpersist(false);
+      }
     }
   }
 

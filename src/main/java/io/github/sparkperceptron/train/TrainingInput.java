@@ -141,7 +141,7 @@ public final class TrainingInput implements AutoCloseable {
   static TrainingInput prepare(Dataset<?> dataset, TrainingConfig config, int slots,
       boolean nothingToLearnIsFine) {
     Plan plan = plan(dataset, config, slots, true);
-    plan.layout.log();
+    plan.logLayout();
     JavaRDD<PreparedPartition> prepared = plan.convert(false)
         .setName(BLOCKS_NAME).persist(StorageLevel.MEMORY_AND_DISK());
     try {
@@ -154,34 +154,70 @@ public final class TrainingInput implements AutoCloseable {
   }
 
   /**
-   * What {@link #prepare} does before any Spark job runs: the columns checked and selected, the
-   * layout over the workers decided. A stream converts, scores and trains a micro-batch in one
-   * job from it, and validates the facts its tasks return ({@link #validate}).
+   * What {@link #prepare} (rows of a DataFrame) or {@link #fromText} (text files read in one pass)
+   * does before any Spark job runs: the input checked as far as it can be without reading it, the
+   * layout over the workers decided. A stream converts, scores and trains a micro-batch in one job
+   * from it, and validates the facts its tasks return ({@link #validate}).
    */
-  static final class Plan {
+  abstract static class Plan {
+    final WorkerLayout layout;
+
+    private Plan(WorkerLayout layout) {
+      this.layout = layout;
+    }
+
+    /**
+     * One {@link PreparedPartition} per worker, in worker order (lazy: no job runs). With
+     * {@code withoutShuffle}, a split layout of a DataFrame is dealt without a shuffle: every
+     * worker reads every input partition and keeps its rows ({@link PreparedPartition#dealtTo}),
+     * the same rows in the same order as the shuffle's deal, each input partition read W times;
+     * its partitions then know every worker's weight. A text input is never shuffled.
+     */
+    abstract JavaRDD<PreparedPartition> convert(boolean withoutShuffle);
+
+    /**
+     * Logs how the input reaches the workers, before it is read; a text input says it once its
+     * lines are judged (input that is refused gets its one error line and nothing else).
+     */
+    void logLayout() {
+      layout.log();
+    }
+
+    /**
+     * Whether the partitions {@code convert(true)} returns know every worker's sample weight
+     * ({@link PreparedPartition#workerWeights}), which an averaged one-job round needs.
+     */
+    abstract boolean knowsWorkerWeights();
+
+    /**
+     * The training input of the blocks {@code prepared} (one per worker) whose facts (without
+     * blocks, in worker order) are {@code facts}; throws {@link IllegalArgumentException} naming
+     * the earliest bad row of the input, then dataset-wide problems. Its {@link #blocks} are
+     * {@code prepared}, or (a text input some of whose workers saw narrower rows than the
+     * input's width) a widened copy of them, cached: release it with {@link #close()}.
+     */
+    abstract TrainingInput validate(JavaRDD<PreparedPartition> prepared,
+        List<PreparedPartition> facts, boolean nothingToLearnIsFine);
+  }
+
+  /** The plan of a DataFrame's rows. */
+  private static final class RowPlan extends Plan {
     /** (label, features[, weight][, validation], row id) rows of the input partitions. */
     final JavaRDD<Row> rows;
-    final WorkerLayout layout;
     final PreparedPartition.Spec spec;
     final int declaredClasses;
     final String validationCol;
 
-    private Plan(JavaRDD<Row> rows, WorkerLayout layout, PreparedPartition.Spec spec,
+    private RowPlan(JavaRDD<Row> rows, WorkerLayout layout, PreparedPartition.Spec spec,
         int declaredClasses, String validationCol) {
+      super(layout);
       this.rows = rows;
-      this.layout = layout;
       this.spec = spec;
       this.declaredClasses = declaredClasses;
       this.validationCol = validationCol;
     }
 
-    /**
-     * One {@link PreparedPartition} per worker, in worker order (lazy: no job runs). With
-     * {@code withoutShuffle}, a split layout is dealt without a shuffle: every worker reads
-     * every input partition and keeps its rows ({@link PreparedPartition#dealtTo}), the same
-     * rows in the same order as the shuffle's deal, each input partition read W times; its
-     * partitions then know every worker's weight.
-     */
+    @Override
     JavaRDD<PreparedPartition> convert(boolean withoutShuffle) {
       if (withoutShuffle && layout.mode == WorkerLayout.Mode.SPLIT) {
         WorkerLayout dealt = layout;
@@ -194,15 +230,99 @@ public final class TrainingInput implements AutoCloseable {
       return TrainingInput.convert(rows, layout, spec);
     }
 
-    /**
-     * The training input of the blocks {@code prepared} (one per worker) whose facts (without
-     * blocks, in worker order) are {@code facts}; throws {@link IllegalArgumentException} naming
-     * the earliest bad row of the input, then dataset-wide problems.
-     */
+    @Override
+    boolean knowsWorkerWeights() {
+      return layout.mode == WorkerLayout.Mode.SPLIT;
+    }
+
+    @Override
     TrainingInput validate(JavaRDD<PreparedPartition> prepared, List<PreparedPartition> facts,
         boolean nothingToLearnIsFine) {
       return TrainingInput.validate(prepared, layout, facts, declaredClasses, validationCol,
           nothingToLearnIsFine);
+    }
+  }
+
+  /**
+   * The plan of a text input that its workers read in one pass ({@link TextInput}): each worker
+   * parses its lines straight into its block, no DataFrame, no shuffle.
+   */
+  private static final class TextPlan extends Plan {
+    final JavaSparkContext jsc;
+    final TextInput text;
+    final PreparedPartition.Spec spec;
+    final String validationCol;
+    /** Whether the plan's workers train (fit's log says how the input reaches them). */
+    final boolean logWorkers;
+
+    private TextPlan(JavaSparkContext jsc, TextInput text, WorkerLayout layout,
+        PreparedPartition.Spec spec, String validationCol, boolean logWorkers) {
+      super(layout);
+      this.jsc = jsc;
+      this.text = text;
+      this.spec = spec;
+      this.validationCol = validationCol;
+      this.logWorkers = logWorkers;
+    }
+
+    @Override
+    JavaRDD<PreparedPartition> convert(boolean withoutShuffle) {
+      TextInput input = text;
+      PreparedPartition.Spec conversion = spec;
+      return text.workers(jsc).map(j -> PreparedPartition.fromText(j, input, conversion));
+    }
+
+    @Override
+    boolean knowsWorkerWeights() {
+      return false;
+    }
+
+    @Override
+    void logLayout() {
+    }
+
+    @Override
+    TrainingInput validate(JavaRDD<PreparedPartition> prepared, List<PreparedPartition> facts,
+        boolean nothingToLearnIsFine) {
+      List<SplitReport> reports = new ArrayList<>();
+      for (PreparedPartition f : facts) {
+        reports.add(f.textReport);
+      }
+      TextInput.Verdict verdict = text.verdict(reports);
+      if (logWorkers) {
+        // After the verdict: input that is refused gets its one error line and nothing else.
+        LOG.info("{}; {}", layout.describeWorkers(), text.describe());
+        String warning = layout.oversubscription();
+        if (warning != null) {
+          LOG.warn(warning);
+        }
+      }
+      int d = verdict.numFeatures();
+      boolean narrow = false;
+      List<PreparedPartition> wide = new ArrayList<>();
+      for (PreparedPartition f : facts) {
+        narrow |= f.rows + f.validationRows > 0 && f.numFeatures != d;
+        wide.add(f.rows + f.validationRows > 0 ? f.widened(d) : f);
+      }
+      JavaRDD<PreparedPartition> blocks = prepared;
+      if (narrow) {
+        // Some worker's rows stop short of the input's largest index: its blocks are rebuilt
+        // at the input's width (a sparse block keeps its arrays), in one pass over the cache.
+        blocks = prepared.map(p -> p.rows + p.validationRows > 0 ? p.widened(d) : p)
+            .setName(prepared.name()).persist(StorageLevel.MEMORY_AND_DISK());
+        blocks.count();
+      }
+      try {
+        TrainingInput input = TrainingInput.validate(blocks, layout, wide, -1, validationCol,
+            nothingToLearnIsFine);
+        input.labelNote = verdict.labelNote();
+        return input;
+      } catch (RuntimeException e) {
+        if (blocks != prepared) {
+          blocks.unpersist(false);
+        }
+        throw e;
+      }
     }
   }
 
@@ -245,7 +365,7 @@ public final class TrainingInput implements AutoCloseable {
     columns.add(monotonically_increasing_id());
     JavaRDD<Row> rows = dataset.select(columns.toArray(new Column[0])).toJavaRDD();
     WorkerLayout layout = layout(rows, config, slots, barrierRounds);
-    return new Plan(rows, layout, spec, declaredClasses, validationCol);
+    return new RowPlan(rows, layout, spec, declaredClasses, validationCol);
   }
 
   /**
@@ -289,6 +409,29 @@ public final class TrainingInput implements AutoCloseable {
    */
   public static TrainingInput fromText(JavaSparkContext jsc, TextInput text,
       TrainingConfig config, boolean forTraining) {
+    Plan plan = textPlan(jsc, text, config, forTraining);
+    JavaRDD<PreparedPartition> prepared = plan.convert(true)
+        .setName(forTraining ? BLOCKS_NAME : EVALUATION_BLOCKS_NAME)
+        .persist(StorageLevel.MEMORY_AND_DISK());
+    try {
+      List<PreparedPartition> facts = prepared.map(PreparedPartition::withoutBlock).collect();
+      TrainingInput input = plan.validate(prepared, facts, false);
+      if (input.blocks != prepared) {
+        prepared.unpersist(false);
+      }
+      return input;
+    } catch (RuntimeException e) {
+      prepared.unpersist(false);
+      throw e;
+    }
+  }
+
+  /**
+   * The {@link Plan} of reading {@code text} in one pass (see {@link #fromText}); with
+   * {@code forTraining}, {@code text} must be planned for {@link #workersFor} workers.
+   */
+  static Plan textPlan(JavaSparkContext jsc, TextInput text, TrainingConfig config,
+      boolean forTraining) {
     // Data only to be scored may be read by any number of workers.
     WorkerLayout layout = WorkerLayout.of(forTraining ? config.numWorkers : text.numWorkers(),
         jsc.sc().defaultParallelism(), text.inputSplits());
@@ -298,48 +441,7 @@ public final class TrainingInput implements AutoCloseable {
     }
     PreparedPartition.Spec spec = new PreparedPartition.Spec(config, text.numFeatures(), -1,
         forTraining);
-    JavaRDD<PreparedPartition> prepared = text.workers(jsc)
-        .map(j -> PreparedPartition.fromText(j, text, spec))
-        .setName(forTraining ? BLOCKS_NAME : EVALUATION_BLOCKS_NAME)
-        .persist(StorageLevel.MEMORY_AND_DISK());
-    try {
-      List<PreparedPartition> facts = prepared.map(PreparedPartition::withoutBlock).collect();
-      List<SplitReport> reports = new ArrayList<>();
-      for (PreparedPartition f : facts) {
-        reports.add(f.textReport);
-      }
-      TextInput.Verdict verdict = text.verdict(reports);
-      if (forTraining) {
-        // After the verdict: input that is refused gets its one error line and nothing else.
-        LOG.info("{}; {}", layout.describeWorkers(), text.describe());
-        String warning = layout.oversubscription();
-        if (warning != null) {
-          LOG.warn(warning);
-        }
-      }
-      int d = verdict.numFeatures();
-      boolean narrow = false;
-      List<PreparedPartition> wide = new ArrayList<>();
-      for (PreparedPartition f : facts) {
-        narrow |= f.rows + f.validationRows > 0 && f.numFeatures != d;
-        wide.add(f.rows + f.validationRows > 0 ? f.widened(d) : f);
-      }
-      if (narrow) {
-        // Some worker's rows stop short of the input's largest index: its blocks are rebuilt
-        // at the input's width (a sparse block keeps its arrays), in one pass over the cache.
-        JavaRDD<PreparedPartition> widened = prepared.map(p -> p.rows + p.validationRows > 0
-            ? p.widened(d) : p).setName(prepared.name()).persist(StorageLevel.MEMORY_AND_DISK());
-        widened.count();
-        prepared.unpersist(false);
-        prepared = widened;
-      }
-      TrainingInput input = validate(prepared, layout, wide, -1, config.validationCol, false);
-      input.labelNote = verdict.labelNote();
-      return input;
-    } catch (RuntimeException e) {
-      prepared.unpersist(false);
-      throw e;
-    }
+    return new TextPlan(jsc, text, layout, spec, config.validationCol, forTraining);
   }
 
   /** The name of cached blocks of data that are only scored (in Spark's UI, under Storage). */
