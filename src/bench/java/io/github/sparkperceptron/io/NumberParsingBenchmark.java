@@ -21,10 +21,11 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Issue 20: the cost of turning a LIBSVM value into a double, per value, for what a plain loop
- * does ({@link Double#parseDouble} of a {@code String} token) against what the readers do
- * ({@link NumberText#isDecimal(byte[], int, int)} then {@link NumberText#parseDecimal}, i.e.
- * FastDoubleParser's Eisel-Lemire parse straight from the line's bytes, after the syntax check),
- * with the pieces apart: FastDoubleParser on bytes without the check, on a {@code String}, and
+ * does ({@link Double#parseDouble} of a {@code String} token) against what the readers do (one
+ * scan of the syntax, then Clinger's fast path or FastDoubleParser's Eisel-Lemire parse straight
+ * from the line's bytes; and a whole line through {@link LibSvmParser}), with the pieces apart:
+ * the readers before (the syntax check, then FastDoubleParser), FastDoubleParser on bytes without
+ * the check, on a {@code String}, and
  * {@code Double.parseDouble} of a {@code String} made from the bytes (what a byte reader without
  * FastDoubleParser would pay).
  *
@@ -51,6 +52,8 @@ public class NumberParsingBenchmark {
 
   private String[] strings;
   private byte[] bytes;
+  private org.apache.hadoop.io.Text line;
+  private final LibSvmParser parser = new LibSvmParser();
   private int[] from;
   private int[] to;
 
@@ -73,10 +76,13 @@ public class NumberParsingBenchmark {
       line.append(' ');
     }
     bytes = line.toString().getBytes(StandardCharsets.US_ASCII);
+    this.line = new org.apache.hadoop.io.Text("0 " + line.toString().strip());
     for (int i = 0; i < VALUES; i++) {
       double expected = Double.parseDouble(strings[i]);
       if (!NumberText.isDecimal(bytes, from[i], to[i])
-          || NumberText.parseDecimal(bytes, from[i], to[i]) != expected) {
+          || NumberText.parseDecimal(bytes, from[i], to[i]) != expected
+          || NumberText.scanDecimal(bytes, from[i], to[i]) != to[i]
+          || NumberText.scannedValue(bytes, from[i], to[i]) != expected) {
         throw new IllegalStateException("the readers' parse differs on " + strings[i]);
       }
     }
@@ -93,10 +99,41 @@ public class NumberParsingBenchmark {
     return sum;
   }
 
-  /** What the readers do: the syntax check, then FastDoubleParser on the bytes. */
+  /**
+   * What the readers do: one scan of the token's syntax ({@link NumberText#scanDecimal}), then
+   * its value ({@link NumberText#scannedValue}: Clinger's fast path for up to 15 significant
+   * digits without an exponent, FastDoubleParser on the bytes for the rest).
+   */
   @Benchmark
   @OperationsPerInvocation(VALUES)
-  public double readersCheckAndParseBytes() {
+  public double readersScanAndParseBytes() {
+    double sum = 0;
+    for (int i = 0; i < VALUES; i++) {
+      if (NumberText.scanDecimal(bytes, from[i], to[i]) == to[i]) {
+        sum += NumberText.scannedValue(bytes, from[i], to[i]);
+      }
+    }
+    return sum;
+  }
+
+  /**
+   * A whole LIBSVM line of the 4,096 pairs, {@code 0 1:v 2:v ...}, through the readers' parser
+   * ({@link LibSvmParser#parse(org.apache.hadoop.io.Text)}): indices, syntax and values, per pair.
+   */
+  @Benchmark
+  @OperationsPerInvocation(VALUES)
+  public int readersLibSvmLine() {
+    String error = parser.parse(line);
+    if (error != null) {
+      throw new IllegalStateException(error);
+    }
+    return parser.size();
+  }
+
+  /** The readers before the one scan: the syntax check, then FastDoubleParser on the bytes. */
+  @Benchmark
+  @OperationsPerInvocation(VALUES)
+  public double checkThenParseBytes() {
     double sum = 0;
     for (int i = 0; i < VALUES; i++) {
       if (NumberText.isDecimal(bytes, from[i], to[i])) {

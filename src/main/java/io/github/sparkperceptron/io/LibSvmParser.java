@@ -116,26 +116,22 @@ final class LibSvmParser {
   }
 
   /**
-   * The fast path of {@link #parse(Text)}: {@code parse(String)}'s steps on ASCII bytes. Returns
-   * false, leaving the buffers to be overwritten, wherever the string parser would report a
-   * problem or the text before a comment is not ASCII.
+   * The fast path of {@link #parse(Text)}: {@code parse(String)}'s steps on ASCII bytes, each byte
+   * looked at once (an index's digits are accumulated as they are read, a value's syntax is
+   * checked as it is scanned: {@link NumberText#scanDecimal}). Returns false, leaving the buffers
+   * to be overwritten, wherever the string parser would report a problem or the text before a
+   * comment is not ASCII (a byte of a multi-byte UTF-8 character is never part of a valid token
+   * or a space, so it ends the fast path where it stands).
    */
   private boolean parseBytes(byte[] b, int length) {
     size = 0;
     blank = false;
-    int end = 0;
-    while (end < length && b[end] != '#') {
-      if (b[end] < 0) { // a byte of a multi-byte UTF-8 character: never part of a valid token
-        return false;
-      }
-      end++;
-    }
-    int pos = skipSpace(b, 0, end);
-    if (pos == end) {
+    int pos = skipSpace(b, 0, length);
+    if (pos == length || b[pos] == '#') {
       blank = true;
       return true;
     }
-    int tokenEnd = tokenEnd(b, pos, end);
+    int tokenEnd = tokenEnd(b, pos, length);
     if (!NumberText.isDecimal(b, pos, tokenEnd)) {
       return false;
     }
@@ -144,22 +140,29 @@ final class LibSvmParser {
       return false;
     }
     int previous = 0;
-    pos = skipSpace(b, tokenEnd, end);
-    while (pos < end) {
-      tokenEnd = tokenEnd(b, pos, end);
-      int colon = pos;
-      while (colon < tokenEnd && b[colon] != ':') {
-        colon++;
+    pos = skipSpace(b, tokenEnd, length);
+    while (pos < length && b[pos] != '#') {
+      // index: [+]digits, clamped above the int range as NumberText.wholeNumber clamps it
+      if (b[pos] == '+') {
+        pos++;
       }
-      if (colon == tokenEnd) {
+      int digitsFrom = pos;
+      long index = 0;
+      int digit;
+      while (pos < length && (digit = b[pos] - '0') >= 0 && digit <= 9) {
+        index = Math.min(index * 10 + digit, 1L << 31);
+        pos++;
+      }
+      if (pos == digitsFrom || pos == length || b[pos] != ':' || index < 1
+          || index > Integer.MAX_VALUE || index <= previous) {
         return false;
       }
-      long index = NumberText.wholeNumber(b, pos, colon);
-      if (index < 1 || index > Integer.MAX_VALUE || index <= previous
-          || !NumberText.isDecimal(b, colon + 1, tokenEnd)) {
+      pos++;
+      int valueEnd = NumberText.scanDecimal(b, pos, length);
+      if (valueEnd < 0 || valueEnd < length && !isTokenEnd(b[valueEnd])) {
         return false;
       }
-      double value = NumberText.parseDecimal(b, colon + 1, tokenEnd);
+      double value = NumberText.scannedValue(b, pos, valueEnd);
       if (Double.isInfinite(value)) {
         return false;
       }
@@ -171,9 +174,14 @@ final class LibSvmParser {
       values[size] = value;
       size++;
       previous = (int) index;
-      pos = skipSpace(b, tokenEnd, end);
+      pos = skipSpace(b, valueEnd, length);
     }
     return true;
+  }
+
+  /** Whether a byte ends a token: a space ({@link #isSpace}) or the start of a comment. */
+  private static boolean isTokenEnd(byte c) {
+    return c == '#' || isSpace((char) c);
   }
 
   private static int skipSpace(byte[] b, int from, int end) {
@@ -184,9 +192,10 @@ final class LibSvmParser {
     return i;
   }
 
+  /** The end of the token at {@code from}: the next space or comment, or {@code end}. */
   private static int tokenEnd(byte[] b, int from, int end) {
     int i = from;
-    while (i < end && !isSpace((char) b[i])) {
+    while (i < end && !isTokenEnd(b[i])) {
       i++;
     }
     return i;

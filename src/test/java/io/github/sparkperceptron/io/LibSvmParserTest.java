@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
+import java.util.List;
+import org.apache.hadoop.io.Text;
 import org.junit.jupiter.api.Test;
 
 class LibSvmParserTest {
@@ -70,5 +72,65 @@ class LibSvmParserTest {
       assertNotNull(error, c[0]);
       assertTrue(error.contains(c[1]), c[0] + " -> " + error);
     }
+  }
+
+  /**
+   * The byte path ({@code parse(Text)}, one look per byte) gives what the string path, the
+   * format's definition, gives: the same verdict and message, the same label, indices and value
+   * bits; on tokens at the edges of the syntax, of the 15-digit fast path and of the value range.
+   */
+  @Test
+  void theBytePathAgreesWithTheStringPathOnEveryLine() {
+    String[] values = {"0", "-0", "+0.0", "1.", ".5", "-.5", "00012", "0.1", "0.25047222817856873",
+        "-0.10993973940681531", "123456789012345", "1234567890123456", "12345678901234567890",
+        "0.000000000000001", "9007199254740993",
+        // 16 significant digits, past 2^53: w / 10^f rounds twice where the value rounds once
+        "912407116.2475815", "9726633602567.143", "97.31705689072231", "1e5", "1E-5", "-2e+3", "1e309", "1e-400",
+        "4.9e-324", "1.7976931348623157e308", "1e", "e5", ".", "+", "1.2.3", "1e5.5", "0x1p3", "1d",
+        "NaN", "Infinity", "-Infinity", "١", "3:4", "0.1#c", "7\r"};
+    String[] indices = {"1", "+2", "02", "0", "-1", "2147483647", "2147483648", "99999999999",
+        "", "x", "3 ", "1.0"};
+    java.util.Random random = new java.util.Random(11);
+    List<String> lines = new java.util.ArrayList<>();
+    for (String v : values) {
+      for (String i : indices) {
+        lines.add("1 " + i + ":" + v.replace("\\r", "\r"));
+        lines.add("-1\t" + i + ":" + v + " 9:1 # note");
+      }
+      lines.add(v + " 1:1");
+    }
+    for (int n = 0; n < 500; n++) {
+      StringBuilder line = new StringBuilder(values[random.nextInt(values.length)]);
+      int index = 0;
+      for (int k = random.nextInt(6); k > 0; k--) {
+        index += random.nextInt(3);
+        line.append(random.nextBoolean() ? " " : "\t").append(index).append(':')
+            .append(values[random.nextInt(values.length)]);
+      }
+      lines.add(line.toString());
+    }
+    lines.addAll(List.of("", "  ", "\t# comment 1:x", "1 2:3 é", "é 1:1", "1 2:3 # é", "1  2:3\r"));
+    LibSvmParser bytes = new LibSvmParser();
+    int accepted = 0;
+    for (String line : lines) {
+      String expected = parser.parse(line);
+      String actual = bytes.parse(new Text(line));
+      assertEquals(expected, actual, line);
+      if (expected != null) {
+        continue;
+      }
+      accepted++;
+      assertEquals(parser.isBlank(), bytes.isBlank(), line);
+      assertEquals(Double.doubleToRawLongBits(parser.label()),
+          Double.doubleToRawLongBits(bytes.label()), line);
+      assertEquals(parser.size(), bytes.size(), line);
+      for (int k = 0; k < parser.size(); k++) {
+        assertEquals(parser.indices()[k], bytes.indices()[k], line);
+        assertEquals(Double.doubleToRawLongBits(parser.values()[k]),
+            Double.doubleToRawLongBits(bytes.values()[k]), line + " value " + k);
+      }
+    }
+    assertTrue(accepted > 100 && accepted < lines.size() - 100,
+        "both good and bad lines: " + accepted + " of " + lines.size() + " accepted");
   }
 }
