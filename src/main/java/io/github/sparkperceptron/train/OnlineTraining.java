@@ -9,6 +9,7 @@ import io.github.sparkperceptron.kernel.TouchedSet;
 import io.github.sparkperceptron.mixing.BlockMomentum;
 import io.github.sparkperceptron.mixing.MixingMode;
 import io.github.sparkperceptron.mixing.WorkerResult;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
@@ -329,7 +330,7 @@ public final class OnlineTraining implements AutoCloseable {
             MemoryPlan.idleCopyBytes(learner, workers, jsc.sc())), true)
         .treeAggregate(new MicroBatchTask.Result(workers), MicroBatchTask.Result::merge,
             MicroBatchTask.Result::merge, config.aggregationDepth);
-    TrainingInput input = plan.validate(prepared, List.of(result.facts), true);
+    TrainingInput input = plan.validate(prepared, factsOf(result), true);
     requireFits(input);
     if (onScored.freshModel(input.numRows, result.prequentialCorrect)) {
       throw new IllegalStateException("a fresh model was asked for after the batch was learnt;"
@@ -381,7 +382,7 @@ public final class OnlineTraining implements AutoCloseable {
           .treeAggregate(new MicroBatchTask.Result(workers), MicroBatchTask.Result::merge,
               MicroBatchTask.Result::merge, config.aggregationDepth);
       int jobs = 1;
-      TrainingInput input = plan.validate(prepared, List.of(result.facts), true);
+      TrainingInput input = plan.validate(prepared, factsOf(result), true);
       blocks = input.blocks;
       if (!known && input.numRows == 0) {
         return null;
@@ -431,6 +432,20 @@ public final class OnlineTraining implements AutoCloseable {
         blocks.unpersist(false);
       }
     }
+  }
+
+  /**
+   * The workers' facts of a batch's job, in worker order; none when the batch had no partition to
+   * run (an empty DataFrame, such as a batch of empty files).
+   */
+  private static List<PreparedPartition> factsOf(MicroBatchTask.Result result) {
+    List<PreparedPartition> facts = new ArrayList<>(result.facts.length);
+    for (PreparedPartition f : result.facts) {
+      if (f != null) {
+        facts.add(f);
+      }
+    }
+    return facts;
   }
 
   /** Whether batches may take one job and deal a split layout without a shuffle. */

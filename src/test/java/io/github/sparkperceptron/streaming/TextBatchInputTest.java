@@ -12,6 +12,7 @@ import io.github.sparkperceptron.io.TextInput;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.testing.SparkTestSupport;
+import io.github.sparkperceptron.testing.TestData;
 import io.github.sparkperceptron.train.BatchInput;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -98,6 +99,24 @@ class TextBatchInputTest {
     assertEquals(1, reports.size(), "the bad batch is not reported as learnt");
     assertArrayEquals(before, weights(trainer.latestModel()), 0.0);
     assertEquals(0, trainer.progress().lastBatchId());
+  }
+
+  /**
+   * A batch of nothing but empty files reaches the learner as a DataFrame without partitions:
+   * nothing to learn, no error; the next batch learns as the first.
+   */
+  @Test
+  void aBatchWithoutPartitionsHoldsNothingToLearn() throws IOException {
+    List<BatchReport> reports = new ArrayList<>();
+    StreamingPerceptron trainer = trainer("momentum", "average", "empty", reports);
+    trainer.processBatch(0, () -> SPARK.createDataFrame(List.of(), TestData.SCHEMA));
+    assertTrue(reports.isEmpty());
+    assertTrue(!trainer.hasModel(), "no model from no rows");
+    Path good = tmp.resolve("good.libsvm");
+    Files.write(good, StreamInput.lines("breast_cancer", "train.libsvm").subList(0, 100));
+    trainer.processBatchInput(1, textOf(good.toString(), -1));
+    assertEquals(1, reports.size());
+    assertEquals(100, reports.get(0).rows());
   }
 
   private StreamingPerceptron trainer(String mixing, String averaging, String name,
