@@ -133,8 +133,8 @@ final class CsvParser {
    * overflows), or NaN when the field is not a decimal number (which no decimal parses to).
    */
   double decimalAt(int i) {
-    return NumberText.isDecimal(bytes, starts[i], ends[i])
-        ? NumberText.parseDecimal(bytes, starts[i], ends[i]) : Double.NaN;
+    return NumberText.scanDecimal(bytes, starts[i], ends[i]) == ends[i]
+        ? NumberText.scannedValue(bytes, starts[i], ends[i]) : Double.NaN;
   }
 
   /** The text of field {@code i} of the last {@link #splitBytes} line, for a message. */

@@ -14,7 +14,7 @@ import org.apache.hadoop.io.Text;
  *
  * <p>{@link #parse(Text)} reads a line as Hadoop's reader holds it, in UTF-8 bytes, without
  * decoding it into a {@link String} or cutting it into token strings: numbers are read straight
- * from the bytes ({@link NumberText#parseDecimal}). That fast path accepts only what the string
+ * from the bytes ({@link NumberText#scannedValue}). That fast path accepts only what the string
  * parser accepts, with the same values; any line it does not take in one go (a bad one, or one
  * with non-ASCII text before a comment) goes to {@link #parse(String)}, the definition of the
  * format and of every message.
@@ -132,10 +132,10 @@ final class LibSvmParser {
       return true;
     }
     int tokenEnd = tokenEnd(b, pos, length);
-    if (!NumberText.isDecimal(b, pos, tokenEnd)) {
+    if (NumberText.scanDecimal(b, pos, tokenEnd) != tokenEnd) {
       return false;
     }
-    label = NumberText.parseDecimal(b, pos, tokenEnd) + 0.0; // + 0.0 turns -0 into 0
+    label = NumberText.scannedValue(b, pos, tokenEnd) + 0.0; // + 0.0 turns -0 into 0
     if (Double.isInfinite(label)) {
       return false;
     }

@@ -67,40 +67,7 @@ final class NumberText {
    * still overflow); the same answer as {@link #isDecimal(String)} on their ASCII text.
    */
   static boolean isDecimal(byte[] b, int from, int to) {
-    int i = from;
-    if (i < to && (b[i] == '+' || b[i] == '-')) {
-      i++;
-    }
-    int digitsFrom = i;
-    while (i < to && isDigit(b[i])) {
-      i++;
-    }
-    int digits = i - digitsFrom;
-    if (i < to && b[i] == '.') {
-      i++;
-      int fractionFrom = i;
-      while (i < to && isDigit(b[i])) {
-        i++;
-      }
-      digits += i - fractionFrom;
-    }
-    if (digits == 0) {
-      return false;
-    }
-    if (i < to && (b[i] == 'e' || b[i] == 'E')) {
-      i++;
-      if (i < to && (b[i] == '+' || b[i] == '-')) {
-        i++;
-      }
-      int exponentFrom = i;
-      while (i < to && isDigit(b[i])) {
-        i++;
-      }
-      if (i == exponentFrom) {
-        return false;
-      }
-    }
-    return i == to;
+    return scanDecimal(b, from, to) == to;
   }
 
   /**
