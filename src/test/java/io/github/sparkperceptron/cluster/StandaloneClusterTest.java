@@ -11,6 +11,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkperceptron.io.LibSvmSource;
+import io.github.sparkperceptron.jobs.JobRun;
+import io.github.sparkperceptron.jobs.TrainJob;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.testing.LocalCluster;
@@ -107,15 +109,21 @@ class StandaloneClusterTest {
     String train = TestData.sharedData("breast_cancer", "train.libsvm").toString();
     // 157,646 bytes in splits of at most 40,000: 4 input partitions, which --partitions 3
     // repartitions through a shuffle; on the cluster its fetches complete in any order.
-    String[] job = {"--conf", "spark.hadoop." + SPLIT_MAXSIZE + "=40000", "--train", train,
-        "--partitions", "3", "--max-iter", "15", "--update-rule", "pa1", "--seed", "7"};
+    String splitMaxSize = "40000";
+    String[] job = {"--train", train, "--partitions", "3", "--max-iter", "15", "--update-rule",
+        "pa1", "--seed", "7"};
 
-    ScriptRun local = submitTrain("local[2]", "local", job);
-    ScriptRun onCluster = submitTrain(cluster.masterUrl(), "cluster", job);
+    ScriptRun onCluster = submitTrain(cluster.masterUrl(), "cluster", Stream.concat(
+        Stream.of("--conf", "spark.hadoop." + SPLIT_MAXSIZE + "=" + splitMaxSize),
+        Stream.of(job)).toArray(String[]::new));
+    // The reference: the same job in local mode, on this JVM's local[2] session (the models are
+    // loaded here anyway) rather than in a second submit/train JVM, which would cost a JVM and a
+    // Spark start for nothing this test checks: the run on the cluster goes through the script.
+    String local = trainInThisJvm("local", splitMaxSize, train, job);
 
     JsonNode localMetrics = new ObjectMapper().readTree(tmp.resolve("local.json").toFile());
     JsonNode clusterMetrics = new ObjectMapper().readTree(tmp.resolve("cluster.json").toFile());
-    assertEquals(3, localMetrics.get("data").get("partitions").asInt(), local.toString());
+    assertEquals(3, localMetrics.get("data").get("partitions").asInt(), local);
     assertEquals(3, clusterMetrics.get("data").get("partitions").asInt(), onCluster.toString());
 
     // It ran on the cluster: the master lists the finished application, and the workers started
@@ -146,6 +154,36 @@ class StandaloneClusterTest {
     ArrayNode copy = (ArrayNode) epochs.deepCopy();
     copy.forEach(epoch -> ((ObjectNode) epoch).remove("seconds"));
     return copy;
+  }
+
+  /**
+   * TrainJob with {@code job}'s flags (training data {@code train}) on the shared local[2]
+   * session (SparkTestSupport), its Hadoop split size set as submit/train's
+   * {@code --conf spark.hadoop...} sets it; the model and metrics go where {@link #submitTrain}
+   * puts them. Returns the job's console.
+   */
+  private String trainInThisJvm(String name, String splitMaxSize, String train, String... job) {
+    SparkSession spark = SparkTestSupport.spark();
+    org.apache.hadoop.conf.Configuration hadoop = spark.sparkContext().hadoopConfiguration();
+    String before = hadoop.get(SPLIT_MAXSIZE);
+    hadoop.set(SPLIT_MAXSIZE, splitMaxSize);
+    try {
+      // The input as the cluster's run reads it: 4 splits, before --partitions repartitions.
+      assertEquals(4, LibSvmSource.read(spark, train, -1, "training data").frame().rdd()
+          .getNumPartitions());
+      JobRun run = JobRun.of(new TrainJob(), Stream.concat(
+          Stream.of("--model", tmp.resolve(name + "-model").toString(), "--metrics",
+              tmp.resolve(name + ".json").toString()),
+          Stream.of(job)).toArray(String[]::new));
+      assertEquals(0, run.exitCode, run.toString());
+      return run.toString();
+    } finally {
+      if (before == null) {
+        hadoop.unset(SPLIT_MAXSIZE);
+      } else {
+        hadoop.set(SPLIT_MAXSIZE, before);
+      }
+    }
   }
 
   private ScriptRun submitTrain(String master, String name, String... job) {

@@ -5,11 +5,14 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
 
-/** Runs a job in this JVM (on the tests' shared session) and captures its console. */
-final class JobRun {
-  final int exitCode;
-  final String out;
-  final String err;
+/**
+ * Runs a job in this JVM (on the tests' shared session) and captures its console. Public for the
+ * tests of other packages that need a job's local-mode run as a reference (cluster).
+ */
+public final class JobRun {
+  public final int exitCode;
+  public final String out;
+  public final String err;
 
   private JobRun(int exitCode, String out, String err) {
     this.exitCode = exitCode;
@@ -17,7 +20,7 @@ final class JobRun {
     this.err = err;
   }
 
-  static synchronized JobRun of(Callable<Integer> job, String... args) {
+  public static synchronized JobRun of(Callable<Integer> job, String... args) {
     PrintStream oldOut = System.out;
     PrintStream oldErr = System.err;
     ByteArrayOutputStream out = new ByteArrayOutputStream();
