@@ -2,6 +2,7 @@ package io.github.sparkperceptron.streaming;
 
 import io.github.sparkperceptron.kernel.LinearState;
 import io.github.sparkperceptron.train.StreamMomentum;
+import java.util.Locale;
 
 /**
  * Everything a stream's learner must carry from one micro-batch to the next, and what is
@@ -100,5 +101,21 @@ final class LearnerState {
   StreamingProgress progress() {
     return new StreamingProgress(lastBatchId, batches, rows, prequentialCorrect, updates, drifts,
         new int[] {numClasses, numFeatures});
+  }
+
+  /**
+   * Refuses batches of query {@code queryId} (null: outside a query) when this state was written
+   * by another query: Spark numbers a new query's batches from the beginning again, so the state
+   * could not tell new batches from applied ones.
+   */
+  void requireWrittenBy(String queryId, String location) {
+    if (queryId != null && !this.queryId.isEmpty() && !this.queryId.equals(queryId)) {
+      throw new IllegalArgumentException(String.format(Locale.ROOT, "The learner state in '%s'"
+          + " was written by streaming query %s, but batches now come from query %s: the query"
+          + " checkpoint was replaced, so Spark numbers batches from the beginning again and"
+          + " the state cannot tell new batches from applied ones. Restore the query checkpoint"
+          + " (%s/), or delete the whole checkpoint location to learn from scratch",
+          location, this.queryId, queryId, StreamingPerceptron.QUERY_DIR));
+    }
   }
 }

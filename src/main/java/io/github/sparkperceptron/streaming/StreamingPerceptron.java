@@ -355,15 +355,13 @@ public final class StreamingPerceptron {
    */
   public StreamingQuery start(Dataset<Row> stream, Trigger trigger,
       Function<Dataset<Row>, Dataset<Row>> toTrainingRows) throws TimeoutException {
-    requireStreaming(stream);
-    return startQuery(stream, trigger,
-        (batch, batchId) -> processBatch(batchId, () -> toTrainingRows.apply(batch)));
+    return startBatchInputs(stream, trigger, batch -> BatchInput.of(toTrainingRows.apply(batch)));
   }
 
   /**
-   * As {@link #start(Dataset, Trigger, Function)}, where {@code toBatchInput} turns each
-   * micro-batch into what to learn as a {@link BatchInput}: the files it names read in one pass
-   * ({@link BatchInput#text}, as {@code submit/stream-train} does for LIBSVM and CSV), or rows.
+   * As {@link #start(Dataset, Trigger, Function)} with each micro-batch turned into a
+   * {@link BatchInput}: e.g. its files read in one pass ({@link BatchInput#text}, as
+   * {@code submit/stream-train} reads LIBSVM and CSV).
    */
   public StreamingQuery startBatchInputs(Dataset<Row> stream, Trigger trigger,
       Function<Dataset<Row>, BatchInput> toBatchInput) throws TimeoutException {
@@ -469,10 +467,8 @@ public final class StreamingPerceptron {
   }
 
   /**
-   * As {@link #processBatch(long, Supplier)} for a batch given as a {@link BatchInput}: e.g.
-   * text files its workers read in one pass ({@link BatchInput#text}), each line parsed once
-   * straight into the training blocks, where a DataFrame of the same files is parsed into rows
-   * and then converted.
+   * As {@link #processBatch(long, Supplier)} for a {@link BatchInput}, e.g. text files read in
+   * one pass ({@link BatchInput#text}).
    */
   public synchronized void processBatchInput(long batchId, Supplier<BatchInput> batch) {
     long started = System.nanoTime();
@@ -481,7 +477,7 @@ public final class StreamingPerceptron {
     String queryId = session.sparkContext().getLocalProperty(QUERY_ID_PROPERTY);
     LearnerState before = current;
     if (before != null) {
-      requireSameQuery(before, queryId);
+      before.requireWrittenBy(queryId, store.location());
       if (batchId <= before.lastBatchId) {
         LOG.info("Batch {} was applied already (the learner state is at batch {}): Spark replays"
             + " it after a restart; skipping it", batchId, before.lastBatchId);
@@ -655,17 +651,6 @@ public final class StreamingPerceptron {
   /** The settings that make this stream's training what it is ({@link StreamConfiguration}). */
   String configuration() {
     return StreamConfiguration.of(params, epochsPerBatch, numClasses, driftDetector, onDrift);
-  }
-
-  private void requireSameQuery(LearnerState saved, String queryId) {
-    if (queryId != null && !saved.queryId.isEmpty() && !saved.queryId.equals(queryId)) {
-      throw new IllegalArgumentException(String.format(Locale.ROOT, "The learner state in '%s'"
-          + " was written by streaming query %s, but batches now come from query %s: the query"
-          + " checkpoint was replaced, so Spark numbers batches from the beginning again and"
-          + " the state cannot tell new batches from applied ones. Restore the query checkpoint"
-          + " (%s/), or delete the whole checkpoint location to learn from scratch",
-          store.location(), saved.queryId, queryId, QUERY_DIR));
-    }
   }
 
   private boolean exists(Path p) {
