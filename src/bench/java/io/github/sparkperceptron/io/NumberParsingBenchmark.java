@@ -22,10 +22,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Issue 20: the cost of turning a LIBSVM value into a double, per value, for what a plain loop
  * does ({@link Double#parseDouble} of a {@code String} token) against what the readers do (one
- * scan of the syntax, then Clinger's fast path or FastDoubleParser's Eisel-Lemire parse straight
- * from the line's bytes; and a whole line through {@link LibSvmParser}), with the pieces apart:
- * the check then FastDoubleParser for every value (the readers before Clinger's fast path),
- * FastDoubleParser on bytes without the check, on a {@code String}, and
+ * scan of the syntax, then FastDoubleParser's Eisel-Lemire parse straight from the line's bytes;
+ * and a whole line through {@link LibSvmParser}), with the pieces apart: FastDoubleParser on
+ * bytes without the check, on a {@code String}, and
  * {@code Double.parseDouble} of a {@code String} made from the bytes (what a byte reader without
  * FastDoubleParser would pay).
  *
@@ -81,8 +80,7 @@ public class NumberParsingBenchmark {
       double expected = Double.parseDouble(strings[i]);
       if (!NumberText.isDecimal(bytes, from[i], to[i])
           || NumberText.parseDecimal(bytes, from[i], to[i]) != expected
-          || NumberText.scanDecimal(bytes, from[i], to[i]) != to[i]
-          || NumberText.scannedValue(bytes, from[i], to[i]) != expected) {
+          || NumberText.scanDecimal(bytes, from[i], to[i]) != to[i]) {
         throw new IllegalStateException("the readers' parse differs on " + strings[i]);
       }
     }
@@ -101,8 +99,7 @@ public class NumberParsingBenchmark {
 
   /**
    * What the readers do: one scan of the token's syntax ({@link NumberText#scanDecimal}), then
-   * its value ({@link NumberText#scannedValue}: Clinger's fast path for up to 15 significant
-   * digits without an exponent, FastDoubleParser on the bytes for the rest).
+   * FastDoubleParser on the bytes.
    */
   @Benchmark
   @OperationsPerInvocation(VALUES)
@@ -110,7 +107,7 @@ public class NumberParsingBenchmark {
     double sum = 0;
     for (int i = 0; i < VALUES; i++) {
       if (NumberText.scanDecimal(bytes, from[i], to[i]) == to[i]) {
-        sum += NumberText.scannedValue(bytes, from[i], to[i]);
+        sum += NumberText.parseDecimal(bytes, from[i], to[i]);
       }
     }
     return sum;
@@ -128,19 +125,6 @@ public class NumberParsingBenchmark {
       throw new IllegalStateException(error);
     }
     return parser.size();
-  }
-
-  /** The syntax check, then FastDoubleParser for every value (no Clinger fast path). */
-  @Benchmark
-  @OperationsPerInvocation(VALUES)
-  public double checkThenFastDoubleParser() {
-    double sum = 0;
-    for (int i = 0; i < VALUES; i++) {
-      if (NumberText.isDecimal(bytes, from[i], to[i])) {
-        sum += NumberText.parseDecimal(bytes, from[i], to[i]);
-      }
-    }
-    return sum;
   }
 
   /** FastDoubleParser on the bytes alone: the check's share is the difference to the above. */

@@ -134,7 +134,7 @@ final class CsvParser {
    */
   double decimalAt(int i) {
     return NumberText.scanDecimal(bytes, starts[i], ends[i]) == ends[i]
-        ? NumberText.scannedValue(bytes, starts[i], ends[i]) : Double.NaN;
+        ? NumberText.parseDecimal(bytes, starts[i], ends[i]) : Double.NaN;
   }
 
   /** The text of field {@code i} of the last {@link #splitBytes} line, for a message. */

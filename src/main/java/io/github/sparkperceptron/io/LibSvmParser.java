@@ -14,7 +14,7 @@ import org.apache.hadoop.io.Text;
  *
  * <p>{@link #parse(Text)} reads a line as Hadoop's reader holds it, in UTF-8 bytes, without
  * decoding it into a {@link String} or cutting it into token strings: numbers are read straight
- * from the bytes ({@link NumberText#scannedValue}). That fast path accepts only what the string
+ * from the bytes ({@link NumberText#parseDecimal}). That fast path accepts only what the string
  * parser accepts, with the same values; any line it does not take in one go (a bad one, or one
  * with non-ASCII text before a comment) goes to {@link #parse(String)}, the definition of the
  * format and of every message.
@@ -131,11 +131,11 @@ final class LibSvmParser {
       blank = true;
       return true;
     }
-    int tokenEnd = tokenEnd(b, pos, length);
-    if (NumberText.scanDecimal(b, pos, tokenEnd) != tokenEnd) {
+    int tokenEnd = NumberText.scanDecimal(b, pos, length);
+    if (tokenEnd < 0 || tokenEnd < length && !isTokenEnd(b[tokenEnd])) {
       return false;
     }
-    label = NumberText.scannedValue(b, pos, tokenEnd) + 0.0; // + 0.0 turns -0 into 0
+    label = NumberText.parseDecimal(b, pos, tokenEnd) + 0.0; // + 0.0 turns -0 into 0
     if (Double.isInfinite(label)) {
       return false;
     }
@@ -162,7 +162,7 @@ final class LibSvmParser {
       if (valueEnd < 0 || valueEnd < length && !isTokenEnd(b[valueEnd])) {
         return false;
       }
-      double value = NumberText.scannedValue(b, pos, valueEnd);
+      double value = NumberText.parseDecimal(b, pos, valueEnd);
       if (Double.isInfinite(value)) {
         return false;
       }
@@ -187,15 +187,6 @@ final class LibSvmParser {
   private static int skipSpace(byte[] b, int from, int end) {
     int i = from;
     while (i < end && isSpace((char) b[i])) {
-      i++;
-    }
-    return i;
-  }
-
-  /** The end of the token at {@code from}: the next space or comment, or {@code end}. */
-  private static int tokenEnd(byte[] b, int from, int end) {
-    int i = from;
-    while (i < end && !isTokenEnd(b[i])) {
       i++;
     }
     return i;

@@ -83,8 +83,8 @@ final class NumberText {
    * Scans the decimal that starts at byte {@code from} of {@code b}: the end of the longest prefix
    * of {@code [from, end)} in the syntax above, or −1 when no prefix is a decimal (no digit, or an
    * exponent marker without digits). The token is a decimal when the scan ends where the token
-   * does; {@link #scannedValue} then gives its value. One look at each byte, where
-   * {@link #isDecimal(byte[], int, int)} needs the token's end first.
+   * does; {@link #parseDecimal} then gives its value. One look at each byte, so a reader needs
+   * no separate pass to find the token's end first.
    */
   static int scanDecimal(byte[] b, int from, int end) {
     int i = from;
@@ -121,59 +121,6 @@ final class NumberText {
       }
     }
     return i;
-  }
-
-  /** Exact powers of ten as doubles: 10^0 .. 10^22 (10^22 < 2^53 · 2^22 is the last exact one). */
-  private static final double[] EXACT_POWERS = new double[23];
-
-  static {
-    double p = 1.0;
-    for (int k = 0; k < EXACT_POWERS.length; k++) {
-      EXACT_POWERS[k] = p;
-      p *= 10.0;
-    }
-  }
-
-  /**
-   * The value of the decimal in bytes {@code [from, to)}, which {@link #scanDecimal} accepted
-   * whole: bit for bit {@code Double.parseDouble} of the same text (±Infinity when it overflows).
-   * A decimal of at most 15 significant digits and no exponent, w·10^−f with f ≤ 22, is one
-   * correctly rounded division of two exact doubles (Clinger 1990, "How to read floating point
-   * numbers accurately", the fast path); any other goes to {@link #parseDecimal}.
-   */
-  static double scannedValue(byte[] b, int from, int to) {
-    if (to - from <= 17) {
-      int i = from;
-      boolean negative = b[i] == '-';
-      if (negative || b[i] == '+') {
-        i++;
-      }
-      long significand = 0;
-      int digits = 0;
-      int fraction = -1;
-      for (; i < to; i++) {
-        byte c = b[i];
-        if (c == '.') {
-          fraction = 0;
-        } else if (isDigit(c)) {
-          significand = significand * 10 + (c - '0');
-          if (significand != 0) {
-            digits++;
-          }
-          if (fraction >= 0) {
-            fraction++;
-          }
-        } else {
-          break; // an exponent: the general parser
-        }
-      }
-      if (i == to && digits <= 15) {
-        double magnitude = fraction <= 0 ? (double) significand
-            : (double) significand / EXACT_POWERS[fraction];
-        return negative ? -magnitude : magnitude;
-      }
-    }
-    return parseDecimal(b, from, to);
   }
 
   /**

@@ -56,8 +56,8 @@ public abstract class BatchInput {
 
     @Override
     TrainingInput.Plan plan(JavaSparkContext jsc, TrainingConfig config, int slots) {
-      int workers = WorkerLayout.of(config.numWorkers, slots, 0).numWorkers;
-      return TrainingInput.textPlan(jsc, planFor.apply(workers), config, true);
+      return TrainingInput.textPlan(jsc, planFor.apply(TrainingInput.workersFor(config, jsc)),
+          config, true);
     }
   }
 }

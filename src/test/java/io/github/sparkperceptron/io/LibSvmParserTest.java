@@ -77,14 +77,14 @@ class LibSvmParserTest {
   /**
    * The byte path ({@code parse(Text)}, one look per byte) gives what the string path, the
    * format's definition, gives: the same verdict and message, the same label, indices and value
-   * bits; on tokens at the edges of the syntax, of the 15-digit fast path and of the value range.
+   * bits; on tokens at the edges of the syntax, of exact double arithmetic and of the value range.
    */
   @Test
   void theBytePathAgreesWithTheStringPathOnEveryLine() {
     String[] values = {"0", "-0", "+0.0", "1.", ".5", "-.5", "00012", "0.1", "0.25047222817856873",
         "-0.10993973940681531", "123456789012345", "1234567890123456", "12345678901234567890",
         "0.000000000000001", "9007199254740993",
-        // 16 significant digits, past 2^53: w / 10^f rounds twice where the value rounds once
+        // 16 significant digits, past 2^53: a naive w / 10^f would round twice
         "912407116.2475815", "9726633602567.143", "97.31705689072231", "1e5", "1E-5", "-2e+3", "1e309", "1e-400",
         "4.9e-324", "1.7976931348623157e308", "1e", "e5", ".", "+", "1.2.3", "1e5.5", "0x1p3", "1d",
         "NaN", "Infinity", "-Infinity", "١", "3:4", "0.1#c", "7\r"};
