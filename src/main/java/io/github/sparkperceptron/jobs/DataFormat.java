@@ -22,6 +22,9 @@ enum DataFormat {
   /** A message that quotes the content: a file's line ("f.csv:3: ..."), or Parquet's refusal. */
   private static final Pattern ABOUT_CONTENT = Pattern.compile(":\\d+: |as Parquet: ");
 
+  /** What a bad file's message ends with when its name says another format. */
+  private static final String HINT = "; did you mean --format ";
+
   /** A file name's extension that names a format: .libsvm or .svm, .csv, .parquet. */
   private static final Pattern EXTENSION =
       Pattern.compile("\\.(libsvm|svm|csv|parquet)(\\.gz|\\.bz2)?\\b");
@@ -86,15 +89,16 @@ enum DataFormat {
 
   /**
    * {@code e} raised while reading {@code path} in this format, with "did you mean --format
-   * csv?" added when the content is bad and the file names say another format.
+   * csv?" added (once) when the content is bad and the file names say another format.
    */
   BadInputException hinted(String path, BadInputException e) {
     String message = String.valueOf(e.getMessage());
     DataFormat named = namedBy(path + " " + message);
-    if (named == null || named == this || !ABOUT_CONTENT.matcher(message).find()) {
+    if (named == null || named == this || !ABOUT_CONTENT.matcher(message).find()
+        || message.endsWith(HINT + named + "?")) {
       return e;
     }
-    return new BadInputException(message + "; did you mean --format " + named + "?", e);
+    return new BadInputException(message + HINT + named + "?", e);
   }
 
   /** The format the first file extension in {@code text} names, or null. */
