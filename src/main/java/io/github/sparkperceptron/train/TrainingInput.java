@@ -251,17 +251,15 @@ public final class TrainingInput implements AutoCloseable {
     final JavaSparkContext jsc;
     final TextInput text;
     final PreparedPartition.Spec spec;
-    final String validationCol;
     /** Whether the plan's workers train (fit's log says how the input reaches them). */
     final boolean logWorkers;
 
     private TextPlan(JavaSparkContext jsc, TextInput text, WorkerLayout layout,
-        PreparedPartition.Spec spec, String validationCol, boolean logWorkers) {
+        PreparedPartition.Spec spec, boolean logWorkers) {
       super(layout);
       this.jsc = jsc;
       this.text = text;
       this.spec = spec;
-      this.validationCol = validationCol;
       this.logWorkers = logWorkers;
     }
 
@@ -313,8 +311,8 @@ public final class TrainingInput implements AutoCloseable {
         blocks.count();
       }
       try {
-        TrainingInput input = TrainingInput.validate(blocks, layout, wide, -1, validationCol,
-            nothingToLearnIsFine);
+        TrainingInput input = TrainingInput.validate(blocks, layout, wide, -1,
+            spec.validationCol, nothingToLearnIsFine);
         input.labelNote = verdict.labelNote();
         return input;
       } catch (RuntimeException e) {
@@ -441,7 +439,7 @@ public final class TrainingInput implements AutoCloseable {
     }
     PreparedPartition.Spec spec = new PreparedPartition.Spec(config, text.numFeatures(), -1,
         forTraining);
-    return new TextPlan(jsc, text, layout, spec, config.validationCol, forTraining);
+    return new TextPlan(jsc, text, layout, spec, forTraining);
   }
 
   /** The name of cached blocks of data that are only scored (in Spark's UI, under Storage). */
