@@ -3,10 +3,10 @@ package io.github.sparkperceptron.bench;
 import static org.apache.spark.sql.functions.lit;
 
 import io.github.sparkperceptron.data.SyntheticData;
-import io.github.sparkperceptron.io.LabeledData;
-import io.github.sparkperceptron.io.LibSvmSource;
-import io.github.sparkperceptron.kernel.Averaging;
-import io.github.sparkperceptron.kernel.ShuffleScope;
+import io.github.sparkperceptron.internal.io.LabeledData;
+import io.github.sparkperceptron.internal.io.LibSvmSource;
+import io.github.sparkperceptron.internal.kernel.Averaging;
+import io.github.sparkperceptron.internal.kernel.ShuffleScope;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import java.nio.file.Files;
@@ -31,9 +31,9 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.RDDInfo;
 import org.jfree.data.category.DefaultCategoryDataset;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * The benchmark suite of issue 6, in one JVM and one SparkSession: every estimator of a dataset

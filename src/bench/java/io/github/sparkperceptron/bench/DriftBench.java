@@ -2,21 +2,21 @@ package io.github.sparkperceptron.bench;
 
 import io.github.sparkperceptron.data.SyntheticData;
 import io.github.sparkperceptron.data.SyntheticRows;
-import io.github.sparkperceptron.drift.Adwin;
-import io.github.sparkperceptron.drift.DriftDetector;
-import io.github.sparkperceptron.drift.DriftDetectors;
-import io.github.sparkperceptron.drift.PageHinkley;
-import io.github.sparkperceptron.kernel.Averaging;
-import io.github.sparkperceptron.kernel.EpochOrder;
-import io.github.sparkperceptron.kernel.EpochStats;
-import io.github.sparkperceptron.kernel.FeatureBlock;
-import io.github.sparkperceptron.kernel.LearnerConfig;
-import io.github.sparkperceptron.kernel.LinearState;
-import io.github.sparkperceptron.kernel.OnlineLearner;
-import io.github.sparkperceptron.kernel.SeededShuffle;
-import io.github.sparkperceptron.kernel.TrainingBlock;
-import io.github.sparkperceptron.kernel.TrainingBlockBuilder;
-import io.github.sparkperceptron.kernel.UpdateRule;
+import io.github.sparkperceptron.internal.drift.Adwin;
+import io.github.sparkperceptron.internal.drift.DriftDetector;
+import io.github.sparkperceptron.internal.drift.DriftDetectors;
+import io.github.sparkperceptron.internal.drift.PageHinkley;
+import io.github.sparkperceptron.internal.kernel.Averaging;
+import io.github.sparkperceptron.internal.kernel.EpochOrder;
+import io.github.sparkperceptron.internal.kernel.EpochStats;
+import io.github.sparkperceptron.internal.kernel.FeatureBlock;
+import io.github.sparkperceptron.internal.kernel.LearnerConfig;
+import io.github.sparkperceptron.internal.kernel.LinearState;
+import io.github.sparkperceptron.internal.kernel.OnlineLearner;
+import io.github.sparkperceptron.internal.kernel.SeededShuffle;
+import io.github.sparkperceptron.internal.kernel.TrainingBlock;
+import io.github.sparkperceptron.internal.kernel.TrainingBlockBuilder;
+import io.github.sparkperceptron.internal.kernel.UpdateRule;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,9 +29,9 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * The drift detectors' measurements of issue 22, without Spark: the stream learner's kernel

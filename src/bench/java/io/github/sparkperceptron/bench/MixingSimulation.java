@@ -2,25 +2,25 @@ package io.github.sparkperceptron.bench;
 
 import io.github.sparkperceptron.data.SyntheticData;
 import io.github.sparkperceptron.data.SyntheticRows;
-import io.github.sparkperceptron.kernel.Averaging;
-import io.github.sparkperceptron.kernel.EpochOrder;
-import io.github.sparkperceptron.kernel.EpochStats;
-import io.github.sparkperceptron.kernel.FeatureBlock;
-import io.github.sparkperceptron.kernel.LearnerConfig;
-import io.github.sparkperceptron.kernel.LinearState;
-import io.github.sparkperceptron.kernel.OnlineLearner;
-import io.github.sparkperceptron.kernel.Predictor;
-import io.github.sparkperceptron.kernel.ShuffleScope;
-import io.github.sparkperceptron.kernel.TouchedSet;
-import io.github.sparkperceptron.kernel.TrainingBlock;
-import io.github.sparkperceptron.kernel.TrainingBlockBuilder;
-import io.github.sparkperceptron.kernel.UpdateRule;
-import io.github.sparkperceptron.kernel.VisitOrder;
-import io.github.sparkperceptron.mixing.BlockMomentum;
-import io.github.sparkperceptron.mixing.MixingMode;
-import io.github.sparkperceptron.mixing.ParameterMix;
-import io.github.sparkperceptron.mixing.StateDelta;
-import io.github.sparkperceptron.mixing.WorkerResult;
+import io.github.sparkperceptron.internal.kernel.Averaging;
+import io.github.sparkperceptron.internal.kernel.EpochOrder;
+import io.github.sparkperceptron.internal.kernel.EpochStats;
+import io.github.sparkperceptron.internal.kernel.FeatureBlock;
+import io.github.sparkperceptron.internal.kernel.LearnerConfig;
+import io.github.sparkperceptron.internal.kernel.LinearState;
+import io.github.sparkperceptron.internal.kernel.OnlineLearner;
+import io.github.sparkperceptron.internal.kernel.Predictor;
+import io.github.sparkperceptron.internal.kernel.ShuffleScope;
+import io.github.sparkperceptron.internal.kernel.TouchedSet;
+import io.github.sparkperceptron.internal.kernel.TrainingBlock;
+import io.github.sparkperceptron.internal.kernel.TrainingBlockBuilder;
+import io.github.sparkperceptron.internal.kernel.UpdateRule;
+import io.github.sparkperceptron.internal.kernel.VisitOrder;
+import io.github.sparkperceptron.internal.mixing.BlockMomentum;
+import io.github.sparkperceptron.internal.mixing.MixingMode;
+import io.github.sparkperceptron.internal.mixing.ParameterMix;
+import io.github.sparkperceptron.internal.mixing.StateDelta;
+import io.github.sparkperceptron.internal.mixing.WorkerResult;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -39,7 +39,7 @@ import java.util.zip.GZIPInputStream;
  * (row i of the training file goes to worker i mod W, as a round-robin repartition deals rows;
  * or contiguous slices), R rounds per epoch, the averaged perceptron, held-out accuracy after
  * every epoch. Unlike {@link MixingCandidates}, which compares mixing rules written out here,
- * this runs the library's own code in the order {@code train/JobPerRound} runs it: the kernel
+ * this runs the library's own code in the order {@code internal/rounds/JobPerRound} runs it: the kernel
  * ({@link OnlineLearner} over each worker's slice of its {@link VisitOrder} epoch order, every
  * worker's clock running at T/T_i), {@link StateDelta#between}, the fixed-tree
  * {@link ParameterMix}, and {@link BlockMomentum}'s look-ahead, restart and after-round step with

@@ -1,16 +1,16 @@
 package io.github.sparkperceptron.bench;
 
-import io.github.sparkperceptron.kernel.Averaging;
-import io.github.sparkperceptron.kernel.EpochOrder;
-import io.github.sparkperceptron.kernel.EpochStats;
-import io.github.sparkperceptron.kernel.LearnerConfig;
-import io.github.sparkperceptron.kernel.LinearState;
-import io.github.sparkperceptron.kernel.OnlineLearner;
-import io.github.sparkperceptron.kernel.ShuffleScope;
-import io.github.sparkperceptron.kernel.TrainingBlock;
-import io.github.sparkperceptron.kernel.TrainingBlockBuilder;
-import io.github.sparkperceptron.kernel.UpdateRule;
-import io.github.sparkperceptron.kernel.VisitOrder;
+import io.github.sparkperceptron.internal.kernel.Averaging;
+import io.github.sparkperceptron.internal.kernel.EpochOrder;
+import io.github.sparkperceptron.internal.kernel.EpochStats;
+import io.github.sparkperceptron.internal.kernel.LearnerConfig;
+import io.github.sparkperceptron.internal.kernel.LinearState;
+import io.github.sparkperceptron.internal.kernel.OnlineLearner;
+import io.github.sparkperceptron.internal.kernel.ShuffleScope;
+import io.github.sparkperceptron.internal.kernel.TrainingBlock;
+import io.github.sparkperceptron.internal.kernel.TrainingBlockBuilder;
+import io.github.sparkperceptron.internal.kernel.UpdateRule;
+import io.github.sparkperceptron.internal.kernel.VisitOrder;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Arrays;

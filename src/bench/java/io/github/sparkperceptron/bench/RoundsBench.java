@@ -1,11 +1,11 @@
 package io.github.sparkperceptron.bench;
 
 import io.github.sparkperceptron.data.SyntheticData;
+import io.github.sparkperceptron.internal.blocks.TrainingInput;
+import io.github.sparkperceptron.internal.mixing.MixingMode;
+import io.github.sparkperceptron.internal.plan.TrainingConfig;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
-import io.github.sparkperceptron.mixing.MixingMode;
-import io.github.sparkperceptron.train.TrainingConfig;
-import io.github.sparkperceptron.train.TrainingInput;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;

@@ -1,8 +1,8 @@
 package io.github.sparkperceptron.bench;
 
+import io.github.sparkperceptron.internal.mixing.MixingMode;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
-import io.github.sparkperceptron.mixing.MixingMode;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
 import java.io.IOException;

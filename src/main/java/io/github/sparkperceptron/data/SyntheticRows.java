@@ -1,6 +1,6 @@
 package io.github.sparkperceptron.data;
 
-import io.github.sparkperceptron.kernel.SeededShuffle;
+import io.github.sparkperceptron.internal.kernel.SeededShuffle;
 import java.util.Arrays;
 
 /**

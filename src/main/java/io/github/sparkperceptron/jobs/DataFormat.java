@@ -1,14 +1,14 @@
 package io.github.sparkperceptron.jobs;
 
-import io.github.sparkperceptron.io.BadInputException;
-import io.github.sparkperceptron.io.CsvSource;
-import io.github.sparkperceptron.io.LabeledData;
-import io.github.sparkperceptron.io.LibSvmSource;
-import io.github.sparkperceptron.io.ParquetSource;
-import io.github.sparkperceptron.io.ReadSpec;
-import io.github.sparkperceptron.io.TextInput;
-import io.github.sparkperceptron.train.TrainingConfig;
-import io.github.sparkperceptron.train.TrainingInput;
+import io.github.sparkperceptron.internal.blocks.TrainingInput;
+import io.github.sparkperceptron.internal.io.BadInputException;
+import io.github.sparkperceptron.internal.io.CsvSource;
+import io.github.sparkperceptron.internal.io.LabeledData;
+import io.github.sparkperceptron.internal.io.LibSvmSource;
+import io.github.sparkperceptron.internal.io.ParquetSource;
+import io.github.sparkperceptron.internal.io.ReadSpec;
+import io.github.sparkperceptron.internal.io.TextInput;
+import io.github.sparkperceptron.internal.plan.TrainingConfig;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

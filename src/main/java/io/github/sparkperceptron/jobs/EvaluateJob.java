@@ -1,8 +1,8 @@
 package io.github.sparkperceptron.jobs;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.sparkperceptron.io.LabeledData;
-import io.github.sparkperceptron.io.ReadSpec;
+import io.github.sparkperceptron.internal.io.LabeledData;
+import io.github.sparkperceptron.internal.io.ReadSpec;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;

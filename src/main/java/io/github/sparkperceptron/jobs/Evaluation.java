@@ -2,10 +2,10 @@ package io.github.sparkperceptron.jobs;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.sparkperceptron.internal.blocks.TrainingInput;
 import io.github.sparkperceptron.ml.EngineBridge;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassificationSummary;
-import io.github.sparkperceptron.train.TrainingInput;
 import java.util.Locale;
 import org.apache.spark.ml.linalg.Matrix;
 import org.apache.spark.ml.param.ParamMap;

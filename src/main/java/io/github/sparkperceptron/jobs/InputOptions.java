@@ -1,7 +1,7 @@
 package io.github.sparkperceptron.jobs;
 
-import io.github.sparkperceptron.io.BadInputException;
-import io.github.sparkperceptron.io.ReadSpec;
+import io.github.sparkperceptron.internal.io.BadInputException;
+import io.github.sparkperceptron.internal.io.ReadSpec;
 import java.util.List;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

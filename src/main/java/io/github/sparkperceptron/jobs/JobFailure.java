@@ -1,6 +1,6 @@
 package io.github.sparkperceptron.jobs;
 
-import io.github.sparkperceptron.io.BadInputException;
+import io.github.sparkperceptron.internal.io.BadInputException;
 import java.util.Locale;
 import org.apache.spark.sql.AnalysisException;
 

@@ -1,6 +1,6 @@
 package io.github.sparkperceptron.jobs;
 
-import io.github.sparkperceptron.io.BadInputException;
+import io.github.sparkperceptron.internal.io.BadInputException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Reader;
@@ -14,9 +14,9 @@ import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine;
 
 /** Runs a picocli job with the project's exit codes and one-line errors. */
 final class JobSupport {

@@ -1,7 +1,7 @@
 package io.github.sparkperceptron.jobs;
 
-import io.github.sparkperceptron.io.BadInputException;
-import io.github.sparkperceptron.store.AtomicFiles;
+import io.github.sparkperceptron.internal.io.BadInputException;
+import io.github.sparkperceptron.internal.store.AtomicFiles;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;

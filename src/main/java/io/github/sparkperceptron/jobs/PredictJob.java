@@ -2,10 +2,10 @@ package io.github.sparkperceptron.jobs;
 
 import static org.apache.spark.sql.functions.col;
 
-import io.github.sparkperceptron.io.BadInputException;
-import io.github.sparkperceptron.io.LabeledData;
-import io.github.sparkperceptron.io.ReadSpec;
-import io.github.sparkperceptron.io.ReaderSupport;
+import io.github.sparkperceptron.internal.io.BadInputException;
+import io.github.sparkperceptron.internal.io.LabeledData;
+import io.github.sparkperceptron.internal.io.ReadSpec;
+import io.github.sparkperceptron.internal.io.ReaderSupport;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import java.io.PrintWriter;
 import java.util.ArrayList;

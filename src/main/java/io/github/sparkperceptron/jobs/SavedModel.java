@@ -1,7 +1,7 @@
 package io.github.sparkperceptron.jobs;
 
-import io.github.sparkperceptron.io.BadInputException;
-import io.github.sparkperceptron.io.LabeledData;
+import io.github.sparkperceptron.internal.io.BadInputException;
+import io.github.sparkperceptron.internal.io.LabeledData;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;

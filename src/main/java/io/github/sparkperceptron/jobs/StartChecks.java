@@ -1,7 +1,7 @@
 package io.github.sparkperceptron.jobs;
 
-import io.github.sparkperceptron.io.BadInputException;
-import io.github.sparkperceptron.io.ReaderSupport;
+import io.github.sparkperceptron.internal.io.BadInputException;
+import io.github.sparkperceptron.internal.io.ReaderSupport;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.SparkConf;

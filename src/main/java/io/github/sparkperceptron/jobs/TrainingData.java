@@ -1,10 +1,10 @@
 package io.github.sparkperceptron.jobs;
 
-import io.github.sparkperceptron.io.TextInput;
+import io.github.sparkperceptron.internal.blocks.TrainingInput;
+import io.github.sparkperceptron.internal.io.TextInput;
 import io.github.sparkperceptron.ml.EngineBridge;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
-import io.github.sparkperceptron.train.TrainingInput;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;

@@ -1,11 +1,11 @@
 package io.github.sparkperceptron.jobs;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.sparkperceptron.io.BadInputException;
-import io.github.sparkperceptron.kernel.Averaging;
-import io.github.sparkperceptron.kernel.ParamValue;
-import io.github.sparkperceptron.kernel.ShuffleScope;
-import io.github.sparkperceptron.kernel.UpdateRule;
+import io.github.sparkperceptron.internal.io.BadInputException;
+import io.github.sparkperceptron.internal.kernel.Averaging;
+import io.github.sparkperceptron.internal.kernel.ParamValue;
+import io.github.sparkperceptron.internal.kernel.ShuffleScope;
+import io.github.sparkperceptron.internal.kernel.UpdateRule;
 import io.github.sparkperceptron.ml.ClassWeight;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import java.util.ArrayList;
@@ -17,12 +17,12 @@ import org.apache.spark.ml.param.DoubleParam;
 import org.apache.spark.ml.param.IntParam;
 import org.apache.spark.ml.param.LongParam;
 import org.apache.spark.ml.param.Param;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IModelTransformer;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * The training flags of the jobs, written once: a table whose rows each name a flag, the

@@ -1,6 +1,6 @@
 package io.github.sparkperceptron.ml;
 
-import io.github.sparkperceptron.kernel.ParamValue;
+import io.github.sparkperceptron.internal.kernel.ParamValue;
 
 /**
  * The values of the {@code classWeight} param: how training weighs the classes against each

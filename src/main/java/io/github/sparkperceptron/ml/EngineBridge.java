@@ -1,16 +1,16 @@
 package io.github.sparkperceptron.ml;
 
-import io.github.sparkperceptron.kernel.Averaging;
-import io.github.sparkperceptron.kernel.LinearState;
-import io.github.sparkperceptron.mixing.MixingMode;
-import io.github.sparkperceptron.train.BlockEvaluation;
-import io.github.sparkperceptron.train.TrainingConfig;
-import io.github.sparkperceptron.train.TrainingInput;
+import io.github.sparkperceptron.internal.blocks.BlockEvaluation;
+import io.github.sparkperceptron.internal.blocks.TrainingInput;
+import io.github.sparkperceptron.internal.kernel.Averaging;
+import io.github.sparkperceptron.internal.kernel.LinearState;
+import io.github.sparkperceptron.internal.mixing.MixingMode;
+import io.github.sparkperceptron.internal.plan.TrainingConfig;
 
 /**
  * Internal: what code above the Spark face (the stream learner, {@code
  * io.github.sparkperceptron.streaming}) needs to drive the engine ({@code
- * io.github.sparkperceptron.train}) with an estimator's params: the params as the engine's
+ * io.github.sparkperceptron.internal.engine}) with an estimator's params: the params as the engine's
  * {@link TrainingConfig}, a learner state as a model, and which params a stream cannot honour.
  * Not a public API; it may change without notice.
  */

@@ -2,7 +2,7 @@ package io.github.sparkperceptron.ml;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.sparkperceptron.train.MemoryPlan;
+import io.github.sparkperceptron.internal.plan.MemoryPlan;
 import java.io.IOException;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;

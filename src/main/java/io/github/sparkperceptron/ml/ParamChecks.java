@@ -1,6 +1,6 @@
 package io.github.sparkperceptron.ml;
 
-import io.github.sparkperceptron.kernel.ParamValue;
+import io.github.sparkperceptron.internal.kernel.ParamValue;
 import java.io.Serializable;
 import scala.Function1;
 

@@ -1,20 +1,20 @@
 package io.github.sparkperceptron.ml;
 
-import io.github.sparkperceptron.train.InputChecks;
+import io.github.sparkperceptron.internal.blocks.InputChecks;
+import io.github.sparkperceptron.internal.kernel.Predictor;
+import io.github.sparkperceptron.internal.kernel.VotedPerceptron;
 import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.ml.attribute.AttributeGroup;
-import io.github.sparkperceptron.kernel.Predictor;
-import io.github.sparkperceptron.kernel.VotedPerceptron;
 import org.apache.spark.ml.classification.ClassificationModel;
 import org.apache.spark.ml.linalg.DenseMatrix;
 import org.apache.spark.ml.linalg.DenseVector;
-import org.apache.spark.ml.linalg.SparseVector;
 import org.apache.spark.ml.linalg.Matrix;
 import org.apache.spark.ml.linalg.SQLDataTypes;
+import org.apache.spark.ml.linalg.SparseVector;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.ml.param.ParamMap;

@@ -3,9 +3,9 @@ package io.github.sparkperceptron.ml;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 
-import io.github.sparkperceptron.evaluation.ConfusionCounts;
-import io.github.sparkperceptron.evaluation.RankedScores;
-import io.github.sparkperceptron.train.ScoreRanking;
+import io.github.sparkperceptron.internal.blocks.ScoreRanking;
+import io.github.sparkperceptron.internal.evaluation.ConfusionCounts;
+import io.github.sparkperceptron.internal.evaluation.RankedScores;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -43,7 +43,7 @@ import org.apache.spark.sql.Row;
  * <p>The areas under the ROC and precision-recall curves (binary models only) rank the rows by
  * the raw prediction (the margin, or a voted model's vote), with the values of Spark's
  * {@code BinaryClassificationMetrics} (1000 bins, see {@link
- * io.github.sparkperceptron.evaluation.CurveAreas}): both come from one ranking, which the same
+ * io.github.sparkperceptron.internal.evaluation.CurveAreas}): both come from one ranking, which the same
  * pass makes, partition by partition; up to about two million distinct scores the areas are
  * then known at once, larger rankings are merged on the executors on the first call of either
  * (another pass over the predictions, where a {@code BinaryClassificationEvaluator} makes several

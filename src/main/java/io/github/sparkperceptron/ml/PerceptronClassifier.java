@@ -1,15 +1,15 @@
 package io.github.sparkperceptron.ml;
 
-import io.github.sparkperceptron.kernel.LearnerConfig;
-import io.github.sparkperceptron.kernel.LinearState;
-import io.github.sparkperceptron.kernel.UpdateRule;
-import io.github.sparkperceptron.mixing.MixingMode;
-import io.github.sparkperceptron.train.EpochCallback;
-import io.github.sparkperceptron.train.InputChecks;
-import io.github.sparkperceptron.train.MixingLoop;
-import io.github.sparkperceptron.train.TrainingConfig;
-import io.github.sparkperceptron.train.TrainingInput;
-import io.github.sparkperceptron.train.TrainingResult;
+import io.github.sparkperceptron.internal.blocks.InputChecks;
+import io.github.sparkperceptron.internal.blocks.TrainingInput;
+import io.github.sparkperceptron.internal.engine.EpochCallback;
+import io.github.sparkperceptron.internal.engine.MixingLoop;
+import io.github.sparkperceptron.internal.engine.TrainingResult;
+import io.github.sparkperceptron.internal.kernel.LearnerConfig;
+import io.github.sparkperceptron.internal.kernel.LinearState;
+import io.github.sparkperceptron.internal.kernel.UpdateRule;
+import io.github.sparkperceptron.internal.mixing.MixingMode;
+import io.github.sparkperceptron.internal.plan.TrainingConfig;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * <p>Binary labels are 0/1 (internally y = 2l − 1); multiclass labels 0 .. K−1, with K from the
  * label column's metadata when present, else the largest label + 1. Defaults: 10 epochs, averaged
  * perceptron, mistake-weighted mixing, a fresh full shuffle every epoch (shuffleScope=rows; the
- * faster chunked order is an option, see {@link io.github.sparkperceptron.kernel.VisitOrder}),
+ * faster chunked order is an option, see {@link io.github.sparkperceptron.internal.kernel.VisitOrder}),
  * seed 42. One epoch costs one Spark job per mixing round ({@code mixingRounds}; one for the
  * mean mixes, about one per worker for momentum) and O(non-zeros) work per worker; the driver
  * holds a few K'·(d+1) weight arrays.

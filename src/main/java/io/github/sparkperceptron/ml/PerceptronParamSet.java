@@ -1,10 +1,10 @@
 package io.github.sparkperceptron.ml;
 
-import io.github.sparkperceptron.kernel.Averaging;
-import io.github.sparkperceptron.kernel.ParamValue;
-import io.github.sparkperceptron.kernel.ShuffleScope;
-import io.github.sparkperceptron.kernel.UpdateRule;
-import io.github.sparkperceptron.mixing.MixingMode;
+import io.github.sparkperceptron.internal.kernel.Averaging;
+import io.github.sparkperceptron.internal.kernel.ParamValue;
+import io.github.sparkperceptron.internal.kernel.ShuffleScope;
+import io.github.sparkperceptron.internal.kernel.UpdateRule;
+import io.github.sparkperceptron.internal.mixing.MixingMode;
 import java.io.Serializable;
 import org.apache.spark.ml.param.BooleanParam;
 import org.apache.spark.ml.param.DoubleParam;

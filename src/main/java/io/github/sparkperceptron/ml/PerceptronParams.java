@@ -1,9 +1,9 @@
 package io.github.sparkperceptron.ml;
 
-import io.github.sparkperceptron.kernel.Averaging;
-import io.github.sparkperceptron.kernel.ShuffleScope;
-import io.github.sparkperceptron.kernel.UpdateRule;
-import io.github.sparkperceptron.mixing.MixingMode;
+import io.github.sparkperceptron.internal.kernel.Averaging;
+import io.github.sparkperceptron.internal.kernel.ShuffleScope;
+import io.github.sparkperceptron.internal.kernel.UpdateRule;
+import io.github.sparkperceptron.internal.mixing.MixingMode;
 import org.apache.spark.ml.param.BooleanParam;
 import org.apache.spark.ml.param.DoubleParam;
 import org.apache.spark.ml.param.IntParam;

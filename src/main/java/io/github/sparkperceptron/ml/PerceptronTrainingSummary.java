@@ -1,7 +1,7 @@
 package io.github.sparkperceptron.ml;
 
-import io.github.sparkperceptron.kernel.EpochStats;
-import io.github.sparkperceptron.train.TrainingResult;
+import io.github.sparkperceptron.internal.engine.TrainingResult;
+import io.github.sparkperceptron.internal.kernel.EpochStats;
 import java.io.Serializable;
 import java.util.Arrays;
 import java.util.List;

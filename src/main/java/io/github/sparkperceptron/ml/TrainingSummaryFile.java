@@ -1,7 +1,7 @@
 package io.github.sparkperceptron.ml;
 
-import io.github.sparkperceptron.store.AtomicFiles;
-import io.github.sparkperceptron.store.StateFile;
+import io.github.sparkperceptron.internal.store.AtomicFiles;
+import io.github.sparkperceptron.internal.store.StateFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

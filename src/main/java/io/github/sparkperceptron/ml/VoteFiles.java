@@ -1,6 +1,6 @@
 package io.github.sparkperceptron.ml;
 
-import io.github.sparkperceptron.kernel.VotedPerceptron;
+import io.github.sparkperceptron.internal.kernel.VotedPerceptron;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -6,7 +6,7 @@
  * <p>Training reads as an outline in {@code PerceptronClassifier.train}: check the params → turn
  * them into the engine's immutable {@code TrainingConfig} → {@code TrainingInput} lays the input
  * out over the workers and converts it into cached blocks → {@code MixingLoop} (the engine,
- * {@code io.github.sparkperceptron.train}) runs the epochs and calls back after each, which the
+ * {@code io.github.sparkperceptron.internal.engine}) runs the epochs and calls back after each, which the
  * estimator turns into {@link io.github.sparkperceptron.ml.EpochListener} calls with models → the
  * model and its {@link io.github.sparkperceptron.ml.PerceptronTrainingSummary} are built from the
  * engine's {@code TrainingResult}. {@link io.github.sparkperceptron.ml.EngineBridge} offers the

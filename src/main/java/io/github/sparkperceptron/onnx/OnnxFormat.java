@@ -1,7 +1,7 @@
 package io.github.sparkperceptron.onnx;
 
+import io.github.sparkperceptron.internal.store.AtomicFiles;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
-import io.github.sparkperceptron.store.AtomicFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.apache.hadoop.fs.FileSystem;

@@ -1,6 +1,6 @@
 package io.github.sparkperceptron.onnx;
 
-import io.github.sparkperceptron.kernel.VotedPerceptron;
+import io.github.sparkperceptron.internal.kernel.VotedPerceptron;
 import io.github.sparkperceptron.onnx.proto.OnnxProto.GraphProto;
 import io.github.sparkperceptron.onnx.proto.OnnxProto.ModelProto;
 import io.github.sparkperceptron.onnx.proto.OnnxProto.OperatorSetIdProto;

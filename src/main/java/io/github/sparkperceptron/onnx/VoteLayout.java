@@ -1,6 +1,6 @@
 package io.github.sparkperceptron.onnx;
 
-import io.github.sparkperceptron.kernel.VotedPerceptron;
+import io.github.sparkperceptron.internal.kernel.VotedPerceptron;
 
 /**
  * A {@link VotedPerceptron} laid out as the dense tensors of its ONNX graph

@@ -1,6 +1,6 @@
 package io.github.sparkperceptron.streaming;
 
-import io.github.sparkperceptron.train.OnlineTraining.BatchOutcome;
+import io.github.sparkperceptron.internal.engine.OnlineTraining.BatchOutcome;
 import java.util.Locale;
 
 /**

@@ -1,7 +1,7 @@
 package io.github.sparkperceptron.streaming;
 
-import io.github.sparkperceptron.kernel.LinearState;
-import io.github.sparkperceptron.train.StreamMomentum;
+import io.github.sparkperceptron.internal.engine.StreamMomentum;
+import io.github.sparkperceptron.internal.kernel.LinearState;
 import java.util.Locale;
 
 /**

@@ -1,9 +1,9 @@
 package io.github.sparkperceptron.streaming;
 
-import io.github.sparkperceptron.kernel.LinearState;
-import io.github.sparkperceptron.train.StreamMomentum;
-import io.github.sparkperceptron.store.StateFile;
-import io.github.sparkperceptron.store.StateFile.Unreadable;
+import io.github.sparkperceptron.internal.engine.StreamMomentum;
+import io.github.sparkperceptron.internal.kernel.LinearState;
+import io.github.sparkperceptron.internal.store.StateFile.Unreadable;
+import io.github.sparkperceptron.internal.store.StateFile;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;

@@ -1,6 +1,6 @@
 package io.github.sparkperceptron.streaming;
 
-import io.github.sparkperceptron.store.StateDirectory;
+import io.github.sparkperceptron.internal.store.StateDirectory;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

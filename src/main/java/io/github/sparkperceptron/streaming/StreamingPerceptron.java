@@ -1,13 +1,13 @@
 package io.github.sparkperceptron.streaming;
 
-import io.github.sparkperceptron.drift.DriftDetector;
-import io.github.sparkperceptron.drift.DriftDetectors;
+import io.github.sparkperceptron.internal.blocks.BatchInput;
+import io.github.sparkperceptron.internal.drift.DriftDetector;
+import io.github.sparkperceptron.internal.drift.DriftDetectors;
+import io.github.sparkperceptron.internal.engine.OnlineTraining.BatchOutcome;
+import io.github.sparkperceptron.internal.engine.OnlineTraining;
 import io.github.sparkperceptron.ml.EngineBridge;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
-import io.github.sparkperceptron.train.BatchInput;
-import io.github.sparkperceptron.train.OnlineTraining;
-import io.github.sparkperceptron.train.OnlineTraining.BatchOutcome;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -88,7 +88,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Drift detection.</b> With {@link #setDriftDetector driftDetector} ({@code adwin} by
  * default, {@code page-hinkley}, or {@code none}), each batch's prequential errors are fed to a
- * change detector (package {@code io.github.sparkperceptron.drift}) before the batch is learnt; a
+ * change detector (package {@code io.github.sparkperceptron.internal.drift}) before the batch is learnt; a
  * detected increase of the error rate is reported in the batch's log line, its
  * {@link BatchReport#drift()} and {@link StreamingProgress#drifts()}. What happens then is
  * {@link #setOnDrift onDrift}: {@code report} (the default: nothing else) or {@code reset} (the

@@ -3,7 +3,7 @@
  * io.github.sparkperceptron.streaming.StreamingPerceptron} learns from every micro-batch of a
  * streaming DataFrame, exactly once, and keeps a model ready and published.
  *
- * <p>It builds on the engine, {@code io.github.sparkperceptron.train}, through one internal entry
+ * <p>It builds on the engine, {@code io.github.sparkperceptron.internal.engine}, through one internal entry
  * point, {@code train.OnlineTraining.trainBatch}, given the estimator's params as the engine's
  * {@code TrainingConfig} ({@code ml.EngineBridge}): a batch is trained by iterative parameter
  * mixing from the whole learner state the previous batch left (weights, averaging accumulator

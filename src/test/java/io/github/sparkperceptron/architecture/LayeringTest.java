@@ -22,14 +22,18 @@ import org.junit.jupiter.api.Test;
  * The packages stand on floors and depend only downwards, so there is no cycle and no arrow back
  * up:
  * <pre>
- * 6  jobs                        the spark-submit front ends
- * 5  streaming, onnx             the stream learner (not the readers, the mixing rules or data);
+ * 9  jobs                        the spark-submit front ends
+ * 8  streaming, onnx             the stream learner (not the readers, the mixing rules or data);
  *                               the ONNX export of a trained model
- * 4  ml                          the Spark face: estimator, model, params, summaries
- * 3  train                       the engine: input layout, the mixing loop, checkpoints, memory
- * 2  exchange, data              how weights travel; synthetic data
- * 1  mixing, store, io           Spark-free mixing; state files; the readers
- * 0  kernel, drift, evaluation   Spark-free learning on primitive arrays; drift detectors;
+ * 7  ml                          the Spark face: estimator, model, params, summaries
+ *    internal.                   the engine and the math, not an API:
+ * 6    engine                    the training loop, one-shot mixing, checkpoints, a stream's batch
+ * 5    rounds                    how an epoch's mixing rounds run: a job each, or one barrier stage
+ * 4    blocks                    input laid out over the workers, converted into cached blocks
+ * 3    plan                      what a training asks and how it runs: settings, memory, rounds
+ * 2    exchange, data            how weights travel; synthetic data (public)
+ * 1    mixing, store, io         Spark-free mixing; state files; the readers
+ * 0    kernel, drift, evaluation Spark-free learning on primitive arrays; drift detectors;
  *                               ranked scores and curve areas
  * </pre>
  * The math ({@code kernel}, {@code drift}, {@code evaluation}, {@code mixing}) stays free of
@@ -42,26 +46,31 @@ class LayeringTest {
       .resolve("src/main/java/io/github/sparkperceptron");
   private static final String ROOT = "io.github.sparkperceptron.";
 
-  private static final Map<String, Integer> FLOOR = Map.ofEntries(Map.entry("kernel", 0),
-      Map.entry("drift", 0), Map.entry("evaluation", 0),
-      Map.entry("mixing", 1), Map.entry("store", 1), Map.entry("io", 1),
-      Map.entry("exchange", 2), Map.entry("data", 2), Map.entry("train", 3), Map.entry("ml", 4),
-      Map.entry("streaming", 5), Map.entry("onnx", 5), Map.entry("jobs", 6));
+  private static final Map<String, Integer> FLOOR = Map.ofEntries(
+      Map.entry("internal.kernel", 0), Map.entry("internal.drift", 0),
+      Map.entry("internal.evaluation", 0),
+      Map.entry("internal.mixing", 1), Map.entry("internal.store", 1), Map.entry("internal.io", 1),
+      Map.entry("internal.exchange", 2), Map.entry("data", 2), Map.entry("internal.plan", 3),
+      Map.entry("internal.blocks", 4), Map.entry("internal.rounds", 5),
+      Map.entry("internal.engine", 6), Map.entry("ml", 7),
+      Map.entry("streaming", 8), Map.entry("onnx", 8), Map.entry("jobs", 9));
 
   /** Lower packages a package must not use although they stand below it. */
   private static final Map<String, Set<String>> AVOIDS = Map.of(
-      "streaming", Set.of("io", "mixing", "data"),
-      "onnx", Set.of("io", "mixing", "exchange", "data", "train"));
+      "streaming", Set.of("internal.io", "internal.mixing", "data"),
+      "onnx", Set.of("internal.io", "internal.mixing", "internal.exchange", "data",
+          "internal.plan", "internal.blocks", "internal.rounds", "internal.engine"));
 
   /** Frameworks a package must not use. */
   private static final Map<String, List<String>> FRAMEWORK_FREE = Map.of(
-      "kernel", List.of("org.apache.spark", "org.apache.hadoop", "scala."),
-      "drift", List.of("org.apache.spark", "org.apache.hadoop", "scala."),
-      "evaluation", List.of("org.apache.spark", "org.apache.hadoop", "scala."),
-      "mixing", List.of("org.apache.spark", "org.apache.hadoop", "scala."),
-      "store", List.of("org.apache.spark", "scala."));
+      "internal.kernel", List.of("org.apache.spark", "org.apache.hadoop", "scala."),
+      "internal.drift", List.of("org.apache.spark", "org.apache.hadoop", "scala."),
+      "internal.evaluation", List.of("org.apache.spark", "org.apache.hadoop", "scala."),
+      "internal.mixing", List.of("org.apache.spark", "org.apache.hadoop", "scala."),
+      "internal.store", List.of("org.apache.spark", "scala."));
 
-  private static final Pattern OURS = Pattern.compile("\\bio\\.github\\.sparkperceptron\\.(\\w+)");
+  private static final Pattern OURS = Pattern.compile(
+      "\\bio\\.github\\.sparkperceptron\\.((?:internal\\.)?\\w+)");
 
   /** The code of a Java file without its comments and the contents of its string literals. */
   static String code(String source) {
@@ -93,7 +102,7 @@ class LayeringTest {
   }
 
   private static List<Path> sources(String pkg) throws IOException {
-    try (Stream<Path> files = Files.list(MAIN.resolve(pkg))) {
+    try (Stream<Path> files = Files.list(MAIN.resolve(pkg.replace('.', '/')))) {
       return files.filter(p -> p.toString().endsWith(".java")).sorted()
           .collect(Collectors.toList());
     }
@@ -102,8 +111,10 @@ class LayeringTest {
   @Test
   void everyPackageStandsOnAFloor() throws IOException {
     Set<String> packages;
-    try (Stream<Path> dirs = Files.list(MAIN)) {
-      packages = dirs.filter(Files::isDirectory).map(p -> p.getFileName().toString())
+    try (Stream<Path> dirs = Files.walk(MAIN)) {
+      packages = dirs.filter(d -> !d.equals(MAIN) && Files.isDirectory(d)
+          && !d.equals(MAIN.resolve("internal")))
+          .map(d -> MAIN.relativize(d).toString().replace('/', '.'))
           .collect(Collectors.toCollection(TreeSet::new));
     }
     assertEquals(new TreeSet<>(FLOOR.keySet()), packages,
@@ -127,7 +138,7 @@ class LayeringTest {
           Integer floor = FLOOR.get(other);
           if (floor == null || floor >= FLOOR.get(pkg)
               || AVOIDS.getOrDefault(pkg, Set.of()).contains(other)) {
-            violations.add(pkg + "/" + f.getFileName() + " uses " + ROOT + other);
+            violations.add(pkg + "." + f.getFileName() + " uses " + ROOT + other);
           }
         }
       }

@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.sparkperceptron.io.LibSvmSource;
+import io.github.sparkperceptron.internal.io.LibSvmSource;
 import io.github.sparkperceptron.jobs.JobRun;
 import io.github.sparkperceptron.jobs.TrainJob;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
@@ -432,7 +432,7 @@ class StandaloneClusterTest {
     List<String> out = new java.util.ArrayList<>();
     for (org.apache.spark.rdd.RDD<?> rdd : scala.jdk.javaapi.CollectionConverters.asJava(
         spark.sparkContext().getPersistentRDDs()).values()) {
-      if (io.github.sparkperceptron.train.TrainingInput.BLOCKS_NAME.equals(rdd.name())) {
+      if (io.github.sparkperceptron.internal.blocks.TrainingInput.BLOCKS_NAME.equals(rdd.name())) {
         for (int p = 0; p < rdd.getNumPartitions(); p++) {
           scala.collection.immutable.Seq<org.apache.spark.storage.BlockManagerId> at =
               spark.sparkContext().env().blockManager().master()

@@ -2,15 +2,15 @@ package io.github.sparkperceptron.jobs;
 
 import static io.github.sparkperceptron.jobs.JobFixtures.BREAST_TEST;
 import static io.github.sparkperceptron.jobs.JobFixtures.BREAST_TRAIN;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.apache.spark.sql.functions.array;
 import static org.apache.spark.sql.functions.array_repeat;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.sparkperceptron.io.LibSvmSource;
+import io.github.sparkperceptron.internal.io.LibSvmSource;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
 import java.io.IOException;

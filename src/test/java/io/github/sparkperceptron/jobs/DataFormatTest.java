@@ -3,7 +3,7 @@ package io.github.sparkperceptron.jobs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
-import io.github.sparkperceptron.io.BadInputException;
+import io.github.sparkperceptron.internal.io.BadInputException;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.sparkperceptron.io.LabeledData;
-import io.github.sparkperceptron.io.LibSvmSource;
+import io.github.sparkperceptron.internal.io.LabeledData;
+import io.github.sparkperceptron.internal.io.LibSvmSource;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import java.io.IOException;
 import java.nio.file.Path;

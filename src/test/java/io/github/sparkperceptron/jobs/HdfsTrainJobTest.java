@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.sparkperceptron.io.LibSvmSource;
+import io.github.sparkperceptron.internal.io.LibSvmSource;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;

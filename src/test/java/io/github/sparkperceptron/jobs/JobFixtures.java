@@ -1,6 +1,6 @@
 package io.github.sparkperceptron.jobs;
 
-import io.github.sparkperceptron.io.LibSvmSource;
+import io.github.sparkperceptron.internal.io.LibSvmSource;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.testing.SparkTestSupport;

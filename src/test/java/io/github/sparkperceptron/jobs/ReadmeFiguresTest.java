@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.github.sparkperceptron.internal.io.LabeledData;
+import io.github.sparkperceptron.internal.io.LibSvmSource;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.testing.SparkTestSupport;
@@ -16,8 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import io.github.sparkperceptron.io.LabeledData;
-import io.github.sparkperceptron.io.LibSvmSource;
 import org.apache.spark.ml.classification.LinearSVC;
 import org.apache.spark.ml.classification.LogisticRegression;
 import org.apache.spark.ml.evaluation.MulticlassClassificationEvaluator;

@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.sparkperceptron.io.CsvSource;
-import io.github.sparkperceptron.io.ReadSpec;
+import io.github.sparkperceptron.internal.io.CsvSource;
+import io.github.sparkperceptron.internal.io.ReadSpec;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.testing.SparkTestSupport;

@@ -2,13 +2,13 @@ package io.github.sparkperceptron.ml;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.github.sparkperceptron.io.LabeledData;
-import io.github.sparkperceptron.io.LibSvmSource;
-import io.github.sparkperceptron.io.ReadSpec;
-import io.github.sparkperceptron.io.TextInput;
+import io.github.sparkperceptron.internal.blocks.TrainingInput;
+import io.github.sparkperceptron.internal.io.LabeledData;
+import io.github.sparkperceptron.internal.io.LibSvmSource;
+import io.github.sparkperceptron.internal.io.ReadSpec;
+import io.github.sparkperceptron.internal.io.TextInput;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
-import io.github.sparkperceptron.train.TrainingInput;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.ml.evaluation.BinaryClassificationEvaluator;
 import org.apache.spark.ml.linalg.Matrix;

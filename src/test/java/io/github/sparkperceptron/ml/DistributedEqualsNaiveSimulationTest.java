@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.sparkperceptron.kernel.ShuffleScope;
-import io.github.sparkperceptron.kernel.VisitOrder;
+import io.github.sparkperceptron.internal.kernel.ShuffleScope;
+import io.github.sparkperceptron.internal.kernel.VisitOrder;
 import io.github.sparkperceptron.testing.Examples;
 import io.github.sparkperceptron.testing.NaiveMixingSimulation;
 import io.github.sparkperceptron.testing.SerialOrder;

@@ -3,7 +3,7 @@ package io.github.sparkperceptron.ml;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.sparkperceptron.io.LibSvmSource;
+import io.github.sparkperceptron.internal.io.LibSvmSource;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
 import java.nio.file.Files;

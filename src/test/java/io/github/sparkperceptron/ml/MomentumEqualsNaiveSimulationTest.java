@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.sparkperceptron.internal.engine.MixingLoop;
 import io.github.sparkperceptron.testing.Examples;
 import io.github.sparkperceptron.testing.LogCapture;
 import io.github.sparkperceptron.testing.NaiveMixingSimulation;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
-import io.github.sparkperceptron.train.MixingLoop;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * η = 1 perceptron cases of {@link DistributedEqualsNaiveSimulationTest} do not reach: several
  * classes, sample and class weights, another step size, the passive-aggressive rules (whose
  * steps have no bound per unit of mass: the look-ahead is never checked, see
- * {@code mixing/BlockMomentum}), a warm start over several rounds, the voted perceptron, and the
+ * {@code internal/mixing/BlockMomentum}), a warm start over several rounds, the voted perceptron, and the
  * restart that keeps the mistake bound, both where it must fire and where it must not.
  */
 class MomentumEqualsNaiveSimulationTest {

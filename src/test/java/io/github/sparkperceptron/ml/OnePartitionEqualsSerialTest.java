@@ -3,9 +3,9 @@ package io.github.sparkperceptron.ml;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.github.sparkperceptron.kernel.SeededShuffle;
-import io.github.sparkperceptron.kernel.ShuffleScope;
-import io.github.sparkperceptron.kernel.VisitOrder;
+import io.github.sparkperceptron.internal.kernel.SeededShuffle;
+import io.github.sparkperceptron.internal.kernel.ShuffleScope;
+import io.github.sparkperceptron.internal.kernel.VisitOrder;
 import io.github.sparkperceptron.testing.NaivePerceptron;
 import io.github.sparkperceptron.testing.SerialOrder;
 import io.github.sparkperceptron.testing.SparkTestSupport;

@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.sparkperceptron.kernel.Averaging;
-import io.github.sparkperceptron.kernel.ParamValue;
-import io.github.sparkperceptron.kernel.ShuffleScope;
-import io.github.sparkperceptron.kernel.UpdateRule;
-import io.github.sparkperceptron.mixing.MixingMode;
+import io.github.sparkperceptron.internal.kernel.Averaging;
+import io.github.sparkperceptron.internal.kernel.ParamValue;
+import io.github.sparkperceptron.internal.kernel.ShuffleScope;
+import io.github.sparkperceptron.internal.kernel.UpdateRule;
+import io.github.sparkperceptron.internal.mixing.MixingMode;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;

@@ -2,9 +2,9 @@ package io.github.sparkperceptron.ml;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.github.sparkperceptron.kernel.DenseFeatureBlock;
-import io.github.sparkperceptron.kernel.FeatureBlock;
-import io.github.sparkperceptron.kernel.Predictor;
+import io.github.sparkperceptron.internal.kernel.DenseFeatureBlock;
+import io.github.sparkperceptron.internal.kernel.FeatureBlock;
+import io.github.sparkperceptron.internal.kernel.Predictor;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.Vectors;
 import org.junit.jupiter.api.Test;

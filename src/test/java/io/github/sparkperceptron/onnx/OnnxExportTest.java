@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.sparkperceptron.kernel.VotedPerceptron;
+import io.github.sparkperceptron.internal.kernel.VotedPerceptron;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.onnx.proto.OnnxProto.ModelProto;

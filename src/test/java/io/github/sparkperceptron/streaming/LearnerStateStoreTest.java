@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.sparkperceptron.kernel.LinearState;
+import io.github.sparkperceptron.internal.kernel.LinearState;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -214,8 +214,8 @@ class LearnerStateStoreTest {
       u[j] = random.nextGaussian() * 1e5;
       v[j] = random.nextGaussian();
     }
-    io.github.sparkperceptron.train.StreamMomentum momentum =
-        new io.github.sparkperceptron.train.StreamMomentum(v, new double[] {3.5, 1.25},
+    io.github.sparkperceptron.internal.engine.StreamMomentum momentum =
+        new io.github.sparkperceptron.internal.engine.StreamMomentum(v, new double[] {3.5, 1.25},
             new double[] {7.5, 0.25}, 2);
     return new LearnerState("a=1\n", "query-7", new StreamingProgress(batchId, batchId + 1,
         100, 60, 30, 1, new int[] {2, 39}), new LinearState(w, u, 99.0), momentum,
@@ -236,8 +236,8 @@ class LearnerStateStoreTest {
       before.momentum.velocity()[j] = random.nextBoolean() ? 0.0 : random.nextGaussian();
     }
     before.state.setClock(before.state.clock() + 17.25);
-    io.github.sparkperceptron.train.StreamMomentum m =
-        new io.github.sparkperceptron.train.StreamMomentum(before.momentum.velocity(),
+    io.github.sparkperceptron.internal.engine.StreamMomentum m =
+        new io.github.sparkperceptron.internal.engine.StreamMomentum(before.momentum.velocity(),
             new double[] {before.momentum.mass() + 2, before.momentum.velocityMass() / 2},
             new double[] {before.momentum.normBound() + 1, before.momentum.initialSquaredNorm()},
             before.momentum.restarts() + 1);

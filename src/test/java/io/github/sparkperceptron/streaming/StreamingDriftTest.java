@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.sparkperceptron.drift.DriftDetector;
-import io.github.sparkperceptron.drift.DriftDetectors;
+import io.github.sparkperceptron.internal.drift.DriftDetector;
+import io.github.sparkperceptron.internal.drift.DriftDetectors;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.testing.SparkTestSupport;

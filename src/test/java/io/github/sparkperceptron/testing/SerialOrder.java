@@ -1,8 +1,8 @@
 package io.github.sparkperceptron.testing;
 
-import io.github.sparkperceptron.kernel.TrainingBlock;
-import io.github.sparkperceptron.kernel.TrainingBlockBuilder;
-import io.github.sparkperceptron.kernel.VisitOrder;
+import io.github.sparkperceptron.internal.kernel.TrainingBlock;
+import io.github.sparkperceptron.internal.kernel.TrainingBlockBuilder;
+import io.github.sparkperceptron.internal.kernel.VisitOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;

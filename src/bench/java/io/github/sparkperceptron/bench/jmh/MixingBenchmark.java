@@ -1,9 +1,9 @@
 package io.github.sparkperceptron.bench.jmh;
 
-import io.github.sparkperceptron.kernel.EpochStats;
-import io.github.sparkperceptron.mixing.ParameterMix;
-import io.github.sparkperceptron.mixing.WorkerResult;
-import io.github.sparkperceptron.mixing.StateDelta;
+import io.github.sparkperceptron.internal.kernel.EpochStats;
+import io.github.sparkperceptron.internal.mixing.ParameterMix;
+import io.github.sparkperceptron.internal.mixing.StateDelta;
+import io.github.sparkperceptron.internal.mixing.WorkerResult;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.ObjectOutputStream;

@@ -1,6 +1,6 @@
 package io.github.sparkperceptron.bench.jmh;
 
-import io.github.sparkperceptron.mixing.StateDelta;
+import io.github.sparkperceptron.internal.mixing.StateDelta;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Random;

@@ -1,0 +1,654 @@
+package io.github.sparkperceptron.internal.io;
+
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.RecordReader;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
+import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
+import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.SparkSession;
+import scala.Tuple2;
+import scala.reflect.ClassTag$;
+
+/**
+ * A LIBSVM or CSV input read in one pass by W workers, each parsing its own lines straight into
+ * a {@link RowSink} (the engine's training blocks) while it gathers what the checks need (the
+ * labels, the widths, the first bad line with its file and byte offset), so that the driver can
+ * refuse bad input with the messages of {@link LibSvmSource} and {@link CsvSource} before anything
+ * is learned: the two-pass readers parse every line twice and hand the rows on as objects.
+ *
+ * <p>Which lines a worker reads is a pure function of the files and W: Hadoop's
+ * {@link TextInputFormat} cuts the input into its P splits (by file, and by
+ * {@code mapreduce.input.fileinputformat.split.maxsize} and the file system's block size), the
+ * same splits as the two-pass readers' partitions, and
+ * <pre>
+ * P ≥ W   worker j reads splits ⌊j·P/W⌋ .. ⌊(j+1)·P/W⌋ − 1, one after the other: the rows and
+ *         the order the engine's coalesce of the P partitions gives (WorkerLayout)
+ * P &lt; W   split p goes to the c workers j = ⌈p·W/P⌉ + k, k = 0 .. c − 1 (c = ⌈(p+1)·W/P⌉ −
+ *         ⌈p·W/P⌉ ≥ 1): each reads the whole split and keeps its rows r (0-based, blank lines
+ *         not counted) with r mod c = k, round-robin as the DataFrame path deals them
+ * </pre>
+ * Nothing is shuffled. With one split (a small file: every data sample, the README's quick start)
+ * the rows and their order are those of {@code fit} on the two-pass readers' DataFrame, which
+ * deals the split round-robin over all W workers, so the models are bit-identical; from two splits
+ * on, the DataFrame path deals every split over all W workers (a shuffle), this path over the
+ * split's own c workers. A worker never reads more than one split's bytes, as when P ≥ W, and a
+ * split's rows spread over its workers however its lines are ordered (a file sorted by label
+ * still gives every worker both classes, where byte ranges would not).
+ *
+ * <p>Cost: each line is parsed once, by its worker, from its bytes ({@link
+ * LibSvmParser#parse(Text)}, {@link CsvParser#splitBytes}; only a bad line is decoded into a
+ * string, to be described); a split shared by c workers is read (not parsed) c times.
+ */
+public final class TextInput implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  /** The text formats. */
+  public enum Format {
+    LIBSVM, CSV
+  }
+
+  private final Format format;
+  private final ReadSpec spec;
+  private final String path;
+  private final String role;
+  /** CSV: the columns, from the first file's header row; {@code null} for LIBSVM. */
+  private final CsvLayout layout;
+  /** CSV: the file whose header row {@link #layout} is. */
+  private final String layoutFile;
+  /** The width the rows must have, or −1 (LIBSVM) to take the largest index. */
+  private final int numFeatures;
+  private final int inputSplits;
+  /** Per worker, the ranges it reads, in order. */
+  private final Range[][] ranges;
+  /** The Hadoop configuration: a {@code Broadcast<HadoopConf>}, or a {@link HadoopConf} (tests). */
+  private final Serializable conf;
+
+  /** A split a worker reads, all of it or (shares > 1) its share of the split's rows. */
+  private static final class Range implements Serializable {
+    private static final long serialVersionUID = 1L;
+    final String file;
+    final long start;
+    final long length;
+    /** Keep rows r with r mod shares = share (the whole file is read); 0 of 1 for a range. */
+    final int share;
+    final int shares;
+    final String[] hosts;
+
+    Range(String file, long start, long length, int share, int shares, String[] hosts) {
+      this.file = file;
+      this.start = start;
+      this.length = length;
+      this.share = share;
+      this.shares = shares;
+      this.hosts = hosts;
+    }
+  }
+
+  /** A plan without its Hadoop configuration ({@link #TextInput(TextInput, Serializable)}). */
+  private TextInput(Format format, ReadSpec spec, String path, String role,
+      Tuple2<String, CsvLayout> header, Range[][] ranges, int inputSplits) {
+    this.format = format;
+    this.spec = spec;
+    this.path = path;
+    this.role = role;
+    this.layoutFile = header == null ? null : header._1();
+    this.layout = header == null ? null : header._2();
+    this.numFeatures = layout != null ? layout.featureIndices.length : spec.numFeatures();
+    this.inputSplits = inputSplits;
+    this.ranges = ranges;
+    this.conf = null;
+  }
+
+  /** {@code plan} reading with the Hadoop configuration {@code conf}. */
+  private TextInput(TextInput plan, Serializable conf) {
+    this.format = plan.format;
+    this.spec = plan.spec;
+    this.path = plan.path;
+    this.role = plan.role;
+    this.layoutFile = plan.layoutFile;
+    this.layout = plan.layout;
+    this.numFeatures = plan.numFeatures;
+    this.inputSplits = plan.inputSplits;
+    this.ranges = plan.ranges;
+    this.conf = conf;
+  }
+
+  /**
+   * Plans the reading of {@code path} by {@code numWorkers} workers: checks that the path holds
+   * data, cuts it into splits and ranges, and for CSV reads the first file's header row. Reads
+   * no example yet.
+   *
+   * @param spec what the data must fit (its widths and label handling; CSV: its columns); the
+   *     labels must be checked ({@link ReadSpec#labelsChecked()}): this reader is for labelled data
+   * @param role what the data are for, used in messages, e.g. "training data (--train)"
+   * @throws BadInputException for a missing or empty path, or a CSV header that does not fit
+   */
+  public static TextInput plan(SparkSession spark, String path, Format format, ReadSpec spec,
+      String role, int numWorkers) {
+    Configuration conf = spark.sparkContext().hadoopConfiguration();
+    boolean ignoreEmpty = spark.sparkContext().getConf()
+        .getBoolean("spark.hadoopRDD.ignoreEmptySplits", true);
+    TextInput local = plan(conf, path, format, spec, role, numWorkers, ignoreEmpty);
+    Broadcast<HadoopConf> shipped = JavaSparkContext.fromSparkContext(spark.sparkContext())
+        .broadcast(new HadoopConf(conf));
+    return new TextInput(local, shipped);
+  }
+
+  /**
+   * {@link #plan(SparkSession, String, Format, ReadSpec, String, int)} without Spark, for
+   * tests: the configuration travels with the plan instead of in a broadcast.
+   */
+  static TextInput plan(Configuration conf, String path, Format format, ReadSpec spec,
+      String role, int numWorkers, boolean ignoreEmptySplits) {
+    if (!spec.labelsChecked()) {
+      throw new IllegalArgumentException("the one-pass reader reads labelled data");
+    }
+    if (numWorkers < 1) {
+      throw new IllegalArgumentException("numWorkers must be >= 1, got " + numWorkers);
+    }
+    InputPaths.requireReadable(conf, path, role);
+    List<FileSplit> splits = splits(conf, path, ignoreEmptySplits);
+    Tuple2<String, CsvLayout> header = format == Format.CSV
+        ? firstLayout(conf, splits, spec, path, role) : null;
+    return new TextInput(new TextInput(format, spec, path, role, header,
+        assign(splits, numWorkers), splits.size()), new HadoopConf(conf));
+  }
+
+  /** The Hadoop configuration, wherever this plan runs. */
+  @SuppressWarnings("unchecked")
+  private Configuration hadoop() {
+    return conf instanceof HadoopConf local ? local.conf
+        : ((Broadcast<HadoopConf>) conf).value().conf;
+  }
+
+  /** The input's splits as Hadoop's text format makes them (what newAPIHadoopFile reads). */
+  private static List<FileSplit> splits(Configuration conf, String path,
+      boolean ignoreEmpty) {
+    try {
+      Job job = Job.getInstance(new Configuration(conf));
+      FileInputFormat.setInputPaths(job, path);
+      List<FileSplit> out = new ArrayList<>();
+      for (InputSplit s : new TextInputFormat().getSplits(job)) {
+        FileSplit split = (FileSplit) s;
+        // Spark's Hadoop RDDs drop empty splits (spark.hadoopRDD.ignoreEmptySplits): the same
+        // splits, so that P, and with it the workers' rows, are the two-pass readers'.
+        if (!ignoreEmpty || split.getLength() > 0) {
+          out.add(split);
+        }
+      }
+      return out;
+    } catch (IOException e) {
+      throw new BadInputException("Cannot list the input '" + path + "': " + e.getMessage(), e);
+    }
+  }
+
+  /** The ranges of each worker (see the class comment). */
+  private static Range[][] assign(List<FileSplit> splits, int workers) {
+    int p = splits.size();
+    Range[][] out = new Range[workers][];
+    if (p >= workers) {
+      for (int j = 0; j < workers; j++) {
+        int from = (int) ((long) j * p / workers);
+        int to = (int) ((long) (j + 1) * p / workers);
+        out[j] = new Range[to - from];
+        for (int i = from; i < to; i++) {
+          out[j][i - from] = whole(splits.get(i), 0, 1);
+        }
+      }
+      return out;
+    }
+    for (int s = 0; s < p; s++) {
+      FileSplit split = splits.get(s);
+      int first = firstWorker(s, p, workers);
+      int count = firstWorker(s + 1, p, workers) - first;
+      for (int k = 0; k < count; k++) {
+        out[first + k] = new Range[] {whole(split, k, count)};
+      }
+    }
+    return out;
+  }
+
+  /** ⌈s·W/P⌉: the first worker of split s when there are fewer splits than workers. */
+  private static int firstWorker(int s, int splits, int workers) {
+    return (int) (((long) s * workers + splits - 1) / splits);
+  }
+
+  private static Range whole(FileSplit split, int share, int shares) {
+    return new Range(split.getPath().toString(), split.getStart(), split.getLength(), share,
+        shares, hosts(split));
+  }
+
+  private static String[] hosts(FileSplit split) {
+    try {
+      return split.getLocations();
+    } catch (IOException e) {
+      return new String[0];
+    }
+  }
+
+  /**
+   * The layout of the first header row in split order (the first file that has a line), as
+   * {@link CsvSource} takes it; every other file's header is compared with it as it is read.
+   */
+  private static Tuple2<String, CsvLayout> firstLayout(Configuration conf, List<FileSplit> splits,
+      ReadSpec spec, String path, String role) {
+    String suffix = CsvSource.suffix(role);
+    for (FileSplit split : splits) {
+      if (split.getStart() != 0) {
+        continue;
+      }
+      String file = split.getPath().toString();
+      String header;
+      try {
+        header = firstLine(conf, split);
+      } catch (IOException e) {
+        // The header line itself cannot be read: said as the two-pass reader says it.
+        throw new BadInputException(Problem.displayName(file) + ": "
+            + ReaderSupport.unreadable(file, e), e);
+      }
+      if (header == null) {
+        continue;
+      }
+      try {
+        return new Tuple2<>(file, CsvLayout.of(header, spec));
+      } catch (IllegalArgumentException e) {
+        throw Problem.atLine(file, 0, e.getMessage()).toException(conf, suffix);
+      }
+    }
+    throw ReaderSupport.noExamples(role, path);
+  }
+
+  private static String firstLine(Configuration conf, FileSplit split) throws IOException {
+    TaskAttemptContext context = new TaskAttemptContextImpl(conf, new TaskAttemptID());
+    try (RecordReader<LongWritable, Text> reader = new TextInputFormat()
+        .createRecordReader(split, context)) {
+      reader.initialize(split, context);
+      return reader.nextKeyValue() && reader.getCurrentKey().get() == 0
+          ? reader.getCurrentValue().toString() : null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted", e);
+    }
+  }
+
+  /** The number of workers the input was planned for. */
+  public int numWorkers() {
+    return ranges.length;
+  }
+
+  /** The input's splits (P): what the two-pass readers' DataFrame has as partitions. */
+  public int inputSplits() {
+    return inputSplits;
+  }
+
+  /** The width every example has, or −1 when it is the largest LIBSVM index, known at the end. */
+  public int numFeatures() {
+    return numFeatures;
+  }
+
+  /** The input column of each feature (CSV), in vector order; empty for LIBSVM. */
+  public List<String> featureNames() {
+    return layout == null ? List.of() : layout.featureNames();
+  }
+
+  /** The plan in words, for the log: how the splits reach the workers. */
+  public String describe() {
+    int w = ranges.length;
+    String splits = inputSplits == 1 ? "1 split" : inputSplits + " splits";
+    if (inputSplits >= w) {
+      return String.format(Locale.ROOT, "%s read by %d workers (contiguous groups of about %d"
+          + " splits, one parse per line, no shuffle)", splits, w, inputSplits / w);
+    }
+    return String.format(Locale.ROOT, "%s, each shared row by row by %s workers (one parse per"
+        + " line, no shuffle)", splits, w % inputSplits == 0 ? String.valueOf(w / inputSplits)
+            : w / inputSplits + "-" + (w / inputSplits + 1));
+  }
+
+  /**
+   * One element per worker, its index, in worker order, each preferring the hosts of the
+   * worker's first range: what a one-pass read maps over.
+   */
+  public JavaRDD<Integer> workers(JavaSparkContext jsc) {
+    List<Tuple2<Integer, scala.collection.immutable.Seq<String>>> items = new ArrayList<>();
+    for (int j = 0; j < ranges.length; j++) {
+      String[] hosts = ranges[j].length == 0 ? new String[0] : ranges[j][0].hosts;
+      items.add(new Tuple2<>(j, scala.jdk.javaapi.CollectionConverters
+          .asScala(Arrays.asList(hosts)).toList()));
+    }
+    return jsc.sc().makeRDD(scala.jdk.javaapi.CollectionConverters.asScala(items).toList(),
+        ClassTag$.MODULE$.apply(Integer.class)).toJavaRDD();
+  }
+
+  /**
+   * Reads worker {@code worker}'s lines, sending its examples to {@code sink} until the first
+   * problem, and reports what the checks need. Runs in a task; never throws for bad input.
+   */
+  public SplitReport read(int worker, RowSink sink) {
+    Configuration hadoop = hadoop();
+    LineReader reader = format == Format.CSV ? new CsvLines(sink) : new LibSvmLines(sink);
+    SplitReport total = new SplitReport();
+    for (Range range : ranges[worker]) {
+      total.add(reader.read(hadoop, range));
+    }
+    total.incomplete = !reader.sending;
+    return total;
+  }
+
+  /**
+   * The driver's verdict on every worker's report: the first problem in file order (headers, bad
+   * lines, no examples, labels, refused examples, in that order) as a {@link BadInputException}
+   * with its file:line, else the facts of the data.
+   */
+  public Verdict verdict(List<SplitReport> reports) {
+    Configuration hadoop = hadoop();
+    String suffix = format == Format.CSV ? CsvSource.suffix(role) : LibSvmSource.suffix(role);
+    SplitReport.Verdict v = SplitReport.combine(hadoop, reports, spec, path, role, suffix);
+    int d = numFeatures >= 0 ? numFeatures : Math.max(0, v.maxIndex() + 1);
+    return new Verdict(v.rows(), d, v.labelNote());
+  }
+
+  /**
+   * What the driver knows of accepted data.
+   *
+   * @param rows the examples
+   * @param numFeatures their width d
+   * @param labelNote how labels were mapped (e.g. "labels -1/+1 mapped to 0/1"), or ""
+   */
+  public record Verdict(long rows, int numFeatures, String labelNote) {
+  }
+
+  /** The part of a worker's read that depends on the format: one line at a time. */
+  private abstract class LineReader {
+    final RowSink sink;
+    /** Whether examples still go to the sink: not after the first problem of the worker. */
+    boolean sending = true;
+    SplitReport report;
+    String file;
+    long offset;
+
+    LineReader(RowSink sink) {
+      this.sink = sink;
+    }
+
+    /** Reads one range; stops at its first bad line (the next range is read all the same). */
+    SplitReport read(Configuration hadoop, Range range) {
+      report = new SplitReport();
+      file = range.file;
+      FileSplit split = new FileSplit(new Path(range.file), range.start, range.length,
+          (String[]) null);
+      TaskAttemptContext context = new TaskAttemptContextImpl(hadoop, new TaskAttemptID());
+      long next = range.start;
+      long row = 0;
+      try (RecordReader<LongWritable, Text> lines = new TextInputFormat()
+          .createRecordReader(split, context)) {
+        lines.initialize(split, context);
+        while (lines.nextKeyValue()) {
+          offset = lines.getCurrentKey().get();
+          Text line = lines.getCurrentValue();
+          next = offset + line.getLength() + 1;
+          if (isHeader()) {
+            checkHeader(line);
+            continue;
+          }
+          if (range.shares > 1) {
+            if (isBlank(line)) {
+              continue;
+            }
+            // Every one of the file's workers numbers the rows alike, bad ones included.
+            if (row++ % range.shares != range.share) {
+              continue;
+            }
+          }
+          if (!line(line)) {
+            break;
+          }
+        }
+      } catch (IOException e) {
+        report.firstBadLine = Problem.earlier(report.firstBadLine,
+            Problem.atLine(file, next, ReaderSupport.unreadable(file, e)));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while reading " + file, e);
+      }
+      if (report.isRefused()) {
+        sending = false;
+      }
+      return report;
+    }
+
+    /** Whether the current line (at {@link #offset}) is a header row rather than data. */
+    boolean isHeader() {
+      return false;
+    }
+
+    void checkHeader(Text line) {
+    }
+
+    /** Whether a line holds no example, without parsing it. */
+    abstract boolean isBlank(Text line);
+
+    /**
+     * Parses, checks, counts and sends one line.
+     *
+     * @return false at a bad line: the rest of the range is not read
+     */
+    abstract boolean line(Text line);
+
+    /** Records a bad line at the current offset. */
+    boolean bad(String reason) {
+      report.firstBadLine = Problem.atLine(file, offset, reason);
+      sending = false;
+      return false;
+    }
+
+    /**
+     * Sends one example if the sink still takes them; {@code refusal} is the sink's answer.
+     */
+    void refused(String refusal) {
+      if (refusal != null) {
+        report.refusedRow = Problem.atLine(file, offset, refusal);
+        sending = false;
+      }
+    }
+
+    /** The class the sink gets for {@code label}, or −1 (and nothing more is sent). */
+    int classOf(double label) {
+      int k = LabelCheck.provisionalClass(label, spec.numClasses());
+      if (k < 0) {
+        sending = false;
+      }
+      return k;
+    }
+  }
+
+  /** LIBSVM lines: {@code label index:value ...}. */
+  private final class LibSvmLines extends LineReader {
+    private final LibSvmParser parser = new LibSvmParser();
+
+    LibSvmLines(RowSink sink) {
+      super(sink);
+    }
+
+    @Override
+    boolean isBlank(Text line) {
+      return LibSvmParser.isBlank(line);
+    }
+
+    @Override
+    boolean line(Text line) {
+      String error = parser.parse(line);
+      if (error != null) {
+        return bad(error);
+      }
+      if (parser.isBlank()) {
+        return true;
+      }
+      if (numFeatures >= 0 && parser.maxIndex() >= numFeatures) {
+        return bad("feature index " + (parser.maxIndex() + 1) + " exceeds the " + numFeatures
+            + " features of " + spec.widthSource());
+      }
+      double label = parser.label();
+      String why = report.labels.observe(label, spec.numClasses());
+      if (why != null) {
+        report.labels.badLabel(Problem.atLine(file, offset, "label " + label + " " + why));
+      }
+      report.maxIndex = Math.max(report.maxIndex, parser.maxIndex());
+      report.rows++;
+      if (sending) {
+        int k = classOf(label);
+        if (sending) {
+          refused(sink.sparse(k, 1.0, parser.indices(), parser.values(), parser.size()));
+        }
+      }
+      return true;
+    }
+  }
+
+  /** CSV lines: each file's first line is its header row, the others values. */
+  private final class CsvLines extends LineReader {
+    private final CsvParser parser = new CsvParser();
+    private final double[] features = new double[layout.featureIndices.length];
+    /** The label and weight {@link #fieldsFromBytes} read. */
+    private double labelValue;
+    private double weightValue;
+
+    CsvLines(RowSink sink) {
+      super(sink);
+    }
+
+    @Override
+    boolean isHeader() {
+      return offset == 0;
+    }
+
+    @Override
+    void checkHeader(Text line) {
+      CsvParser header = new CsvParser();
+      String[] names = header.split(line.toString()) != null || header.isBlank() ? null
+          : new String[header.size()];
+      for (int i = 0; names != null && i < names.length; i++) {
+        names[i] = header.field(i);
+      }
+      if (!Arrays.equals(names, layout.names)) {
+        report.badHeader = Problem.atLine(file, 0, "the header row differs from that of "
+            + Problem.displayName(layoutFile) + "; every file must have the same columns");
+        sending = false;
+      }
+    }
+
+    @Override
+    boolean isBlank(Text line) {
+      return CsvParser.isBlank(line);
+    }
+
+    @Override
+    boolean line(Text line) {
+      double label;
+      double weight = 1.0;
+      String labelText = null;
+      if (parser.splitBytes(line) && (parser.isBlank() || fieldsFromBytes())) {
+        if (parser.isBlank()) {
+          return true;
+        }
+        label = labelValue + 0.0;
+        weight = weightValue;
+      } else {
+        // The definition of the format and of every message: the two-pass reader's steps.
+        String error = parser.split(line.toString());
+        if (error == null && !parser.isBlank()) {
+          error = CsvSource.fieldProblem(parser, layout, true);
+        }
+        if (error != null) {
+          return bad(error);
+        }
+        if (parser.isBlank()) {
+          return true;
+        }
+        labelText = parser.field(layout.labelIndex);
+        label = Double.parseDouble(labelText) + 0.0;
+        for (int k = 0; k < features.length; k++) {
+          features[k] = Double.parseDouble(parser.field(layout.featureIndices[k]));
+        }
+        if (layout.weightIndex >= 0) {
+          weight = Double.parseDouble(parser.field(layout.weightIndex));
+        }
+      }
+      String why = report.labels.observe(label, spec.numClasses());
+      if (why != null) {
+        String cell = labelText != null ? labelText : parser.fieldText(layout.labelIndex);
+        report.labels.badLabel(Problem.atLine(file, offset, "column '"
+            + NumberText.shown(layout.names[layout.labelIndex]) + "' has "
+            + NumberText.shown(cell) + ", which " + why));
+      }
+      report.rows++;
+      if (sending) {
+        int k = classOf(label);
+        if (sending) {
+          refused(sink.dense(k, weight, features));
+        }
+      }
+      return true;
+    }
+
+    /**
+     * The fast path's fields: the count, and every number the example needs, from the bytes;
+     * false (the string path decides, and describes) for anything out of the ordinary.
+     */
+    private boolean fieldsFromBytes() {
+      if (parser.size() != layout.names.length) {
+        return false;
+      }
+      labelValue = parser.decimalAt(layout.labelIndex);
+      weightValue = layout.weightIndex < 0 ? 1.0 : parser.decimalAt(layout.weightIndex);
+      if (!Double.isFinite(labelValue) || !Double.isFinite(weightValue)) {
+        return false;
+      }
+      for (int k = 0; k < features.length; k++) {
+        double v = parser.decimalAt(layout.featureIndices[k]);
+        if (!Double.isFinite(v)) {
+          return false;
+        }
+        features[k] = v;
+      }
+      return true;
+    }
+  }
+
+  /** A Hadoop configuration that travels to the executors once, in a broadcast. */
+  private static final class HadoopConf implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private transient Configuration conf;
+
+    HadoopConf(Configuration conf) {
+      this.conf = conf;
+    }
+
+    private void writeObject(ObjectOutputStream out) throws IOException {
+      conf.write(out);
+    }
+
+    private void readObject(ObjectInputStream in) throws IOException {
+      conf = new Configuration(false);
+      conf.readFields(in);
+    }
+  }
+}

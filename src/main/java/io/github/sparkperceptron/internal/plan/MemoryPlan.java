@@ -1,0 +1,664 @@
+package io.github.sparkperceptron.internal.plan;
+
+import io.github.sparkperceptron.internal.blocks.TrainingInput;
+import io.github.sparkperceptron.internal.kernel.Averaging;
+import io.github.sparkperceptron.internal.kernel.LearnerConfig;
+import io.github.sparkperceptron.internal.kernel.VotedPerceptron;
+import io.github.sparkperceptron.internal.mixing.MixingMode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.spark.SparkConf;
+import org.apache.spark.SparkContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The memory a training needs on the driver and on each executor, estimated before the first
+ * epoch from the model's size, the data, the mixing and the cluster, and the refusal of a training
+ * that cannot fit: a one-line message naming d, K, the bytes and the fixes, where the training
+ * would otherwise die of an {@code OutOfMemoryError} (a two-line LIBSVM file with index
+ * 300,000,000 asks for a 2.4 GB weight vector before the first epoch).
+ *
+ * <p>The unit is one copy of the weights w, K'·(d+1) doubles (K' = 1 for binary, else K); S, the
+ * state, is w plus the averaging accumulator u of the same size when {@code averaging=average}.
+ * The counts are the arrays the code holds at the peak of a mixing round with the sparse exchange
+ * ({@code io.github.sparkperceptron.internal.exchange}, whose package documentation states the same model),
+ * read from {@code MixingLoop}, {@code JobPerRound}, {@code WeightShipper}, {@code ExecutorWeights},
+ * {@code StateDelta}, {@code ParameterMix}, {@code BlockMomentum} and Spark's
+ * {@code TorrentBroadcast}, {@code treeAggregate} and task results. <b>Change them here when the
+ * exchange changes</b>: every check reads them from this class.
+ *
+ * <pre>
+ * driver   S                the weights and accumulator (progress.state)
+ *          w                setInitialModel's coefficients, referenced for the whole training
+ *          S                with validation: the best state (progress.best)
+ *          2w               with validation: the epoch's model weights and their broadcast pieces
+ *          w                mixing=momentum on several workers: the velocity Δ (BlockMomentum)
+ *          R·E·w            averaging=vote: one start vector per mixing round (R rounds, E epochs)
+ *          2w or 0          WeightShipper's snapshot (a copy of w, broadcast) and its serialised
+ *                           pieces; 0 while it is the all-zero first snapshot, which is empty
+ *                           (a training from scratch that never changes a quarter of w)
+ *          ≤ 2·12·L/4 B     the change chain after the snapshot (index + value, object + pieces),
+ *                           re-snapshot above a quarter of the length L
+ *          16 B per support the support set's coordinates and the epoch's start values
+ *                           (relative change), and a third coordinate array while it ends
+ *          2·L/8 B          two TouchedSets (the support, the shipper's changed set)
+ *          deltas           r worker changes waiting for their sibling in ParameterMix, plus
+ *                           the mix so far and the blend being made (2 deltas of the union)
+ * executor w                ExecutorWeights' cached copy of the round's weights
+ *          2w + chain       the snapshot broadcast deserialised and its pieces (0 in local mode:
+ *                           tasks there read the driver's object)
+ *          worker copies    one working copy per worker whose round ran here, in the worker's
+ *                           own m features (kernel.LocalWeights: w and u over K'·(m+1), a
+ *                           TouchedSet of K'·(m+1)/8 B; m the largest worker's distinct
+ *                           features), at most min(W copies, r copies in use plus the idle
+ *                           ones ExecutorWeights keeps: r·(S + L/8), what r global working
+ *                           copies took)
+ *          per task slot    its change and that change serialised (2 deltas), its worker's
+ *                           block (12 B per stored value + 16 per row + 4 per feature of its
+ *                           map), its vote trace
+ *          tree level       ⌈W/r⌉ deltas when treeAggregate adds a level
+ * </pre>
+ * A delta is sparse (4 + 8 + 8 bytes per touched coordinate with averaging, 4 + 8 without) up to
+ * half of the coordinates and dense (S) above; a worker's round touches at most
+ * min(L, K'·(min(d, nnz) + 1), c·(nnz + rows)) coordinates (c = 1 binary, 2 multiclass: an update
+ * moves two class rows), nnz and rows being the worker's. In local mode the driver is the
+ * executor: its estimate is the sum, with T = min(W, cores) task slots. One-shot mixing broadcasts
+ * the whole state once (S on the driver, S + pieces per executor), each task trains a working copy
+ * over its worker's features and returns the change of its model (a copy of that size). The training data's cached blocks are not counted: they
+ * are cached MEMORY_AND_DISK and spill. The vote's own worst case (every example a mistake every
+ * epoch) is checked apart, against half the driver's heap ({@link #requireVoteFits}).
+ *
+ * <p>The budget of a JVM is its maximum heap less Spark's 300 MiB reserve; Spark's storage and
+ * execution regions share the rest with these arrays, but what they hold can spill. BENCHMARKS.md
+ * ("Memory model") gives the measured limits this plan is checked against.
+ *
+ * <p>Spark also caps the serialized task results of one job ({@code spark.driver.maxResultSize},
+ * 1g by default): a round sends W changes (one per worker) to the driver, and a training whose round would exceed
+ * the cap is refused too, since Spark would abort its first epoch.
+ */
+public final class MemoryPlan {
+  private static final Logger LOG = LoggerFactory.getLogger(MemoryPlan.class);
+
+  /**
+   * Spark configuration key (or local property of the fitting thread): {@code refuse} (the
+   * default) refuses a training the plan says cannot fit; {@code warn} logs the same message and
+   * trains anyway (an estimate is an estimate: to measure, or where the heap is known to suffice).
+   */
+  static final String CHECK_KEY = "spark.perceptron.memoryCheck";
+
+  /** Spark's reserved system memory (UnifiedMemoryManager's RESERVED_SYSTEM_MEMORY_BYTES). */
+  static final long SPARK_RESERVED_BYTES = 300L << 20;
+
+  /** Copies of w WeightShipper's full snapshot takes on the driver: the copy and its pieces. */
+  static final int DRIVER_SNAPSHOT = 2;
+  /** Copies of w the snapshot takes on a remote executor: deserialised value and pieces. */
+  static final int EXECUTOR_SNAPSHOT = 2;
+  /** Copies of w ExecutorWeights caches per executor and training. */
+  static final int EXECUTOR_CACHED = 1;
+  /** Bytes per entry of the change chain (int index + double value), held twice (pieces). */
+  static final long CHAIN_BYTES_PER_ENTRY = 2 * 12;
+  /** Bytes per support coordinate on the driver: its index twice and its start value. */
+  static final long SUPPORT_BYTES_PER_COORDINATE = 4 + 8 + 4;
+
+  /** Bytes a cached block takes per stored value (CSR: int index + double value). */
+  static final long BLOCK_BYTES_PER_VALUE = 12;
+  /** Bytes a cached block takes per row (row start, label, weight). */
+  static final long BLOCK_BYTES_PER_ROW = 16;
+  /** Bytes a cached block's feature map takes per feature of its worker (kernel.LocalFeatures). */
+  static final long BLOCK_BYTES_PER_FEATURE = 4;
+  /** Bytes a vote trace takes per stored value and per update (VoteTrace). */
+  static final long TRACE_BYTES_PER_VALUE = 12;
+  static final long TRACE_BYTES_PER_UPDATE = 32;
+
+  private static final long MIB = 1L << 20;
+
+  /** What Spark tells about where the training runs. */
+  static final class Cluster {
+    final boolean local;
+    /** Tasks that run at once in the whole application (local mode: the local master's cores). */
+    final int cores;
+    final long driverHeap;
+    final long executorHeap;
+    /** Tasks that run at once on one executor (spark.executor.cores / spark.task.cpus, or 1). */
+    final int tasksPerExecutor;
+    /** spark.driver.maxResultSize in bytes, 0 for none. */
+    final long maxResultSize;
+
+    Cluster(boolean local, int cores, long driverHeap, long executorHeap,
+        int tasksPerExecutor, long maxResultSize) {
+      this.local = local;
+      this.cores = cores;
+      this.driverHeap = driverHeap;
+      this.executorHeap = executorHeap;
+      this.tasksPerExecutor = tasksPerExecutor;
+      this.maxResultSize = maxResultSize;
+    }
+
+    static Cluster of(SparkContext sc) {
+      SparkConf conf = sc.getConf();
+      int taskCpus = Math.max(1, conf.getInt("spark.task.cpus", 1));
+      int executorCores = conf.getInt("spark.executor.cores", -1);
+      int taskSlots = Math.max(1, (sc.isLocal() ? localCores(sc.master())
+          : sc.defaultParallelism()) / (sc.isLocal() ? 1 : taskCpus));
+      return new Cluster(sc.isLocal(), taskSlots, Runtime.getRuntime().maxMemory(),
+          conf.getSizeAsBytes("spark.executor.memory", "1g"),
+          executorCores > 0 ? Math.max(1, executorCores / taskCpus) : 1,
+          conf.getSizeAsBytes("spark.driver.maxResultSize", "1g"));
+    }
+
+    /** The N of local[N] or local[N,F] (local[*]: the machine's processors; local: 1). */
+    static int localCores(String master) {
+      java.util.regex.Matcher m = java.util.regex.Pattern
+          .compile("local\\[(\\*|\\d+)(,\\s*\\d+)?\\]").matcher(master.trim());
+      if (!m.matches()) {
+        return 1;
+      }
+      return m.group(1).equals("*") ? Runtime.getRuntime().availableProcessors()
+          : Math.max(1, Integer.parseInt(m.group(1)));
+    }
+  }
+
+  /** One line of an estimate: bytes held, and what they are, for the message. */
+  private static final class Term {
+    final long bytes;
+    final String what;
+
+    Term(long bytes, String what) {
+      this.bytes = bytes;
+      this.what = what;
+    }
+  }
+
+  /**
+   * The training data as the plan counts it: W workers, their training rows and stored values,
+   * and m, the largest worker's distinct features (what its working copies hold).
+   */
+  static final class Data {
+    final int workers;
+    final long rows;
+    final long storedValues;
+    final long workerFeatures;
+
+    Data(int workers, long rows, long storedValues, long workerFeatures) {
+      this.workers = workers;
+      this.rows = rows;
+      this.storedValues = storedValues;
+      this.workerFeatures = workerFeatures;
+    }
+
+    static Data of(TrainingInput input) {
+      return new Data(input.numWorkers, input.numRows, input.storedValues,
+          input.workerFeatures);
+    }
+  }
+
+  private final LearnerConfig learner;
+  private final int numWorkers;
+  private final Cluster cluster;
+  /** Bytes of one copy of the state S (w, and u when averaging). */
+  final long stateBytes;
+  /** Bytes of one copy of the weights w alone. */
+  final long weightBytes;
+  /** Bytes of the largest change one worker's round can return. */
+  final long workerDeltaBytes;
+  private final List<Term> driver = new ArrayList<>();
+  private final List<Term> executor = new ArrayList<>();
+  /** Serialized task results of one mixing round. */
+  final long resultBytesPerRound;
+  /** Bytes of the largest mixed change of one round (all workers' changes together). */
+  final long mixedDeltaBytes;
+  /** Mixing rounds per epoch, and whether block momentum runs (its Δ, its support set). */
+  private final int rounds;
+  private final boolean momentum;
+  /** Tasks running at once in the JVM of the estimate that holds them (local: the driver). */
+  private final int running;
+  /**
+   * The most coordinates a training's support can hold (where w or Δ can be non-zero; 0 for
+   * one-shot mixing): a barrier task keeps it, and where its weights moved, as sorted arrays.
+   */
+  private final long supportBound;
+  /** Bytes of one working copy of the largest worker (K'·(m+1) coordinates). */
+  final long workerCopyBytes;
+  /**
+   * Bytes of idle working copies an executor keeps for the training (ExecutorWeights): what a
+   * global working copy per running task took, r·(S + L/8).
+   */
+  public final long idleCopyBytes;
+
+  /**
+   * @param data the training data over its workers
+   * @param settings the mixing loop's settings (mixing, rounds, maxIter, validation, depth)
+   * @param initialModel whether setInitialModel's coefficients stay referenced during training
+   */
+  MemoryPlan(LearnerConfig learner, Data data, MixingSettings settings, boolean initialModel,
+      Cluster cluster) {
+    this.learner = learner;
+    this.numWorkers = data.workers;
+    this.cluster = cluster;
+    long rows = data.rows;
+    long storedValues = data.storedValues;
+    long length = learner.stateLength();
+    boolean averaging = learner.averaging().keepsAverage();
+    this.weightBytes = 8L * length;
+    this.stateBytes = averaging ? 2 * weightBytes : weightBytes;
+    boolean voting = learner.averaging() == Averaging.VOTE;
+    boolean oneShot = settings.mixing == MixingMode.ONESHOT;
+    int p = Math.max(1, numWorkers);
+    int rounds = oneShot ? 1 : Math.max(1, settings.rounds);
+    boolean momentum = !oneShot && settings.hasMomentum();
+
+    // Tasks running at once: in the JVM of the estimate (local mode: all), on one executor.
+    this.running = running(p, cluster);
+    long m = Math.min(learner.numFeatures(), data.workerFeatures);
+    this.workerCopyBytes = copyBytes(m);
+    this.idleCopyBytes = idleCopyBytes(learner, p, cluster);
+    int partials = treeAggregatePartials(p, settings.aggregationDepth);
+    boolean extraLevel = partials < p;
+    int resultsHeld = extraLevel ? p : Math.min(p, cluster.cores);
+
+    long perWorkerRows = ceilDiv(rows, p);
+    long perWorkerValues = ceilDiv(storedValues, p);
+    long touchedByWorker = touchedBound(perWorkerRows, perWorkerValues,
+        oneShot ? settings.maxIter : 1);
+    long touchedByAll = touchedBound(rows, storedValues, oneShot ? settings.maxIter : 1);
+    // One-shot workers return the change of their model (no accumulator travels); a single
+    // worker's change carries its new weights too (exactness).
+    boolean deltaAverage = averaging && !oneShot;
+    this.workerDeltaBytes = deltaBytes(touchedByWorker, deltaAverage, p == 1,
+        settings.denseAbove);
+    this.mixedDeltaBytes = deltaBytes(touchedByAll, deltaAverage, p == 1, settings.denseAbove);
+    this.rounds = rounds;
+    this.momentum = momentum;
+
+    driver.add(new Term(stateBytes, averaging ? "the weights and their averaging accumulator"
+        : "the weights"));
+    if (initialModel) {
+      driver.add(new Term(weightBytes, "the initial model's weights"));
+    }
+    if (settings.validate) {
+      driver.add(new Term(stateBytes, "the best state on validation"));
+      driver.add(new Term(2 * weightBytes, "the validated model and its broadcast"));
+    }
+    if (momentum) {
+      driver.add(new Term(weightBytes, "the block momentum's velocity"));
+    }
+    if (voting) {
+      long starts = (long) settings.maxIter * rounds;
+      driver.add(new Term(starts * weightBytes, "the vote's " + starts + " start vector"
+          + (starts == 1 ? "" : "s")));
+    }
+    if (oneShot) {
+      driver.add(new Term(3 * stateBytes, "the broadcast state, its pieces and the mixed"
+          + " state"));
+      supportBound = 0;
+    } else {
+      // Rounds change at most touchedByAll coordinates (plus the look-ahead's, on the support).
+      // Coordinates ever changed: no more than the features allow, nor than the rounds mixed.
+      long support = Math.min(length, initialModel ? length : Math.min(
+          (long) learner.weightRows() * (Math.min(learner.numFeatures(), storedValues) + 1),
+          saturatingProduct((long) settings.maxIter * rounds, touchedByAll)));
+      supportBound = support;
+      long changedPerRound = Math.min(length, touchedByAll + (momentum ? support : 0));
+      long changedEver = saturatingProduct((long) settings.maxIter * rounds, changedPerRound);
+      boolean fullSnapshot = initialModel || 4 * changedEver > length;
+      if (fullSnapshot) {
+        driver.add(new Term(DRIVER_SNAPSHOT * weightBytes, "the weights' snapshot broadcast to"
+            + " the executors and its pieces"));
+      }
+      long chain = Math.min(length / 4, changedEver);
+      driver.add(new Term(CHAIN_BYTES_PER_ENTRY * chain, "the changes broadcast after it"));
+      driver.add(new Term(SUPPORT_BYTES_PER_COORDINATE * support + 2 * ceilDiv(length, 8),
+          "the support set"));
+    }
+    driver.add(new Term(resultsHeld * workerDeltaBytes + (p > 1 ? 2 * mixedDeltaBytes : 0),
+        resultsHeld + " worker change" + (resultsHeld == 1 ? "" : "s") + " being mixed"));
+
+    long block = BLOCK_BYTES_PER_VALUE * perWorkerValues
+        + BLOCK_BYTES_PER_ROW * perWorkerRows + BLOCK_BYTES_PER_FEATURE * m;
+    long trace = voting ? TRACE_BYTES_PER_VALUE * perWorkerValues
+        + TRACE_BYTES_PER_UPDATE * perWorkerRows : 0;
+    List<Term> tasks = cluster.local ? driver : executor;
+    if (oneShot) {
+      if (!cluster.local) {
+        executor.add(new Term(2 * stateBytes, "the broadcast state and its pieces"));
+      }
+      tasks.add(new Term(running * (workerCopyBytes + 8L * learner.weightRows() * (m + 1)),
+          "a working copy and its model for each of " + running + " running task"
+              + (running == 1 ? "" : "s")));
+    } else {
+      if (!cluster.local) {
+        executor.add(new Term(EXECUTOR_SNAPSHOT * weightBytes + CHAIN_BYTES_PER_ENTRY
+            * (length / 4), "the broadcast snapshot and changes"));
+      }
+      tasks.add(new Term(EXECUTOR_CACHED * weightBytes, "the executor's cached copy of the"
+          + " weights"));
+      long copies = Math.min(saturatingProduct(p, workerCopyBytes),
+          running * workerCopyBytes + idleCopyBytes);
+      tasks.add(new Term(copies, "the workers' working copies" + (averaging
+          ? " and accumulators" : "") + " (" + learner.weightRows() + " × " + (m + 1)
+          + " values each)"));
+    }
+    tasks.add(new Term(running * 2 * workerDeltaBytes, "their changes and their serialized"
+        + " form"));
+    tasks.add(new Term(running * block, "their workers' blocks"));
+    if (voting) {
+      tasks.add(new Term(running * trace, "their vote traces"));
+    }
+    if (extraLevel) {
+      tasks.add(new Term(ceilDiv(p, partials) * workerDeltaBytes, "a tree level's partial"
+          + " mix"));
+    }
+    this.resultBytesPerRound = p * workerDeltaBytes;
+  }
+
+  /**
+   * Bytes of a worker's working copy over {@code m} features ({@code kernel.LocalWeights}):
+   * w, and u when averaging, over K'·(m+1) coordinates and a TouchedSet of them.
+   */
+  private long copyBytes(long m) {
+    return copyBytes(learner, m);
+  }
+
+  private static long copyBytes(LearnerConfig learner, long m) {
+    long n = (long) learner.weightRows() * (m + 1);
+    return 8 * n * (learner.averaging().keepsAverage() ? 2 : 1) + ceilDiv(n, 8);
+  }
+
+  /** Tasks of a training over {@code workers} workers running at once in one JVM. */
+  private static int running(int workers, Cluster cluster) {
+    return Math.min(Math.max(1, workers), cluster.local ? cluster.cores
+        : cluster.tasksPerExecutor);
+  }
+
+  /**
+   * {@link #idleCopyBytes} of {@code learner}'s training over {@code workers} workers on
+   * {@code sc}'s cluster: it depends on neither the rows nor the settings, so a stream's
+   * micro-batch knows it before its rows are read.
+   */
+  public static long idleCopyBytes(LearnerConfig learner, int workers, SparkContext sc) {
+    return idleCopyBytes(learner, workers, Cluster.of(sc));
+  }
+
+  private static long idleCopyBytes(LearnerConfig learner, int workers, Cluster cluster) {
+    return running(workers, cluster) * copyBytes(learner, learner.numFeatures());
+  }
+
+  /**
+   * The coordinates a worker with {@code rows} rows and {@code values} stored values can
+   * change in one round ({@code epochs} epochs for one-shot mixing): each update moves the row's
+   * non-zeros and the intercept in one weight row (binary) or two (multiclass), and no more
+   * coordinates exist than K'·(min(d, values) + 1) or the state's length.
+   */
+  private long touchedBound(long rows, long values, int epochs) {
+    long length = learner.stateLength();
+    long byFeatures = (long) learner.weightRows() * (Math.min(learner.numFeatures(), values) + 1);
+    long byUpdates = saturatingProduct((learner.isBinary() ? 1L : 2L) * Math.max(1, epochs),
+        values + rows);
+    return Math.min(length, Math.min(byFeatures, byUpdates));
+  }
+
+  /** Bytes of a change of {@code touched} coordinates, as StateDelta stores it. */
+  private long deltaBytes(long touched, boolean average, boolean exact, double denseAbove) {
+    long length = learner.stateLength();
+    int arrays = 1 + (average ? 1 : 0) + (exact ? 1 : 0);
+    if (touched > denseAbove * length) {
+      return 8L * length * arrays;
+    }
+    return touched * (4 + 8L * arrays);
+  }
+
+  private static long saturatingProduct(long a, long b) {
+    return b != 0 && a > Long.MAX_VALUE / b ? Long.MAX_VALUE : a * b;
+  }
+
+  /** The plan of the training {@code learner} describes, on the cluster {@code sc} runs. */
+  public static MemoryPlan forTraining(LearnerConfig learner, TrainingInput input,
+      MixingSettings settings, boolean initialModel, SparkContext sc) {
+    return new MemoryPlan(learner, Data.of(input), settings, initialModel, Cluster.of(sc));
+  }
+
+  /**
+   * How many partial results Spark's {@code treeAggregate} sends to the driver: its own rule
+   * (RDD.treeAggregate): scale = max(⌈P^(1/depth)⌉, 2), and while P &gt; scale + ⌈P/scale⌉ a
+   * level divides P by scale.
+   */
+  static int treeAggregatePartials(int partitions, int depth) {
+    int n = partitions;
+    int scale = Math.max((int) Math.ceil(Math.pow(n, 1.0 / depth)), 2);
+    while (n > scale + Math.ceil((double) n / scale)) {
+      n /= scale;
+    }
+    return n;
+  }
+
+  long driverBytes() {
+    return sum(driver);
+  }
+
+  /** Per executor (0 in local mode, where the driver's estimate includes the tasks). */
+  long executorBytes() {
+    return sum(executor);
+  }
+
+  static long budget(long heap) {
+    return Math.max(0, heap - SPARK_RESERVED_BYTES);
+  }
+
+  /**
+   * Logs the estimate and applies {@link #requireFits} as {@link #CHECK_KEY} says.
+   *
+   * @throws IllegalArgumentException as {@link #requireFits}, unless the check only warns
+   */
+  public void enforce(SparkContext sc) {
+    String mode = sc.getLocalProperty(CHECK_KEY);
+    if (mode == null) {
+      mode = sc.getConf().get(CHECK_KEY, "refuse");
+    }
+    LOG.info(String.format(Locale.ROOT, "Memory plan: about %,d MiB on the driver (budget %,d"
+        + " MiB)%s; one copy of the weights is %,d MiB", mib(driverBytes()),
+        mib(budget(cluster.driverHeap)), cluster.local ? "" : String.format(Locale.ROOT,
+            ", %,d MiB per executor (budget %,d MiB)", mib(executorBytes()),
+            mib(budget(cluster.executorHeap))), mib(weightBytes)));
+    switch (mode.trim().toLowerCase(Locale.ROOT)) {
+      case "refuse":
+        requireFits();
+        return;
+      case "warn":
+        try {
+          requireFits();
+        } catch (IllegalArgumentException e) {
+          LOG.warn("{} ({}=warn: training anyway)", e.getMessage(), CHECK_KEY);
+        }
+        return;
+      default:
+        throw new IllegalArgumentException(CHECK_KEY + " must be refuse or warn, got '" + mode
+            + "'");
+    }
+  }
+
+  /**
+   * Refuses, before anything of the model's size is allocated, a training whose estimate exceeds
+   * the driver's or an executor's budget, or whose epoch results exceed
+   * {@code spark.driver.maxResultSize}.
+   *
+   * @throws IllegalArgumentException naming d, K, the bytes and the fixes (one line)
+   */
+  void requireFits() {
+    long need = driverBytes();
+    if (need > budget(cluster.driverHeap)) {
+      throw new IllegalArgumentException(String.format(Locale.ROOT,
+          "Training needs about %,d MiB on the driver, more than the %,d MiB its %,d MiB heap"
+              + " leaves after Spark's %d MiB reserve: %s, and at the peak of a mixing round the"
+              + " driver holds %s. %s",
+          mib(need), mib(budget(cluster.driverHeap)), mib(cluster.driverHeap),
+          mib(SPARK_RESERVED_BYTES), shape(), describe(driver),
+          fixes("give the driver more memory (--driver-memory or spark.driver.memory)")));
+    }
+    long perExecutor = executorBytes();
+    if (!cluster.local && perExecutor > budget(cluster.executorHeap)) {
+      throw new IllegalArgumentException(String.format(Locale.ROOT,
+          "Training needs about %,d MiB on each executor, more than the %,d MiB that"
+              + " spark.executor.memory=%dm leaves after Spark's %d MiB reserve: %s, and each"
+              + " executor holds %s. %s",
+          mib(perExecutor), mib(budget(cluster.executorHeap)), mib(cluster.executorHeap),
+          mib(SPARK_RESERVED_BYTES), shape(), describe(executor),
+          fixes("give the executors more memory (spark.executor.memory, --executor-memory) or"
+              + " run fewer tasks on each (spark.executor.cores)")));
+    }
+    if (cluster.maxResultSize > 0 && resultBytesPerRound > cluster.maxResultSize) {
+      throw new IllegalArgumentException(String.format(Locale.ROOT,
+          "Every mixing round can send the driver %,d worker changes of up to %,d MiB"
+              + " (%,d MiB), more than spark.driver.maxResultSize=%dm allows, so Spark would"
+              + " abort the first epoch: %s. %s",
+          numWorkers, mib(workerDeltaBytes), mib(resultBytesPerRound),
+          mib(cluster.maxResultSize),
+          shape(), fixes("raise spark.driver.maxResultSize (e.g. --conf"
+              + " spark.driver.maxResultSize=" + suggestedResultSize() + ", 0 for no limit),"
+              + " train on fewer workers (numWorkers)")));
+    }
+  }
+
+  /** Bytes a worker's report of one round takes besides any change (stats, μ, framing). */
+  static final long BARRIER_REPORT_BYTES_PER_ROUND = 512;
+
+  /** Bytes per support coordinate in a barrier task: the support and the moved coordinates. */
+  static final long BARRIER_BYTES_PER_SUPPORT = 3 * 4;
+
+  /**
+   * Why the epoch's rounds cannot run in one barrier stage ({@code BarrierRounds}) within the
+   * memory this plan allows, or null. Beyond the job-per-round path's arrays, each barrier task
+   * holds the round's mixed weights beside its training copy (w), with block momentum its Δ
+   * (w) (both private copies the executor keeps for the training's next epoch and hands the
+   * next task, {@code ExecutorWeights.checkoutWhole}), the support and the coordinates its
+   * weights moved as sorted int arrays (12 B per support coordinate: two arrays and the union
+   * being made), and worker 0 the epoch's R mixed changes; the epoch's
+   * reports reach the driver at once, through one task: R mixed changes and W·R small reports,
+   * held serialised and deserialised on that task's executor and on the driver, and counted
+   * against {@code spark.driver.maxResultSize}.
+   */
+  public String barrierProblem() {
+    long length = learner.stateLength();
+    long perTask = weightBytes + (momentum ? weightBytes : 0)
+        + BARRIER_BYTES_PER_SUPPORT * Math.min(length, supportBound);
+    long epochResults = saturatingProduct(rounds, mixedDeltaBytes) + saturatingProduct(
+        (long) numWorkers * rounds, BARRIER_REPORT_BYTES_PER_ROUND);
+    long tasks = saturatingProduct(running, perTask) + epochResults;
+    if (cluster.maxResultSize > 0 && epochResults > cluster.maxResultSize) {
+      return String.format(Locale.ROOT, "an epoch's %d mixed changes of up to %,d MiB each"
+          + " would exceed spark.driver.maxResultSize=%dm", rounds, mib(mixedDeltaBytes),
+          mib(cluster.maxResultSize));
+    }
+    long driverNeed = driverBytes() + 2 * epochResults + (cluster.local ? tasks : 0);
+    if (driverNeed > budget(cluster.driverHeap)) {
+      return String.format(Locale.ROOT, "the barrier tasks' extra copies of the weights and the"
+          + " epoch's %d mixed changes would need about %,d MiB on the driver, more than its"
+          + " %,d MiB budget", rounds, mib(driverNeed), mib(budget(cluster.driverHeap)));
+    }
+    if (!cluster.local && executorBytes() + tasks + epochResults
+        > budget(cluster.executorHeap)) {
+      return String.format(Locale.ROOT, "the barrier tasks' extra copies of the weights and the"
+          + " epoch's %d mixed changes would need about %,d MiB on an executor, more than its"
+          + " %,d MiB budget", rounds, mib(executorBytes() + tasks + epochResults),
+          mib(budget(cluster.executorHeap)));
+    }
+    return null;
+  }
+
+  /**
+   * Refuses, before the first epoch, a vote that could outgrow the driver: in the worst case
+   * every example is a mistake in every epoch, and the vote keeps each one. Half the heap, since
+   * the states need the rest.
+   */
+  public static void requireVoteFits(int maxIter, int rounds, long rows, long storedValues,
+      int stateLength, long driverHeap) {
+    // One start vector per mixing round, the traces once per epoch.
+    long worst = VotedPerceptron.worstCaseBytes(maxIter, rows, storedValues, 0)
+        + 8L * stateLength * maxIter * Math.max(1, rounds);
+    if (worst > driverHeap / 2) {
+      throw new IllegalArgumentException(String.format(Locale.ROOT,
+          "averaging=vote keeps every intermediate weight vector: with maxIter=%d over %,d rows"
+              + " (%,d non-zeros) it can reach %,d MiB on the driver (every example a mistake in"
+              + " every epoch), more than half of the driver's %,d MiB heap. Use averaging=average"
+              + " (the averaged perceptron approximates the vote in O(features) memory), lower"
+              + " maxIter, or give the driver more memory (spark.driver.memory)",
+          maxIter, rows, storedValues, worst >> 20, driverHeap >> 20));
+    }
+  }
+
+  /**
+   * Refuses to load a model whose coefficients cannot fit the heap (loading holds them about
+   * three times: Spark's row, its matrix and the model's array), before allocating them.
+   */
+  public static void requireModelLoadFits(String path, int numClasses, int numFeatures) {
+    long weights = 8L * (numClasses == 2 ? 1 : numClasses) * (long) numFeatures;
+    long heap = Runtime.getRuntime().maxMemory();
+    if (3 * weights > budget(heap)) {
+      throw new IllegalArgumentException(String.format(Locale.ROOT,
+          "The model '%s' has d = %,d features and K = %,d classes: loading its %,d MiB of"
+              + " coefficients needs about %,d MiB, more than the %,d MiB this JVM's %,d MiB heap"
+              + " leaves after Spark's reserve. Give the driver more memory (--driver-memory or"
+              + " spark.driver.memory)",
+          path, numFeatures, numClasses, mib(weights), mib(3 * weights), mib(budget(heap)),
+          mib(heap)));
+    }
+  }
+
+  private String shape() {
+    return String.format(Locale.ROOT, "with d = %,d features and K = %,d classes, one copy of"
+        + " the weights takes %,d MiB", learner.numFeatures(), learner.numClasses(),
+        mib(weightBytes));
+  }
+
+  private String fixes(String memory) {
+    return "Fixes: " + memory + ", use fewer features (hash them into fewer dimensions with"
+        + " org.apache.spark.ml.feature.FeatureHasher or HashingTF, e.g. numFeatures = 2^18)"
+        + (learner.numClasses() > 2 ? ", or use fewer classes (K)" : "");
+  }
+
+  private String suggestedResultSize() {
+    long gib = (resultBytesPerRound * 2 + (1L << 30) - 1) >> 30;
+    return gib + "g";
+  }
+
+  private String describe(List<Term> terms) {
+    List<Term> shown = new ArrayList<>();
+    for (Term t : terms) {
+      if (t.bytes >= MIB) { // blocks of a few rows say nothing
+        shown.add(t);
+      }
+    }
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < shown.size(); i++) {
+      Term t = shown.get(i);
+      if (i > 0) {
+        sb.append(i == shown.size() - 1 ? " and " : ", ");
+      }
+      sb.append(t.what);
+      if (t.bytes % weightBytes == 0 && t.bytes > 0) {
+        sb.append(" (").append(t.bytes / weightBytes).append(t.bytes / weightBytes == 1 ? " copy"
+            : " copies").append(')');
+      } else {
+        sb.append(String.format(Locale.ROOT, " (%,d MiB)", mib(t.bytes)));
+      }
+    }
+    return sb.toString();
+  }
+
+  private static long sum(List<Term> terms) {
+    long s = 0;
+    for (Term t : terms) {
+      s += t.bytes;
+    }
+    return s;
+  }
+
+  private static long ceilDiv(long a, long b) {
+    return (a + b - 1) / b;
+  }
+
+  private static long mib(long bytes) {
+    return (bytes + MIB - 1) / MIB;
+  }
+}

@@ -1,0 +1,477 @@
+package io.github.sparkperceptron.internal.rounds;
+
+import static io.github.sparkperceptron.internal.plan.RoundExecution.MODE_KEY;
+import static io.github.sparkperceptron.internal.plan.RoundExecution.PORT_KEY;
+
+import io.github.sparkperceptron.internal.blocks.PreparedPartition;
+import io.github.sparkperceptron.internal.blocks.TrainingInput;
+import io.github.sparkperceptron.internal.exchange.Rendezvous;
+import io.github.sparkperceptron.internal.exchange.WeightShipper;
+import io.github.sparkperceptron.internal.exchange.WeightsRef;
+import io.github.sparkperceptron.internal.kernel.LearnerConfig;
+import io.github.sparkperceptron.internal.kernel.VotedPerceptron;
+import io.github.sparkperceptron.internal.mixing.BlockMomentum;
+import io.github.sparkperceptron.internal.mixing.MixingMode;
+import io.github.sparkperceptron.internal.mixing.ParameterMix;
+import io.github.sparkperceptron.internal.mixing.StateDelta;
+import io.github.sparkperceptron.internal.mixing.WorkerResult;
+import io.github.sparkperceptron.internal.plan.MemoryPlan;
+import io.github.sparkperceptron.internal.plan.MixingSettings;
+import io.github.sparkperceptron.internal.plan.RoundExecution.Exchange;
+import io.github.sparkperceptron.internal.plan.RoundExecution.Mode;
+import io.github.sparkperceptron.internal.plan.RoundExecution;
+import io.github.sparkperceptron.internal.plan.TrainingConfig;
+import java.io.IOException;
+import java.security.SecureRandom;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.UUID;
+import org.apache.spark.Dependency;
+import org.apache.spark.HashPartitioner;
+import org.apache.spark.ShuffleDependency;
+import org.apache.spark.SparkConf;
+import org.apache.spark.SparkException;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.rdd.RDD;
+import org.apache.spark.util.LongAccumulator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import scala.Tuple2;
+import scala.jdk.javaapi.CollectionConverters;
+import scala.reflect.ClassTag$;
+import scala.reflect.ClassTag;
+
+/**
+ * Runs all mixing rounds of an epoch inside one Spark barrier stage, so that a round costs the
+ * exchange of the workers' sparse changes instead of a Spark job (issue 18).
+ *
+ * <pre>
+ * per epoch:  ship the epoch's weights (and block momentum's Δ) to the executors once
+ *             one barrier stage of W tasks ({@link BarrierEpochTask}): each task registers with
+ *               the driver's {@link Rendezvous}, connects to its neighbours in
+ *               {@link io.github.sparkperceptron.internal.mixing.RoundTree}'s tree, then for r = 1..R:
+ *               look ahead (momentum), run the worker's round ({@link WorkerRound}, the code a
+ *               job-per-round task runs), all-reduce the changes along ParameterMix's tree,
+ *               move the worker's weights by the mix, momentum's after-round step
+ *             the W tasks' per-round results come back once (through a one-partition shuffle,
+ *               which makes the barrier stage a ShuffleMapStage: Spark retries it as a whole)
+ *             the driver replays the epoch round by round from them with the job-per-round
+ *               path's driver steps ({@link DriverRounds}), and checks that every worker ended
+ *               with the driver's weights (a digest) and momentum
+ * </pre>
+ *
+ * <p>So the model is the job-per-round path's model bit for bit by construction: the driver's
+ * state is computed by the same code from the same per-round results, and those results are the
+ * same because every worker starts each round from the driver's weights of that round (checked).
+ * A failed task fails the stage; Spark runs it again from the shipped weights (up to
+ * {@code spark.stage.maxConsecutiveAttempts}), and nothing of the failed attempt reaches the
+ * driver.
+ *
+ * <p>When barrier mode is used ({@link RoundExecution}: {@code auto}, the default;
+ * {@code barrier} to require it; {@code jobs} for one Spark job per round): with more than one
+ * round per epoch, dynamic allocation off, at most as many workers as the cluster has task slots (Spark's own
+ * {@code maxNumConcurrentTasks}: a barrier stage needs all W tasks running at once, and Spark
+ * would otherwise retry the job for up to 10 minutes before failing), and training partitions
+ * whose RDD chain Spark accepts for a barrier stage (every RDD of the stage with W partitions:
+ * no coalesce, union or partition pruning), and memory for the stage's extra arrays
+ * ({@link MemoryPlan#barrierProblem}). Otherwise one INFO line says why, and the rounds run
+ * as one Spark job each. If the tasks cannot reach the driver's rendezvous or each other
+ * (firewalled ports), the epoch is run again as jobs and the rest of the training stays there
+ * (one WARN line).
+ *
+ * <p>Cost per epoch, besides the rounds: one stage of W tasks and a one-task stage reading the
+ * W results, W registrations with the driver, 2(W − 1) connections. Per round: W − 1 messages up
+ * the tree and W − 1 down, 2⌈log₂ W⌉ message latencies. Memory per task: one more copy of the
+ * weights than a job-per-round task (the round's mixed weights beside the training copy), and
+ * with block momentum its Δ and support set.
+ */
+public final class BarrierRounds implements EpochRounds, AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(BarrierRounds.class);
+
+  /**
+   * The name of the accumulator that counts the bytes the workers sent to each other (framing
+   * included; Spark's listener events show it per stage), for measurements.
+   */
+  static final String BYTES_ACCUMULATOR = "spark-perceptron barrier bytes exchanged";
+
+  private final DriverRounds driver;
+  /** Where an epoch goes when its tasks cannot connect (and the rest of the training). */
+  private final JobPerRound jobs;
+  private final JavaSparkContext jsc;
+  private final TrainingInput input;
+  private final MixingSettings settings;
+  private final RoundExecution execution;
+  /** The driver's rendezvous for the tasks, or null with Spark's allGather. */
+  private final Rendezvous rendezvous;
+  private final WeightShipper velocityShipper;
+  private final LongAccumulator bytesExchanged;
+  private boolean abandoned;
+
+  private BarrierRounds(DriverRounds driver, JobPerRound jobs, RoundExecution execution,
+      Rendezvous rendezvous) {
+    this.driver = driver;
+    this.jobs = jobs;
+    this.jsc = driver.jsc;
+    this.input = driver.input;
+    this.settings = driver.settings;
+    this.execution = execution;
+    this.rendezvous = rendezvous;
+    this.velocityShipper = settings.mixing == MixingMode.MOMENTUM
+        ? new WeightShipper(jsc, driver.trainingName + "/velocity/" + UUID.randomUUID(),
+            driver.learner.stateLength()) : null;
+    this.bytesExchanged = jsc.sc().longAccumulator(BYTES_ACCUMULATOR);
+  }
+
+  /**
+   * The barrier executor of the training {@code driver} runs the driver's side of, or null when
+   * its rounds run as one Spark job each, {@code jobs} (logged once, with the reason, when there
+   * is more than one round per epoch).
+   *
+   * @throws IllegalArgumentException when {@value RoundExecution#MODE_KEY} is {@code barrier}
+   *     and barrier mode cannot run, or a setting has a bad value
+   */
+  public static BarrierRounds open(DriverRounds driver, JobPerRound jobs) {
+    JavaSparkContext jsc = driver.jsc;
+    MixingSettings settings = driver.settings;
+    RoundExecution execution = RoundExecution.read(jsc);
+    Mode mode = execution.mode;
+    if (mode == Mode.JOBS) {
+      return null;
+    }
+    String why = unavailable(jsc, driver.input, driver.learner, settings, mode);
+    if (why != null) {
+      if (mode == Mode.BARRIER) {
+        throw new IllegalArgumentException(MODE_KEY + "=barrier, but the mixing rounds cannot run"
+            + " in a barrier stage: " + why + "; set " + MODE_KEY + "=auto to run them as one"
+            + " Spark job each");
+      }
+      if (settings.rounds > 1) {
+        LOG.info("Mixing rounds run as one Spark job each: {}", why);
+      }
+      return null;
+    }
+    Rendezvous rendezvous = null;
+    int port = execution.port;
+    if (execution.exchange == Exchange.TREE) {
+      SparkConf conf = jsc.getConf();
+      String host = conf.get("spark.driver.host", "localhost");
+      String bind = conf.get("spark.driver.bindAddress", host);
+      try {
+        rendezvous = Rendezvous.start(bind, host, port, new SecureRandom().nextLong(),
+            execution.timeoutMillis);
+      } catch (IOException e) {
+        String failure = "the driver cannot listen on " + bind + ":" + port + " for the tasks'"
+            + " rendezvous (" + e.getMessage() + ")";
+        if (mode == Mode.BARRIER) {
+          throw new IllegalArgumentException(MODE_KEY + "=barrier, but " + failure
+              + "; set " + PORT_KEY + " to a free port");
+        }
+        LOG.warn("Mixing rounds run as one Spark job each: {}", failure);
+        return null;
+      }
+    }
+    LOG.info("Mixing rounds: the {} rounds of each epoch run inside one barrier stage of {}"
+        + " tasks, which exchange their changes {}", settings.rounds, driver.input.numWorkers,
+        rendezvous != null ? String.format(Locale.ROOT, "along a tree of sockets"
+            + " (rendezvous at %s:%d)", rendezvous.host(), rendezvous.port())
+            : "with BarrierTaskContext.allGather");
+    return new BarrierRounds(driver, jobs, execution, rendezvous);
+  }
+
+  /**
+   * Whether the rounds of {@code config}'s training on {@code workers} workers may run in
+   * barrier stages, judged before its input is laid out: without the rows, so without the
+   * automatic rounds' dependence on them (taken at their most) and without the memory check.
+   * {@link TrainingInput} then lays the workers out in a way Spark accepts under a barrier stage
+   * (no coalesce: {@link WorkerLayout.Mode#GATHER}). A "yes" that {@link #open} later turns
+   * down costs that layout's shuffle, never a different model.
+   */
+  public static boolean mayRun(JavaSparkContext jsc, TrainingConfig config, int workers) {
+    Mode mode = RoundExecution.read(jsc).mode;
+    if (mode == Mode.JOBS || config.mixing == MixingMode.ONESHOT) {
+      return false;
+    }
+    int mostRounds = MixingSettings.rounds(config, workers, Long.MAX_VALUE);
+    return (mode == Mode.BARRIER || mostRounds > 1) && clusterProblem(jsc, workers) == null;
+  }
+
+  /** Why the rounds cannot run in a barrier stage, or null when they can. */
+  static String unavailable(JavaSparkContext jsc, TrainingInput input, LearnerConfig learner,
+      MixingSettings settings, Mode mode) {
+    int workers = input.numWorkers;
+    if (mode == Mode.AUTO && settings.rounds == 1) {
+      return "one mixing round per epoch is one Spark job either way";
+    }
+    String cluster = clusterProblem(jsc, workers);
+    if (cluster != null) {
+      return cluster;
+    }
+    String memory = MemoryPlan.forTraining(learner, input, settings, false, jsc.sc())
+        .barrierProblem();
+    if (memory != null) {
+      return memory;
+    }
+    String chain = chainProblem(input.blocks.rdd(), workers);
+    if (chain != null) {
+      return "Spark runs a barrier stage only over RDDs with as many partitions as tasks, and "
+          + chain + " (a coalesce, union or partition pruning before the training partitions;"
+          + " " + MODE_KEY + " must be auto or barrier when fit starts, so that the workers are"
+          + " laid out through a shuffle instead)";
+    }
+    return null;
+  }
+
+  /**
+   * Why this cluster cannot run a barrier stage of {@code workers} tasks now, or null: dynamic
+   * allocation, or fewer task slots than workers (Spark's own count, which its check uses).
+   */
+  static String clusterProblem(JavaSparkContext jsc, int workers) {
+    SparkConf conf = jsc.getConf();
+    if (conf.getBoolean("spark.dynamicAllocation.enabled", false)
+        && (!jsc.isLocal() || conf.getBoolean("spark.dynamicAllocation.testing", false))) {
+      return "Spark refuses barrier stages under dynamic allocation"
+          + " (spark.dynamicAllocation.enabled=true)";
+    }
+    int slots = slots(jsc);
+    if (workers > slots) {
+      return String.format(Locale.ROOT, "a barrier stage runs all %d workers at once, but the"
+          + " cluster has %d task slots (numWorkers=0 chooses the slots)", workers, slots);
+    }
+    return null;
+  }
+
+  /** Task slots of the default resource profile: what Spark's own barrier check counts. */
+  private static int slots(JavaSparkContext jsc) {
+    return jsc.sc().maxNumConcurrentTasks(
+        jsc.sc().resourceProfileManager().defaultResourceProfile());
+  }
+
+  /**
+   * The first RDD in {@code rdd}'s stage (its ancestors through non-shuffle dependencies, as
+   * Spark's DAGScheduler walks them) with another number of partitions than {@code tasks},
+   * described, or null.
+   */
+  public static String chainProblem(RDD<?> rdd, int tasks) {
+    Deque<RDD<?>> todo = new ArrayDeque<>();
+    Set<Integer> seen = new HashSet<>();
+    todo.push(rdd);
+    while (!todo.isEmpty()) {
+      RDD<?> r = todo.pop();
+      if (!seen.add(r.id())) {
+        continue;
+      }
+      if (r.getNumPartitions() != tasks) {
+        return String.format(Locale.ROOT, "%s has %d partitions, not %d", r, r.getNumPartitions(),
+            tasks);
+      }
+      for (Dependency<?> d : CollectionConverters.asJava(r.dependencies())) {
+        if (!(d instanceof ShuffleDependency)) {
+          todo.push(d.rdd());
+        }
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Runs the rounds of {@code epoch} in one barrier stage, then replays them on the driver from
+   * the workers' reports ({@link DriverRounds}) and checks the workers ended where the driver
+   * did. When the tasks could not set their exchange up, this epoch and the rest of the training
+   * run as jobs ({@link JobPerRound}): nothing of the failed stage reached the driver's state;
+   * when the cluster has fewer task slots than workers just now (an executor lost, its
+   * replacement not registered yet), this epoch does.
+   */
+  @Override
+  public Outcome run(int epoch) {
+    if (abandoned) {
+      return jobs.run(epoch);
+    }
+    // A lost executor leaves fewer slots until its replacement registers: Spark would refuse
+    // the stage and retry it every 15 s, where this epoch's rounds can run as jobs at once.
+    String cluster = clusterProblem(jsc, input.numWorkers);
+    if (cluster != null) {
+      LOG.info("Epoch {}'s mixing rounds run as one Spark job each: {}", epoch, cluster);
+      return jobs.run(epoch);
+    }
+    Epoch ran = runStage(epoch);
+    if (ran == null) {
+      return jobs.run(epoch);
+    }
+    Outcome outcome = driver.run(epoch, ran::mixed);
+    // The driver wrote exactly these coordinates since the epoch's weights were shipped.
+    ran.verify(driver.progress.state.weights(), driver.shipper.changedSet().toArray(),
+        driver.progress.momentum);
+    return outcome;
+  }
+
+  /**
+   * Runs the epoch's rounds in one barrier stage and returns the workers' results, or null when
+   * the tasks could not set their exchange up (then this training's rounds run as jobs from now
+   * on, starting with this epoch).
+   */
+  private Epoch runStage(int epoch) {
+    TrainingProgress progress = driver.progress;
+    int rounds = settings.rounds;
+    double epochClock = progress.state.clock();
+    double[] roundEnds = new double[rounds];
+    for (int round = 0; round < rounds; round++) {
+      roundEnds[round] = driver.roundEnd(epochClock, round);
+    }
+    VotedPerceptron.Builder vote = progress.vote;
+    int firstStartVector = vote == null ? -1 : vote.startVectors().size();
+    WeightsRef weights = driver.shipper.ship(progress.state.weights());
+    BlockMomentum momentum = progress.momentum;
+    WeightsRef velocity = null;
+    Broadcast<int[]> supportAtStart = null;
+    BarrierEpochTask.MomentumStart momentumStart = null;
+    if (momentum != null) {
+      int[] supported = driver.supportCoordinates();
+      // Δ is zero outside the support: its changes since the last epoch lie within it.
+      velocityShipper.changedSet().markAll(supported);
+      velocity = velocityShipper.ship(momentum.velocity());
+      supportAtStart = jsc.broadcast(supported);
+      momentumStart = new BarrierEpochTask.MomentumStart(momentum, velocity, supportAtStart);
+    }
+    BarrierEpochTask task = new BarrierEpochTask(driver.workerSpec,
+        new BarrierEpochTask.EpochStart(epoch, epochClock, roundEnds, firstStartVector, weights),
+        momentumStart, execution, rendezvous == null ? null : rendezvous.ticket(),
+        bytesExchanged);
+    jsc.setJobDescription(String.format(Locale.ROOT, "perceptron epoch %d/%d: %d rounds in one"
+        + " barrier stage (%s mixing)", epoch, settings.maxIter, rounds,
+        settings.mixing.paramValue()));
+    ClassTag<BarrierEpochTask.Output> tag = ClassTag$.MODULE$.apply(BarrierEpochTask.Output.class);
+    try {
+      RDD<PreparedPartition> blocks = BarrierPlacement.placed(jsc, input.blocks.rdd(),
+          ClassTag$.MODULE$.apply(PreparedPartition.class));
+      RDD<BarrierEpochTask.Output> stage = blocks.barrier().mapPartitions(task, true, tag);
+      // Through a shuffle: a barrier ShuffleMapStage is retried as a whole, a barrier
+      // ResultStage is not.
+      List<BarrierEpochTask.Output> outputs = JavaRDD.fromRDD(stage, tag)
+          .mapToPair(o -> new Tuple2<>(o.worker, o))
+          .partitionBy(new HashPartitioner(1)).values().collect();
+      BarrierEpochTask.Output[] byWorker = new BarrierEpochTask.Output[input.numWorkers];
+      for (BarrierEpochTask.Output o : outputs) {
+        byWorker[o.worker] = o;
+      }
+      return new Epoch(epoch, byWorker, firstStartVector);
+    } catch (Exception e) {
+      // Spark throws its (checked) SparkException from Scala; Java sees no checked exception
+      // here, so the rethrow below is precise.
+      if (execution.mode == Mode.BARRIER || !(e instanceof SparkException) || !String.valueOf(
+          e.getMessage()).contains(BarrierEpochTask.SETUP_FAILURE)) {
+        throw e;
+      }
+      abandoned = true;
+      LOG.warn("Mixing rounds run as one Spark job each from epoch {} on: the barrier stage's"
+          + " tasks could not connect to the driver or to each other ({}); set {} to a port the"
+          + " executors can reach, or {}=jobs", epoch, firstLine(e.getMessage()), PORT_KEY,
+          MODE_KEY);
+      return null;
+    } finally {
+      if (supportAtStart != null) {
+        supportAtStart.destroy();
+      }
+    }
+  }
+
+  private static String firstLine(String s) {
+    int nl = s == null ? -1 : s.indexOf('\n');
+    return nl < 0 ? String.valueOf(s) : s.substring(0, nl);
+  }
+
+  /** What the W workers of one epoch returned. */
+  static final class Epoch {
+    private final int epoch;
+    private final BarrierEpochTask.Output[] outputs;
+    /** The vote's index of round 0's start vector the workers used, or −1 without a vote. */
+    private final int firstStartVector;
+
+    Epoch(int epoch, BarrierEpochTask.Output[] outputs, int firstStartVector) {
+      this.epoch = epoch;
+      this.outputs = outputs;
+      this.firstStartVector = firstStartVector;
+      for (int i = 0; i < outputs.length; i++) {
+        if (outputs[i] == null) {
+          throw new IllegalStateException("the barrier stage of epoch " + epoch
+              + " returned nothing for worker " + i);
+        }
+      }
+    }
+
+    /**
+     * Round {@code round}'s mix, as the job-per-round path's {@code treeAggregate} would have
+     * returned it: the workers' results mixed along ParameterMix's tree (stats, masses, update
+     * counts, vote traces, and the change), the change being worker 0's mix when only it sent
+     * its mixes (the same bits: {@link io.github.sparkperceptron.internal.mixing.RoundTree}).
+     */
+    WorkerResult mixed(int epoch, int round, int startVector, double startClock,
+        double roundEnd) {
+      if (epoch != this.epoch || (startVector >= 0 && startVector != firstStartVector + round)) {
+        throw new IllegalStateException("the replay of epoch " + epoch + ", round " + round
+            + " does not match the barrier stage of epoch " + this.epoch + " (vote start vector "
+            + startVector + ", the workers used " + (firstStartVector + round) + ")");
+      }
+      ParameterMix mix = new ParameterMix(outputs.length);
+      for (BarrierEpochTask.Output o : outputs) {
+        mix.add(o.rounds[round]);
+      }
+      WorkerResult mixed = mix.result();
+      StateDelta[] mixes = outputs[0].mixes;
+      return mixes == null ? mixed : mixed.withChange(mixes[round]);
+    }
+
+    /**
+     * Checks, after the driver replayed the epoch, that every worker ended where the driver
+     * did: the same weights (by digest) and the same block momentum. Both sides started the
+     * epoch from the same shipped weights, so the digest covers the coordinates the epoch wrote:
+     * {@code written} (increasing), the driver's, which must be the ones each worker's rounds
+     * moved (the digest covers the coordinates too).
+     *
+     * @throws IllegalStateException if one did not (a defect, never a property of the data)
+     */
+    void verify(double[] weights, int[] written, BlockMomentum momentum) {
+      long digest = digest(weights, written);
+      for (BarrierEpochTask.Output o : outputs) {
+        boolean same = o.weightsDigest == digest && (momentum == null
+            || (Double.compare(o.momentumMass, momentum.mass()) == 0
+                && Double.compare(o.velocityMass, momentum.velocityMass()) == 0
+                && o.restarts == momentum.restarts()));
+        if (!same) {
+          throw new IllegalStateException("Epoch " + epoch + ": worker " + o.worker + " of the"
+              + " barrier stage ended with other weights than the driver's replay of its rounds."
+              + " This is a defect of spark-perceptron; set " + MODE_KEY + "=jobs to train"
+              + " without barrier stages");
+        }
+      }
+    }
+  }
+
+  /**
+   * A digest of the weights' bits at {@code coordinates} (increasing) and of the coordinates
+   * themselves, in coordinate order: equal weights at the same coordinates, equal digests.
+   * O(coordinates): an epoch's check costs what the epoch wrote, not K'·(d+1).
+   */
+  static long digest(double[] w, int[] coordinates) {
+    long h = 1125899906842597L;
+    for (int j : coordinates) {
+      h = 31 * (31 * h + j) + Double.doubleToRawLongBits(w[j]);
+    }
+    return h;
+  }
+
+  @Override
+  public void close() {
+    if (rendezvous != null) {
+      rendezvous.close();
+    }
+    if (velocityShipper != null) {
+      velocityShipper.close();
+    }
+  }
+}

@@ -1,0 +1,100 @@
+package io.github.sparkperceptron.internal.rounds;
+
+import io.github.sparkperceptron.internal.kernel.EpochOrder;
+import io.github.sparkperceptron.internal.kernel.TrainingBlock;
+import io.github.sparkperceptron.internal.kernel.VisitOrder;
+import java.lang.ref.SoftReference;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Each worker's row order of an epoch, kept on the executor while the epoch's mixing rounds
+ * run: a round visits one consecutive slice of the order, and recomputing the whole permutation
+ * for every slice would cost O(rows) per round instead of per epoch.
+ *
+ * <p>The order is a pure function of (shuffle, shuffleScope, seed, epoch, worker) and the
+ * block's shape ({@link VisitOrder}), so an executor that lacks it (a new executor, a retried task
+ * elsewhere) recomputes exactly the same one; this cache only saves work. It holds at most one
+ * order per worker and drops a worker's order of an earlier epoch when the next epoch's
+ * arrives; the orders are softly referenced and the cache empties itself past {@value #MAX_KEYS}
+ * workers, so that a long-lived executor running many trainings does not accumulate them.
+ */
+final class EpochOrderCache {
+  /** More keys than this (many trainings in one long-lived executor) empty the cache. */
+  private static final int MAX_KEYS = 4096;
+  /** Soft: the orders are a cache, which the collector may reclaim under memory pressure. */
+  private static final ConcurrentHashMap<Key, SoftReference<Cached>> ORDERS =
+      new ConcurrentHashMap<>();
+
+  private EpochOrderCache() {
+  }
+
+  /** The worker's key within one training (the epoch is the value's, see {@link #of}). */
+  private static final class Key {
+    final boolean shuffle;
+    final String scope;
+    final long seed;
+    final int worker;
+    final int rows;
+    final long storedBytes;
+
+    Key(VisitOrder order, int worker, TrainingBlock block) {
+      this.shuffle = order.shuffle();
+      this.scope = order.scope().paramValue();
+      this.seed = order.seed();
+      this.worker = worker;
+      this.rows = block.numRows();
+      // The chunk size follows the block's bytes per row (VisitOrder.chunkRows).
+      this.storedBytes = block.features().sizeInBytes();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (!(o instanceof Key)) {
+        return false;
+      }
+      Key k = (Key) o;
+      return shuffle == k.shuffle && scope.equals(k.scope) && seed == k.seed
+          && worker == k.worker && rows == k.rows && storedBytes == k.storedBytes;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(shuffle, scope, seed, worker, rows, storedBytes);
+    }
+  }
+
+  /** An epoch's order and the epoch it belongs to. */
+  private static final class Cached {
+    final int epoch;
+    final EpochOrder order;
+
+    Cached(int epoch, EpochOrder order) {
+      this.epoch = epoch;
+      this.order = order;
+    }
+  }
+
+  /**
+   * The order of {@code block}'s rows of {@code worker} in {@code epoch} (shared: never mutate
+   * it). With one round per epoch it is not cached.
+   */
+  static EpochOrder of(VisitOrder visits, int epoch, int worker, TrainingBlock block,
+      int rounds) {
+    if (rounds == 1) {
+      return visits.epochOrder(epoch, worker, block.features());
+    }
+    Key key = new Key(visits, worker, block);
+    SoftReference<Cached> ref = ORDERS.get(key);
+    Cached cached = ref == null ? null : ref.get();
+    if (cached != null && cached.epoch == epoch) {
+      return cached.order;
+    }
+    EpochOrder order = visits.epochOrder(epoch, worker, block.features());
+    if (ORDERS.size() >= MAX_KEYS) {
+      ORDERS.clear();
+    }
+    ORDERS.put(key, new SoftReference<>(new Cached(epoch, order)));
+    return order;
+  }
+}

@@ -1,0 +1,123 @@
+package io.github.sparkperceptron.internal.rounds;
+
+import org.apache.spark.TaskContext;
+
+/**
+ * A seam for recovery tests. Spark offers no way to make a chosen task fail from outside (its
+ * executor plugins' exceptions are swallowed), so worker-epoch tasks read one job-local
+ * property, {@link #PROPERTY}, and fail on purpose when a test set it:
+ * <ul>
+ *   <li>{@code first-attempt}: the first attempt of every worker epoch fails before it starts
+ *       (Spark's retries must then produce the same model);</li>
+ *   <li>{@code first-attempt-mid-epoch}: the first attempt of every worker epoch learns the
+ *       first half of its rows, in the epoch's order, into its copy of the state, then fails:
+ *       the retry must start again from the broadcast state, not from the half-trained copy
+ *       (in local mode every task of the JVM shares the broadcast object, so a task that
+ *       trained it in place would be caught). When an epoch's rounds run in one barrier stage
+ *       ({@link BarrierRounds}), the first attempt of that stage loses one task, worker
+ *       (epoch − 1) mod W, halfway through round ⌊R/2⌋, after the rounds before it were mixed
+ *       into every task's weights: the retried stage must start the epoch again from the
+ *       shipped weights and momentum;</li>
+ *   <li>{@code from-epoch:N}: every attempt of epoch N and later fails, which aborts the training
+ *       as a dying driver would (a resumed training must then end with the same model);</li>
+ *   <li>{@code barrier-setup}: every barrier task fails to connect to the others, as behind a
+ *       firewall (the training must go on with one Spark job per round);</li>
+ *   <li>{@code exit-mid-epoch:N} (a cluster only): the first attempt of epoch N's barrier stage
+ *       ends the JVM of worker (N − 1) mod W's executor halfway through round ⌊R/2⌋, as a
+ *       killed executor (Spark must rerun the stage elsewhere, its lost blocks rebuilt).</li>
+ * </ul>
+ * Without the property (always, outside tests) it costs one property lookup per worker epoch;
+ * the kernel knows nothing of it (the failing attempt runs the kernel on a prefix of the order).
+ */
+public final class FaultInjection {
+  /** Set with {@code sparkContext.setLocalProperty(PROPERTY, value)} on the fitting thread. */
+  public static final String PROPERTY = "spark.perceptron.test.injectFailure";
+  /** The mode that ends an executor's JVM in the middle of a barrier stage's epoch. */
+  private static final String EXIT_MID_EPOCH = "exit-mid-epoch:";
+
+  private FaultInjection() {
+  }
+
+  public static void beforeWorkerEpoch(int epoch, int worker) {
+    TaskContext task = TaskContext.get();
+    String mode = task == null ? null : task.getLocalProperty(PROPERTY);
+    if (mode == null) {
+      return;
+    }
+    boolean fail = mode.equals("first-attempt") ? isFirstAttempt(task)
+        : mode.startsWith("from-epoch:") && epoch >= Integer.parseInt(mode.substring(11));
+    if (fail) {
+      throw failure(epoch, worker, task, mode, "");
+    }
+  }
+
+  /**
+   * How many rows (a prefix of the epoch's order of {@code rows}) this attempt learns before it
+   * must fail, or −1 when it runs normally.
+   */
+  public static int rowsBeforeFailure(int epoch, int worker, int rows) {
+    TaskContext task = TaskContext.get();
+    String mode = task == null ? null : task.getLocalProperty(PROPERTY);
+    return "first-attempt-mid-epoch".equals(mode) && isFirstAttempt(task) ? rows / 2 : -1;
+  }
+
+  /**
+   * Whether this attempt must fail halfway through round {@code round} of {@code rounds}: under
+   * {@code first-attempt-mid-epoch}, every first attempt of a one-round task; of a task running
+   * the whole epoch ({@code wholeEpoch}, a barrier stage), worker (epoch − 1) mod W in round
+   * ⌊R/2⌋, after the rounds before it were mixed into every worker's weights.
+   */
+  static boolean failsMidRound(int epoch, int worker, int workers, int round, int rounds,
+      boolean wholeEpoch) {
+    TaskContext task = TaskContext.get();
+    String mode = task == null ? null : task.getLocalProperty(PROPERTY);
+    if (mode == null || !isFirstAttempt(task)) {
+      return false;
+    }
+    boolean middle = worker == (epoch - 1) % workers && round == rounds / 2;
+    if (mode.startsWith(EXIT_MID_EPOCH)) {
+      return wholeEpoch && middle && epoch == Integer.parseInt(mode.substring(15));
+    }
+    return "first-attempt-mid-epoch".equals(mode) && (!wholeEpoch || middle);
+  }
+
+  /** Whether this barrier task must fail to set its exchange up. */
+  static boolean barrierSetupFails() {
+    TaskContext task = TaskContext.get();
+    return task != null && "barrier-setup".equals(task.getLocalProperty(PROPERTY));
+  }
+
+  /**
+   * Whether this is the first try of the task's work: a barrier stage is retried as a whole, as
+   * a new stage attempt whose tasks are attempt 0 again, so both numbers count.
+   */
+  private static boolean isFirstAttempt(TaskContext task) {
+    return task.attemptNumber() == 0 && task.stageAttemptNumber() == 0;
+  }
+
+  /**
+   * Fails the attempt after it learned {@code rowsLearned} rows of its epoch; under
+   * {@code exit-mid-epoch:N}, ends the executor's JVM at once instead, as a killed process ends
+   * (no shutdown hooks, no goodbye to the driver).
+   */
+  public static void failMidEpoch(int epoch, int worker, int rowsLearned) {
+    TaskContext task = TaskContext.get();
+    String mode = task.getLocalProperty(PROPERTY);
+    if (mode.startsWith(EXIT_MID_EPOCH)) {
+      if ("driver".equals(org.apache.spark.SparkEnv.get().executorId())) {
+        throw new IllegalStateException(PROPERTY + "=" + mode + " ends an executor's JVM: it"
+            + " needs a cluster, not local mode, whose executor is the driver");
+      }
+      Runtime.getRuntime().halt(137);
+    }
+    throw failure(epoch, worker, task, mode, " after learning " + rowsLearned + " rows");
+  }
+
+  private static IllegalStateException failure(int epoch, int worker, TaskContext task,
+      String mode, String when) {
+    return new IllegalStateException("injected failure: epoch " + epoch + ", worker "
+        + worker + ", attempt " + task.attemptNumber() + " of stage attempt "
+        + task.stageAttemptNumber() + when + " (" + PROPERTY + "=" + mode
+        + ")");
+  }
+}

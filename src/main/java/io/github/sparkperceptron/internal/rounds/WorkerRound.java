@@ -1,0 +1,247 @@
+package io.github.sparkperceptron.internal.rounds;
+
+import io.github.sparkperceptron.internal.blocks.PreparedPartition;
+import io.github.sparkperceptron.internal.exchange.ExecutorWeights;
+import io.github.sparkperceptron.internal.exchange.WeightsRef;
+import io.github.sparkperceptron.internal.kernel.EpochOrder;
+import io.github.sparkperceptron.internal.kernel.EpochStats;
+import io.github.sparkperceptron.internal.kernel.LearnerConfig;
+import io.github.sparkperceptron.internal.kernel.LinearState;
+import io.github.sparkperceptron.internal.kernel.LocalFeatures;
+import io.github.sparkperceptron.internal.kernel.LocalWeights;
+import io.github.sparkperceptron.internal.kernel.OnlineLearner;
+import io.github.sparkperceptron.internal.kernel.SortedCoordinates;
+import io.github.sparkperceptron.internal.kernel.StateLayout;
+import io.github.sparkperceptron.internal.kernel.TrainingBlock;
+import io.github.sparkperceptron.internal.kernel.VoteTrace;
+import io.github.sparkperceptron.internal.mixing.StateDelta;
+import io.github.sparkperceptron.internal.mixing.WorkerResult;
+import io.github.sparkperceptron.internal.plan.MixingSettings;
+
+/**
+ * One worker's side of the mixing rounds of one epoch (McDonald, Hall &amp; Mann 2010, iterative
+ * parameter mixing: every worker runs its share of the epoch from the round's mixed weights and
+ * returns what it changed), whichever executor runs the rounds: a task of {@link JobPerRound}
+ * runs one round, a task of {@link BarrierRounds} all of them. The one place that holds the
+ * worker's working copy of the weights.
+ *
+ * <pre>
+ * start     check out the worker's working copy of the shipped weights (ExecutorWeights): the
+ *           worker's own m features, feature-major for K &gt; 2 (LocalWeights); the round's
+ *           weights are the base (the shipped ones, all K'·(d+1); a private copy of them when the
+ *           base moves)
+ * run(r)    from the base with a zero averaging accumulator, visit slice r of R of the worker's
+ *           epoch order (OnlineLearner, on the copy's coordinates); the worker's change is the
+ *           StateDelta between the copy and the base at the coordinates written, in the model's
+ *           class-major coordinates; the copy is then the base again
+ * moveBase  (whole-epoch tasks) the base moves by the round's mix or block momentum's
+ *           look-ahead, the copy follows it at the coordinates that moved and it holds
+ * release   hand the copy back, with the coordinates where it differs from the shipped weights
+ * </pre>
+ *
+ * <p>The worker's block numbers its rows by the worker's features (monotone, see
+ * {@link LocalFeatures}) and the copy holds K'·(m+1) values in the feature-major layout
+ * ({@link StateLayout}): the kernel adds the same products in the same order as on a global
+ * class-major copy, so the change and every model are the same bits, while a row's K scores read
+ * nnz runs of K weights and the copy's size follows the worker's features, not d.
+ *
+ * <p>Every worker's round spans exactly [startClock, roundEnd] of the averaging clock (its clock
+ * runs at T/T_i per unit of sample weight). A round is a pure function of the base, the worker's
+ * block and the epoch order ({@code VisitOrder}, seeded by seed, epoch and worker), so a retried
+ * or recomputed task returns the same bits. A task that fails never releases its copy, so a
+ * half-trained copy never reaches a later round.
+ */
+final class WorkerRound {
+  private final LearnerConfig learner;
+  private final MixingSettings settings;
+  private final int worker;
+  private final int workers;
+  private final int epoch;
+  private final TrainingBlock block;
+  /** T/T_i: how far the averaging clock moves per unit of this worker's sample weight. */
+  private final double clockScale;
+  /** The worker's training weight T_i, for its mixing weight μ_i. */
+  private final double workerWeight;
+  /** With one worker the change is kept exact (see {@link StateDelta#between}). */
+  private final boolean exact;
+  private final ExecutorWeights.WorkerCopy working;
+  private final LocalWeights copy;
+  /** The round's weights the copy trains from (shared and read-only unless it moves). */
+  private final double[] base;
+  /** A whole-epoch task's private base (pooled on the executor), else null. */
+  private final ExecutorWeights.WholeCopy movingBase;
+  /**
+   * Where the base moved away from the shipped weights, increasing (whole-epoch tasks only, else
+   * null): a sorted array, not a bit set over every coordinate, so that it costs what moved.
+   */
+  private int[] moved;
+  private EpochOrder order;
+
+  private WorkerRound(Spec spec, PreparedPartition part, int worker, int epoch,
+      WeightsRef weights, boolean movingBase) {
+    this.learner = spec.learner;
+    this.settings = spec.settings;
+    this.worker = worker;
+    this.workers = spec.workers;
+    this.epoch = epoch;
+    this.block = part.block;
+    this.workerWeight = part.trainingWeight(learner.classWeights());
+    this.clockScale = workerWeight > 0 ? spec.totalWeight / workerWeight : 0.0;
+    this.exact = spec.workers == 1;
+    LocalFeatures features = block == null ? LocalFeatures.none(learner.numFeatures())
+        : block.localFeatures();
+    if (features == null) {
+      throw new IllegalStateException("worker " + worker + "'s block is not numbered by its own"
+          + " features (TrainingBlockBuilder.buildLocal)");
+    }
+    this.working = ExecutorWeights.checkout(weights, worker, learner, features,
+        StateLayout.FEATURE_MAJOR, spec.idleCopyBytes);
+    this.copy = working.weights();
+    this.movingBase = movingBase ? ExecutorWeights.checkoutWhole(weights) : null;
+    this.base = movingBase ? this.movingBase.values() : working.base();
+    this.moved = movingBase ? SortedCoordinates.NONE : null;
+  }
+
+  /**
+   * What every worker's rounds share: the learner, the settings, W, T = Σ T_i and the bytes of
+   * idle working copies an executor may keep ({@link MemoryPlan#idleCopyBytes}).
+   */
+  static final class Spec implements java.io.Serializable {
+    private static final long serialVersionUID = 2L;
+    final LearnerConfig learner;
+    final MixingSettings settings;
+    final int workers;
+    final double totalWeight;
+    final long idleCopyBytes;
+
+    Spec(LearnerConfig learner, MixingSettings settings, int workers, double totalWeight,
+        long idleCopyBytes) {
+      this.learner = learner;
+      this.settings = settings;
+      this.workers = workers;
+      this.totalWeight = totalWeight;
+      this.idleCopyBytes = idleCopyBytes;
+    }
+  }
+
+  /**
+   * The worker's side of one round of {@code epoch} from {@code weights} (a task of
+   * {@link JobPerRound}); fails on purpose first where a recovery test asks
+   * ({@link FaultInjection}).
+   */
+  static WorkerRound forRound(Spec spec, PreparedPartition part, int worker, int epoch,
+      WeightsRef weights) {
+    FaultInjection.beforeWorkerEpoch(epoch, worker);
+    return new WorkerRound(spec, part, worker, epoch, weights, false);
+  }
+
+  /**
+   * The worker's side of all rounds of {@code epoch} from the epoch's {@code weights} (a task of
+   * {@link BarrierRounds}): its base moves by each round's mix ({@link #moveBase}).
+   */
+  static WorkerRound forEpoch(Spec spec, PreparedPartition part, int worker, int epoch,
+      WeightsRef weights) {
+    FaultInjection.beforeWorkerEpoch(epoch, worker);
+    return new WorkerRound(spec, part, worker, epoch, weights, true);
+  }
+
+  /**
+   * Runs round {@code round} of the epoch's R: slice r of the worker's epoch order from the base
+   * with a zero accumulator. Returns the worker's result (μ_i, its change from the base, its
+   * stats, its vote trace when {@code startVector} ≥ 0); the copy equals the base again after.
+   *
+   * @param startVector the vote's index of the round's start vector, or −1 without a vote
+   */
+  WorkerResult run(int round, double startClock, double roundEnd, int startVector) {
+    LinearState state = copy.state(startClock);
+    VoteTrace trace = startVector >= 0 && block != null
+        ? new VoteTrace(block.features(), block.localFeatures(), startVector, startClock) : null;
+    EpochStats stats = new EpochStats();
+    if (block != null) {
+      int rounds = settings.rounds;
+      int n = block.numRows();
+      if (order == null) {
+        order = EpochOrderCache.of(settings.order, epoch, worker, block, rounds);
+      }
+      int from = (int) ((long) n * round / rounds);
+      int to = (int) ((long) n * (round + 1) / rounds);
+      LearnerConfig local = copy.config();
+      if (FaultInjection.failsMidRound(epoch, worker, workers, round, rounds, moved != null)) {
+        // The copy is never released: a retry checks out a clean one.
+        int half = (to - from) / 2;
+        OnlineLearner.runEpoch(local, block, order, from, from + half, state, clockScale,
+            stats, trace, copy.touched());
+        FaultInjection.failMidEpoch(epoch, worker, half);
+      }
+      OnlineLearner.runEpoch(local, block, order, from, to, state, clockScale, stats, trace,
+          copy.touched());
+    }
+    LocalWeights.Touched written = copy.drainTouched();
+    StateDelta delta = StateDelta.between(written.global, written.local, copy.weights(), base,
+        copy.average(), exact, settings.denseAbove);
+    copy.reset(base, written);
+    double mixWeight = settings.mixing.mixWeight(workerWeight, stats.updates);
+    WorkerResult result = new WorkerResult(worker, mixWeight, delta, new EpochStats[] {stats});
+    if (trace != null) {
+      trace.finish(roundEnd, mixWeight);
+      result.withVoteTrace(trace);
+    }
+    return result;
+  }
+
+  /**
+   * The round's base weights: shared and read-only for a one-round task; a whole-epoch task's
+   * own, which block momentum's look-ahead may change in place (then {@link #baseMoved}).
+   */
+  double[] base() {
+    return base;
+  }
+
+  /**
+   * Moves the base by the round's mixed change, and the copy with it; returns the change's
+   * coordinates (increasing).
+   */
+  int[] moveBase(StateDelta mix) {
+    requireMovingBase();
+    mix.applyTo(base, null);
+    int[] coordinates = mix.coordinates();
+    baseMoved(coordinates);
+    return coordinates;
+  }
+
+  /**
+   * The base changed in place at {@code coordinates} (increasing): the copy follows it there.
+   */
+  void baseMoved(int[] coordinates) {
+    requireMovingBase();
+    copy.refresh(base, coordinates);
+    moved = SortedCoordinates.union(moved, coordinates);
+  }
+
+  private void requireMovingBase() {
+    if (moved == null) {
+      throw new IllegalStateException("the base of a one-round task does not move");
+    }
+  }
+
+  /**
+   * Hands the copy back to the executor's pool: it equals the base, which differs from the
+   * shipped weights only where the base moved.
+   */
+  void release() {
+    int[] differsAt = moved == null ? SortedCoordinates.NONE : moved;
+    ExecutorWeights.release(working, differsAt);
+    if (movingBase != null) {
+      ExecutorWeights.releaseWhole(movingBase, differsAt);
+    }
+  }
+
+  /**
+   * The coordinates where a whole-epoch task's base moved away from the shipped weights
+   * (increasing): every coordinate a round's mix or block momentum's look-ahead wrote.
+   */
+  int[] moved() {
+    requireMovingBase();
+    return moved;
+  }
+}

@@ -1,0 +1,332 @@
+package io.github.sparkperceptron.internal.plan;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.sparkperceptron.internal.kernel.Averaging;
+import io.github.sparkperceptron.internal.kernel.LearnerConfig;
+import io.github.sparkperceptron.internal.kernel.ShuffleScope;
+import io.github.sparkperceptron.internal.kernel.UpdateRule;
+import io.github.sparkperceptron.internal.mixing.MixingMode;
+import io.github.sparkperceptron.internal.mixing.StateDelta;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The memory estimate made before the first epoch: its arithmetic against hand-counted copies
+ * and its line against a measured out-of-memory. The refusals a user meets through {@code fit}
+ * are in {@code ml.MemoryRefusalTest}.
+ */
+class MemoryPlanTest {
+
+  private static LearnerConfig binary(int d, Averaging averaging) {
+    return new LearnerConfig(d, 2, true, 1.0, UpdateRule.PERCEPTRON, 1.0, averaging);
+  }
+
+  private static MemoryPlan.Cluster local(int cores, long heap) {
+    return new MemoryPlan.Cluster(true, cores, heap, 0, 1, 1L << 30);
+  }
+
+  /** The mixing loop's settings: 10 epochs, one round, depth 2, unless said otherwise. */
+  private static MixingSettings mixing(String mode, int rounds, boolean validate) {
+    MixingMode m = MixingMode.fromParam(mode);
+    double momentum = m == MixingMode.MOMENTUM ? 0.5 : 0.0;
+    return settings(10, m, 1L, validate, rounds, momentum);
+  }
+
+  /** Settings of {@code maxIter} epochs, depth 2, bound ρ = 1, the default exchange. */
+  private static MixingSettings settings(int maxIter, MixingMode m, long seed, boolean validate,
+      int rounds, double momentum) {
+    TrainingConfig config = TrainingConfig.builder()
+        .columns("label", "features", "", validate ? "validation" : "")
+        .visitOrder(true, ShuffleScope.ROWS, seed).epochs(maxIter, 0.0, 5).mixing(m, rounds, 2)
+        .build();
+    return new MixingSettings(config, rounds, new double[] {momentum, 1.0},
+        StateDelta.DENSE_ABOVE);
+  }
+
+  private static MixingSettings mistakes() {
+    return mixing("mistakes", 1, false);
+  }
+
+  /** 1,000 rows of 30 non-zeros on 2 workers, each with at most 15,000 features. */
+  private static final MemoryPlan.Data WIDE = data(2, 1000, 30_000, 15_000);
+
+  /** W workers, their rows and stored values, m = the largest worker's distinct features. */
+  private static MemoryPlan.Data data(int workers, long rows, long values, long features) {
+    return new MemoryPlan.Data(workers, rows, values, features);
+  }
+
+  private static long ceilDiv(long a, long b) {
+    return (a + b - 1) / b;
+  }
+
+  @Test
+  void treeAggregateSendsTheDriverWhatSparksRuleSays() {
+    // RDD.treeAggregate: scale = max(ceil(P^(1/depth)), 2); levels while P > scale + ceil(P/scale).
+    assertEquals(2, MemoryPlan.treeAggregatePartials(2, 2));
+    assertEquals(2, MemoryPlan.treeAggregatePartials(6, 2)); // scale 3: 6 > 3 + 2 -> 2
+    assertEquals(4, MemoryPlan.treeAggregatePartials(4, 2)); // scale 2: 4 > 2 + 2 no
+    assertEquals(4, MemoryPlan.treeAggregatePartials(16, 2)); // scale 4: 16 > 8 -> 4; 4 > 5 no
+    assertEquals(44, MemoryPlan.treeAggregatePartials(2000, 2)); // scale 45: 2000 > 90 -> 44
+    assertEquals(2000, MemoryPlan.treeAggregatePartials(2000, 1)); // scale 2000: no level
+  }
+
+  /**
+   * The case the sparse exchange and the workers' own feature numbers are for: d = 2^24 and
+   * 1,000 rows of 30 non-zeros, 2 partitions on local[2]. The first snapshot is all zero (shipped
+   * empty) and 10 rounds change far less than a quarter of w, so the driver holds S and small
+   * things; the executor side (same JVM) its cached copy and each worker's working copy over its
+   * at most 15,000 features: 3 copies of w in all (7 while every task slot held a global copy).
+   */
+  @Test
+  void aWideSparseTrainingHoldsThreeCopiesOfTheWeightsOnLocalTwo() {
+    int d = 1 << 24;
+    long length = d + 1L;
+    long w = 8 * length;
+    MemoryPlan plan = new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE,
+        mistakes(), false, local(2, 1L << 30));
+    assertEquals(w, plan.weightBytes);
+    assertEquals(2 * w, plan.stateBytes);
+    // A partition's round touches at most min(L, min(d, 15,000) + 1, 15,000 + 500) = 15,001
+    // coordinates, stored sparse: index, δw, δu = 20 bytes each. Both partitions: 30,001.
+    long partitionDelta = 15_001 * 20;
+    long mixedDelta = 30_001 * 20;
+    assertEquals(partitionDelta, plan.workerDeltaBytes);
+    // A worker's copy: w and u over 15,001 coordinates and their TouchedSet.
+    long copy = 16 * 15_001 + ceilDiv(15_001, 8);
+    assertEquals(copy, plan.workerCopyBytes);
+    // The idle copies an executor may keep: what 2 global working copies took.
+    assertEquals(2 * (2 * w + ceilDiv(length, 8)), plan.idleCopyBytes);
+    long driver = 2 * w // w and u
+        + 24 * 300_010 // the change chain: 10 rounds of at most 30,001 changes, index + value,
+                       // object + pieces (the snapshot stays the empty zero one)
+        + 16 * 30_001 + 2 * ceilDiv(length, 8) // support set, two TouchedSets
+        + 2 * partitionDelta + 2 * mixedDelta; // 2 changes waiting, the mix and a blend
+    long tasks = w // ExecutorWeights' cached copy
+        + 2 * copy // both workers' copies
+        + 2 * 2 * partitionDelta // per slot: its change and its serialized form
+        + 2 * (12 * 15_000 + 16 * 500 + 4 * 15_000); // per slot: its block and its feature map
+    assertEquals(driver + tasks, plan.driverBytes());
+    assertEquals(0, plan.executorBytes());
+    assertEquals(3, plan.driverBytes() / w, "3 copies of w and less than one more in all");
+
+    MemoryPlan none = new MemoryPlan(binary(d, Averaging.NONE), WIDE,
+        mistakes(), false, local(2, 1L << 30));
+    assertEquals(2, none.driverBytes() / w, "without averaging: w and the executor's cache");
+  }
+
+  /**
+   * More workers than task slots: each keeps its copy on the executor while the idle copies stay
+   * within what the slots' global copies took. K = 100, d = 2^16, 16 workers of m = 60,000
+   * features on local[2]: 16 copies would take 1.5 GB; the plan counts 2 in use and 2 global
+   * copies' worth idle. One worker per slot: both copies.
+   */
+  @Test
+  void workerCopiesStayWithinTheSlotsGlobalCopies() {
+    int d = 1 << 16;
+    LearnerConfig learner = new LearnerConfig(d, 100, true, 1.0, UpdateRule.PERCEPTRON, 1.0,
+        Averaging.AVERAGE);
+    long length = 100L * (d + 1);
+    long copy = 16 * 100 * 60_001L + ceilDiv(100 * 60_001L, 8);
+    long global = 16 * length + ceilDiv(length, 8);
+    MemoryPlan many = plan(learner, 16, 60_000);
+    assertEquals(copy, many.workerCopyBytes);
+    assertEquals(2 * global, many.idleCopyBytes);
+    // Against the same data with m = 0 (copies of the biases alone, no feature map), the plan
+    // differs by the copies' term and the 2 running tasks' feature maps (4 bytes per feature).
+    long biases = 16 * 100 + ceilDiv(100, 8);
+    long maps = 2 * 4 * 60_000L;
+    assertEquals(2 * copy + 2 * global - 16 * biases + maps,
+        many.driverBytes() - plan(learner, 16, 0).driverBytes(),
+        "16 workers: 2 copies in use and 2 global copies' worth idle, not 16 copies");
+    assertEquals(2 * copy - 2 * biases + maps,
+        plan(learner, 2, 60_000).driverBytes() - plan(learner, 2, 0).driverBytes(),
+        "2 workers: their 2 copies");
+  }
+
+  /** 200,000 rows of 30 values on local[2], 10 epochs, with W workers of m features. */
+  private static MemoryPlan plan(LearnerConfig learner, int workers, long m) {
+    return new MemoryPlan(learner, data(workers, 200_000, 6_000_000, m), mistakes(), false,
+        local(2, 64L << 30));
+  }
+
+  /**
+   * Momentum adds its velocity, the vote one start vector per round, an initial model its
+   * coefficients, a full snapshot (2 copies) and a support set of every coordinate, validation
+   * the best state and the validated model with its broadcast.
+   */
+  @Test
+  void everyOptionAddsTheCopiesItHolds() {
+    int d = 1 << 24;
+    long length = d + 1L;
+    long w = 8 * length;
+    MemoryPlan.Cluster cluster = local(2, 1L << 30);
+    long base = new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, mistakes(), false,
+        cluster).driverBytes();
+    long momentum = new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE,
+        mixing("momentum", 4, false), false, cluster).driverBytes();
+    // + Δ; 40 rounds change at most 40 × (30,001 + 30,001 look-ahead) < L/4 coordinates.
+    assertEquals(base + w + 24 * (40 * 60_002L - 300_010), momentum);
+
+    long vote = new MemoryPlan(binary(d, Averaging.VOTE), WIDE,
+        mixing("mistakes", 2, false), false, cluster).driverBytes();
+    long averageTwoRounds = new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE,
+        mixing("mistakes", 2, false), false, cluster).driverBytes();
+    // The vote keeps u too (for coefficients()); + 20 start vectors and the traces (12 bytes per
+    // value + 32 per row, per task slot).
+    assertEquals(averageTwoRounds + 20 * w + 2 * (12 * 15_000 + 32 * 500), vote);
+
+    long initial = new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, mistakes(),
+        true, cluster).driverBytes();
+    // + its coefficients, a full snapshot with its pieces and a support set of every coordinate.
+    assertEquals(base + w + 2 * w + 16 * (length - 30_001), initial);
+
+    long validated = new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE,
+        mixing("mistakes", 1, true), false, cluster).driverBytes();
+    assertEquals(base + 2 * w + 2 * w, validated);
+  }
+
+  /**
+   * A partition that touches more than half of the coordinates returns them densely (S), and a
+   * training that changes more than a quarter of w re-snapshots it: small d, many values.
+   */
+  @Test
+  void denseChangesCountWholeStates() {
+    int d = 999_999;
+    long length = d + 1L;
+    long w = 8 * length;
+    MemoryPlan plan = new MemoryPlan(binary(d, Averaging.AVERAGE),
+        data(2, 2_000_000, 100_000_000, 999_999), mistakes(), false, local(2, 8L << 30));
+    assertEquals(2 * w, plan.workerDeltaBytes);
+    long driver = 2 * w + 2 * w + 24 * (length / 4) + 16 * length + 2 * ceilDiv(length, 8)
+        + 2 * 2 * w + 2 * 2 * w;
+    // Each worker has every feature: its copy is a global one (S and a TouchedSet), its block's
+    // map 4 bytes per feature.
+    long tasks = w + 2 * (2 * w + ceilDiv(length, 8)) + 2 * 2 * 2 * w
+        + 2 * (12 * 50_000_000L + 16 * 1_000_000L + 4 * 999_999L);
+    assertEquals(driver + tasks, plan.driverBytes());
+  }
+
+  @Test
+  void executorsAreCheckedAgainstTheirOwnMemoryOnACluster() {
+    // Not local: each executor holds the snapshot broadcast (value + pieces) and a quarter-length
+    // chain, its cached copy and its workers' copies (4 task slots: up to 4 workers) and, per
+    // task slot, its change twice.
+    LearnerConfig learner = new LearnerConfig(999_999, 10, true, 1.0, UpdateRule.PERCEPTRON,
+        1.0, Averaging.NONE);
+    long length = 10 * 1_000_000L;
+    long w = 8 * length;
+    MemoryPlan.Cluster cluster = new MemoryPlan.Cluster(false, 8, 8L << 30, 512L << 20, 4,
+        1L << 30);
+    // 4 partitions of 1,000 rows × 100 values: a round touches at most 2 × (25,000 + 250)
+    // coordinates of a partition (two class rows per update), 12 bytes each; a worker's copy
+    // holds 10 × 25,001 weights and their TouchedSet.
+    MemoryPlan plan = new MemoryPlan(learner, data(4, 1000, 100_000, 25_000), mistakes(), false,
+        cluster);
+    long delta = 2 * (25_000 + 250) * 12L;
+    assertEquals(delta, plan.workerDeltaBytes);
+    long copy = 8 * 250_010 + ceilDiv(250_010, 8);
+    long executor = 2 * w + 24 * (length / 4) + w + 4 * copy
+        + 4 * 2 * delta + 4 * (12 * 25_000 + 16 * 250 + 4 * 25_000);
+    assertEquals(executor, plan.executorBytes());
+
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        plan::requireFits);
+    assertTrue(e.getMessage().startsWith("Training needs about " + ceilDiv(executor, 1 << 20)
+        + " MiB on each executor, more than the 212 MiB that spark.executor.memory=512m"
+        + " leaves"), e.getMessage());
+    assertTrue(e.getMessage().contains("K = 10 classes") && e.getMessage().contains(
+        "spark.executor.cores") && e.getMessage().contains("fewer classes"), e.getMessage());
+    assertFalse(e.getMessage().contains("\n"));
+  }
+
+  @Test
+  void aRoundWhoseChangesExceedMaxResultSizeIsRefused() {
+    // 4 workers each touching every coordinate of 2^26 + 1: dense changes of w and u, 1 GiB
+    // each; Spark would abort the first round at spark.driver.maxResultSize=1g.
+    LearnerConfig learner = binary(1 << 26, Averaging.AVERAGE);
+    MemoryPlan.Cluster big = new MemoryPlan.Cluster(false, 4, 64L << 30, 64L << 30, 1,
+        1L << 30);
+    long values = 4L << 26;
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new MemoryPlan(learner, data(4, 1 << 20, values, 1 << 26), mistakes(), false, big)
+            .requireFits());
+    assertTrue(e.getMessage().startsWith("Every mixing round can send the driver 4 worker"
+        + " changes of up to 1,025 MiB (4,097 MiB), more than spark.driver.maxResultSize=1024m"
+        + " allows"), e.getMessage());
+    assertTrue(e.getMessage().contains("--conf spark.driver.maxResultSize=9g"), e.getMessage());
+    MemoryPlan.Cluster unlimited = new MemoryPlan.Cluster(false, 4, 64L << 30, 64L << 30, 1, 0);
+    assertDoesNotThrow(() -> new MemoryPlan(learner, data(4, 1 << 20, values, 1 << 26),
+        mistakes(), false, unlimited).requireFits());
+    // The same model on sparse rows sends little: no refusal.
+    assertDoesNotThrow(() -> new MemoryPlan(learner, data(4, 1000, 30_000, 7_500), mistakes(),
+        false, big).requireFits());
+  }
+
+  /**
+   * Measured (BENCHMARKS.md, "Memory model"): submit/train on local[2], 2 partitions of 2,000
+   * generated rows × 30 non-zeros, the defaults (averaging, momentum: 2 rounds per epoch), 2
+   * epochs, the default 2g driver: d = 2^25 trained and saved its model, and d = 2^26 with
+   * spark.perceptron.memoryCheck=warn ran out of memory in its first epoch. The plan must let
+   * the first through and refuse the second.
+   */
+  @Test
+  void theLineFallsBetweenWhatTrainedAndWhatRanOutOfMemory() {
+    MemoryPlan.Cluster twoGig = local(2, 2L << 30);
+    MixingSettings defaults = settings(2, MixingMode.MOMENTUM, 42L, false, 2, 0.5);
+    MemoryPlan.Data rows = data(2, 2000, 60_000, 30_000);
+    assertDoesNotThrow(() -> new MemoryPlan(binary(1 << 25, Averaging.AVERAGE), rows, defaults,
+        false, twoGig).requireFits());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new MemoryPlan(binary(1 << 26, Averaging.AVERAGE), rows, defaults, false, twoGig)
+            .requireFits());
+    String m = e.getMessage();
+    assertTrue(m.startsWith("Training needs about 2,084 MiB on the driver, more than the 1,748"
+        + " MiB its 2,048 MiB heap leaves after Spark's 300 MiB reserve: with d = 67,108,864"
+        + " features and K = 2 classes, one copy of the weights takes 513 MiB"), m);
+    assertTrue(m.contains("the weights and their averaging accumulator (2 copies)"), m);
+    assertTrue(m.contains("the block momentum's velocity (1 copy)"), m);
+    assertTrue(m.contains("the executor's cached copy of the weights (1 copy)"), m);
+    assertTrue(m.contains("--driver-memory or spark.driver.memory"), m);
+    assertTrue(m.contains("FeatureHasher or HashingTF"), m);
+    assertFalse(m.contains("fewer classes"), "a binary model has no classes to spare: " + m);
+    assertFalse(m.contains("\n"));
+  }
+
+  /**
+   * The barrier stage's extra memory, counted by hand for d = 2^24, 2 partitions of 500 rows
+   * (15,000 non-zeros each), momentum with 8 rounds on local[2]: per task one more copy of w and
+   * momentum's Δ, and the support (at most the 30,001 coordinates the rows can touch) and the
+   * moved coordinates as int arrays, 12 bytes per coordinate (no bit set over all 2^24
+   * coordinates); the epoch's 8 mixed changes (30,001 coordinates, 20
+   * bytes each) and 16 reports of 512 bytes reach the driver at once. A heap that holds exactly
+   * that allows the barrier stage, one byte less does not; a small maxResultSize forbids it.
+   */
+  @Test
+  void theBarrierStageNeedsTwoMoreCopiesPerTaskAndTheEpochsMixes() {
+    int d = 1 << 24;
+    long length = d + 1L;
+    long w = 8 * length;
+    MixingSettings momentum = mixing("momentum", 8, false);
+    MemoryPlan probe = new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum,
+        false, local(2, 1L << 40));
+    assertEquals(30_001 * 20, probe.mixedDeltaBytes);
+    long epochResults = 8 * 30_001 * 20 + 2 * 8 * 512;
+    long perTask = 2 * w + 12 * 30_001;
+    long need = probe.driverBytes() + 2 * epochResults + 2 * perTask + epochResults;
+    long heap = need + MemoryPlan.SPARK_RESERVED_BYTES;
+    assertEquals(null, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum,
+        false, local(2, heap)).barrierProblem());
+    String tooSmall = new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum,
+        false, local(2, heap - 1)).barrierProblem();
+    assertTrue(tooSmall != null && tooSmall.contains("on the driver"), String.valueOf(tooSmall));
+    String capped = new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum,
+        false, new MemoryPlan.Cluster(true, 2, 1L << 40, 0, 1, epochResults - 1))
+        .barrierProblem();
+    assertTrue(capped != null && capped.contains("spark.driver.maxResultSize"),
+        String.valueOf(capped));
+  }
+}

@@ -1,0 +1,496 @@
+package io.github.sparkperceptron.internal.rounds;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.monotonically_increasing_id;
+import static org.apache.spark.sql.functions.when;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.sparkperceptron.internal.blocks.WorkerLayout;
+import io.github.sparkperceptron.internal.plan.RoundExecution;
+import io.github.sparkperceptron.ml.PerceptronClassificationModel;
+import io.github.sparkperceptron.ml.PerceptronClassifier;
+import io.github.sparkperceptron.ml.PerceptronTrainingSummary;
+import io.github.sparkperceptron.testing.Examples;
+import io.github.sparkperceptron.testing.LogCapture;
+import io.github.sparkperceptron.testing.NaiveMixingSimulation;
+import io.github.sparkperceptron.testing.SparkTestSupport;
+import io.github.sparkperceptron.testing.TestData;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Properties;
+import org.apache.logging.log4j.Level;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerJobStart;
+import org.apache.spark.scheduler.SparkListenerStageCompleted;
+import org.apache.spark.scheduler.SparkListenerTaskEnd;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * An epoch's mixing rounds in one barrier stage ({@link BarrierRounds}) against one Spark job per
+ * round, and both against {@link NaiveMixingSimulation}: bit for bit, for every iterative mixing
+ * mode, averaged or not, voted, binary and multiclass, with sample and class weights, several
+ * rounds and shuffling; a task that fails in the middle of an epoch changes nothing; when Spark
+ * cannot run the stage, the rounds run as jobs and the log says why. Runs on local[4] (four task
+ * slots, so that four workers can run at once), which needs its own session.
+ */
+class BarrierRoundsTest {
+  private static SparkSession spark;
+  private static final List<TestData.Example> BREAST =
+      TestData.readLibSvm(TestData.sharedData("breast_cancer", "train.libsvm"), 30);
+
+  @BeforeAll
+  static void session() {
+    spark = SparkTestSupport.restart("local[4]");
+  }
+
+  @AfterAll
+  static void stop() {
+    SparkTestSupport.restart(SparkTestSupport.MASTER);
+  }
+
+  /** Fits with the rounds run as {@code execution} ({@link BarrierRounds#MODE_KEY}). */
+  private static PerceptronClassificationModel fit(String execution, PerceptronClassifier c,
+      Dataset<Row> frame) {
+    spark.sparkContext().setLocalProperty(RoundExecution.MODE_KEY, execution);
+    try {
+      return c.fit(frame);
+    } finally {
+      spark.sparkContext().setLocalProperty(RoundExecution.MODE_KEY, null);
+    }
+  }
+
+  private static double[] weights(PerceptronClassificationModel m) {
+    double[] w = m.coefficientMatrix().toArray();
+    double[] b = m.interceptVector().toArray();
+    double[] out = Arrays.copyOf(w, w.length + b.length);
+    System.arraycopy(b, 0, out, w.length, b.length);
+    return out;
+  }
+
+  /**
+   * Asserts two fits are the same training: weights, raw predictions (the vote's, when voted)
+   * and every per-epoch figure of the summary, bit for bit.
+   */
+  private static void assertSameTraining(PerceptronClassificationModel expected,
+      PerceptronClassificationModel actual, List<TestData.Example> rows) {
+    assertArrayEquals(weights(expected), weights(actual), 0.0, "weights");
+    for (TestData.Example e : rows) {
+      assertArrayEquals(expected.predictRaw(e.features).toArray(),
+          actual.predictRaw(e.features).toArray(), 0.0, "raw prediction");
+    }
+    PerceptronTrainingSummary s = expected.summary();
+    PerceptronTrainingSummary t = actual.summary();
+    assertEquals(s.totalIterations(), t.totalIterations());
+    assertArrayEquals(s.updatesHistory(), t.updatesHistory());
+    assertArrayEquals(s.mistakesHistory(), t.mistakesHistory());
+    assertArrayEquals(s.perceptronLossHistory(), t.perceptronLossHistory(), 0.0);
+    assertArrayEquals(s.hingeLossHistory(), t.hingeLossHistory(), 0.0);
+    assertArrayEquals(s.weightChangeHistory(), t.weightChangeHistory(), 0.0);
+    assertArrayEquals(s.validationHistory(), t.validationHistory(), 0.0);
+    assertEquals(s.workerUpdatesHistory().length, t.workerUpdatesHistory().length);
+    for (int e = 0; e < s.workerUpdatesHistory().length; e++) {
+      assertArrayEquals(s.workerUpdatesHistory()[e], t.workerUpdatesHistory()[e]);
+    }
+    assertEquals(s.stopReason(), t.stopReason());
+    assertEquals(s.modelEpoch(), t.modelEpoch());
+  }
+
+  /** Counts the Spark jobs of the epochs (by their description) and their stages. */
+  private static final class EpochJobs extends SparkListener {
+    final List<String> jobs = Collections.synchronizedList(new ArrayList<>());
+    final List<Integer> stagesPerJob = Collections.synchronizedList(new ArrayList<>());
+    final List<String> taskFailures = Collections.synchronizedList(new ArrayList<>());
+    final List<Integer> retriedStages = Collections.synchronizedList(new ArrayList<>());
+
+    @Override
+    public void onJobStart(SparkListenerJobStart start) {
+      Properties p = start.properties();
+      String description = p == null ? null : p.getProperty("spark.job.description");
+      if (description != null && description.startsWith("perceptron epoch")
+          && !description.contains("validation")) {
+        jobs.add(description);
+        stagesPerJob.add(start.stageInfos().size());
+      }
+    }
+
+    @Override
+    public void onTaskEnd(SparkListenerTaskEnd end) {
+      if (!end.taskInfo().successful()) {
+        taskFailures.add(end.reason().toString());
+      }
+    }
+
+    @Override
+    public void onStageCompleted(SparkListenerStageCompleted completed) {
+      if (completed.stageInfo().attemptNumber() > 0) {
+        retriedStages.add(completed.stageInfo().stageId());
+      }
+    }
+  }
+
+  private static EpochJobs listen() {
+    EpochJobs l = new EpochJobs();
+    spark.sparkContext().addSparkListener(l);
+    return l;
+  }
+
+  private static void stopListening(EpochJobs l) {
+    try {
+      spark.sparkContext().listenerBus().waitUntilEmpty();
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new AssertionError("Spark's listener bus did not drain", e);
+    } finally {
+      spark.sparkContext().removeSparkListener(l);
+    }
+  }
+
+  /**
+   * Four workers, every iterative mode, against the simulation and the jobs; the workers report
+   * worker 0's mixes (the default) or, in two cases, every worker's own changes, from which the
+   * driver recomputes the mixes ({@link BarrierRounds#RESULTS_KEY}).
+   */
+  @ParameterizedTest(name = "{0}, {1} rounds, averaged={2}, results={3}")
+  @CsvSource({
+      "mistakes, 3, true,  mixes",
+      "mistakes, 2, false, leaves",
+      "uniform,  2, true,  mixes",
+      "momentum, 4, true,  mixes",
+      "momentum, 4, false, mixes",
+      "momentum, 7, true,  leaves",
+  })
+  void fourWorkersInABarrierStageEqualTheJobsAndTheNaiveSimulation(String mixing, int rounds,
+      boolean averaged, String results) {
+    int epochs = 4;
+    long seed = 17;
+    Dataset<Row> frame = TestData.frameInOrder(spark, BREAST, 4);
+    PerceptronClassifier c = new PerceptronClassifier().setMixing(mixing).setMixingRounds(rounds)
+        .setAveraging(averaged ? "average" : "none").setMaxIter(epochs).setTol(0.0)
+        .setSeed(seed).setNumWorkers(4);
+    EpochJobs listener = listen();
+    spark.sparkContext().setLocalProperty(RoundExecution.RESULTS_KEY, results);
+    PerceptronClassificationModel barrier;
+    try {
+      barrier = fit("barrier", c, frame);
+    } finally {
+      spark.sparkContext().setLocalProperty(RoundExecution.RESULTS_KEY, null);
+      stopListening(listener);
+    }
+    PerceptronClassificationModel jobs = fit("jobs", c, frame);
+    NaiveMixingSimulation naive = new NaiveMixingSimulation(Examples.dense(BREAST),
+        Examples.labels(BREAST), 30, 4, rounds, mixing, averaged, true, seed).run(epochs);
+    assertArrayEquals(naive.model(), weights(barrier), 0.0, "barrier against the simulation");
+    assertSameTraining(jobs, barrier, BREAST);
+    // One Spark job per epoch, its barrier stage and the one-task stage that reads its results.
+    assertEquals(epochs, listener.jobs.size(), listener.jobs.toString());
+    assertTrue(listener.stagesPerJob.stream().allMatch(n -> n == 2),
+        listener.stagesPerJob.toString());
+  }
+
+  /**
+   * What the naive simulation does not cover: three classes, sample weights, balanced class
+   * weights, a step size, the voted perceptron with block momentum, a passive-aggressive rule, a
+   * validation set, the chunked visiting order, one worker (whose change carries its weights
+   * exactly). Bit for bit the job-per-round training.
+   */
+  @ParameterizedTest(name = "{0}, {1}, {2}, {3} rounds, {4} workers")
+  @CsvSource({
+      "momentum, vote,    perceptron, 3, 4",
+      "momentum, average, pa1,        5, 3",
+      "mistakes, vote,    perceptron, 2, 2",
+      "uniform,  none,    pa2,        3, 4",
+      "mistakes, average, perceptron, 3, 1",
+  })
+  void multiclassWeightedAndVotedTrainingsEqualTheJobs(String mixing, String averaging,
+      String rule, int rounds, int workers) {
+    TestData.Separable data = TestData.separable(5, 1_200, 12, 0.05, 3);
+    Dataset<Row> frame = TestData.frameInOrder(spark, data.examples, workers)
+        .withColumn("w", when(col("label").equalTo(1.0), lit(2.5)).otherwise(lit(0.75)))
+        .withColumn("heldOut", monotonically_increasing_id().mod(10).equalTo(0));
+    PerceptronClassifier c = new PerceptronClassifier().setMixing(mixing).setMixingRounds(rounds)
+        .setAveraging(averaging).setUpdateRule(rule).setStepSize(0.5).setWeightCol("w")
+        .setClassWeight("balanced").setValidationIndicatorCol("heldOut")
+        .setValidationPatience(10).setShuffleScope("chunks").setMaxIter(3).setTol(0.0)
+        .setSeed(9).setNumWorkers(workers);
+    PerceptronClassificationModel barrier = fit("barrier", c, frame);
+    PerceptronClassificationModel jobs = fit("jobs", c, frame);
+    assertSameTraining(jobs, barrier, data.examples);
+  }
+
+  /**
+   * The first attempt of every epoch's barrier stage loses one task halfway through the middle
+   * round, after the rounds before it were mixed into every worker's weights; Spark reruns the
+   * stage and the model is the undisturbed one. Also when every task's first attempt fails
+   * before it starts.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"first-attempt-mid-epoch", "first-attempt"})
+  void aTaskFailingMidEpochLeavesTheModelUnchanged(String mode) {
+    Dataset<Row> frame = TestData.frameInOrder(spark, BREAST, 4);
+    PerceptronClassifier c = new PerceptronClassifier().setMixing("momentum").setMixingRounds(4)
+        .setAveraging("vote").setMaxIter(3).setTol(0.0).setSeed(5).setNumWorkers(4);
+    PerceptronClassificationModel undisturbed = fit("barrier", c, frame);
+    EpochJobs listener = listen();
+    spark.sparkContext().setLocalProperty(FaultInjection.PROPERTY, mode);
+    PerceptronClassificationModel retried;
+    try {
+      retried = fit("barrier", c, frame);
+    } finally {
+      spark.sparkContext().setLocalProperty(FaultInjection.PROPERTY, null);
+      stopListening(listener);
+    }
+    assertSameTraining(undisturbed, retried, BREAST);
+    assertTrue(listener.taskFailures.stream().anyMatch(r -> r.contains("injected failure")),
+        listener.taskFailures.toString());
+    assertEquals(3, listener.retriedStages.size(), "every epoch's stage ran twice: "
+        + listener.retriedStages);
+    assertEquals(3, listener.jobs.size(), "still one job per epoch");
+  }
+
+  /**
+   * A barrier stage that keeps failing (every attempt of epoch 4 on) aborts the training after
+   * Spark's stage attempts, as a dying driver would; resuming from the checkpoint of epoch 2
+   * (momentum's Δ and the vote included) ends with the undisturbed model.
+   */
+  @Test
+  void anAbortedBarrierTrainingResumesFromItsCheckpointToTheSameModel(@TempDir Path tmp) {
+    Dataset<Row> frame = TestData.frameInOrder(spark, BREAST, 4);
+    PerceptronClassifier c = new PerceptronClassifier().setMixing("momentum").setMixingRounds(4)
+        .setAveraging("vote").setMaxIter(5).setTol(0.0).setSeed(8).setNumWorkers(4);
+    PerceptronClassificationModel undisturbed = fit("barrier", c, frame);
+    PerceptronClassifier checkpointed = c.copy(new org.apache.spark.ml.param.ParamMap())
+        .setCheckpointDir(tmp.resolve("ckpt").toString()).setCheckpointInterval(2);
+    spark.sparkContext().setLocalProperty(FaultInjection.PROPERTY, "from-epoch:4");
+    Exception aborted;
+    try {
+      aborted = assertThrows(Exception.class, () -> fit("barrier", checkpointed, frame));
+    } finally {
+      spark.sparkContext().setLocalProperty(FaultInjection.PROPERTY, null);
+    }
+    assertTrue(String.valueOf(aborted.getMessage()).contains("injected failure"),
+        String.valueOf(aborted.getMessage()));
+    assertTrue(java.nio.file.Files.exists(tmp.resolve("ckpt").resolve("epoch-000002.ckpt")),
+        "the training to resume stopped after its checkpoint of epoch 2");
+    PerceptronClassificationModel resumed = fit("barrier", checkpointed, frame);
+    assertArrayEquals(weights(undisturbed), weights(resumed), 0.0);
+    for (TestData.Example e : BREAST) {
+      assertArrayEquals(undisturbed.predictRaw(e.features).toArray(),
+          resumed.predictRaw(e.features).toArray(), 0.0, "the vote");
+    }
+    assertArrayEquals(undisturbed.summary().updatesHistory(), resumed.summary().updatesHistory());
+  }
+
+  /**
+   * Tasks that cannot connect to each other (a firewall): the barrier stage fails on every
+   * attempt, the epoch runs again as jobs, the rest of the training stays there, one WARN line
+   * says so, and the model is the job-per-round one.
+   */
+  @Test
+  void tasksThatCannotConnectFallBackToJobsForTheRestOfTheTraining() {
+    Dataset<Row> frame = TestData.frameInOrder(spark, BREAST, 2);
+    PerceptronClassifier c = new PerceptronClassifier().setMixing("momentum").setMixingRounds(3)
+        .setMaxIter(3).setTol(0.0).setSeed(6).setNumWorkers(2);
+    EpochJobs listener = listen();
+    PerceptronClassificationModel fellBack;
+    List<String> warnings;
+    spark.sparkContext().setLocalProperty(FaultInjection.PROPERTY, "barrier-setup");
+    try (LogCapture log = LogCapture.of(BarrierRounds.class)) {
+      fellBack = fit("auto", c, frame);
+      warnings = log.messages(Level.WARN);
+    } finally {
+      spark.sparkContext().setLocalProperty(FaultInjection.PROPERTY, null);
+      stopListening(listener);
+    }
+    assertEquals(1, warnings.size(), warnings.toString());
+    assertTrue(warnings.get(0).contains("from epoch 1 on")
+        && warnings.get(0).contains(RoundExecution.PORT_KEY), warnings.get(0));
+    // The failed barrier job, then 3 rounds as jobs in each of the 3 epochs.
+    assertEquals(1 + 3 * 3, listener.jobs.size(), listener.jobs.toString());
+    assertSameTraining(fit("jobs", c, frame), fellBack, BREAST);
+  }
+
+  /** Spark's allGather carries the same mixes (one second a round: two rounds only). */
+  @Test
+  void theAllGatherExchangeGivesTheSameModel() {
+    Dataset<Row> frame = TestData.frameInOrder(spark, BREAST, 2);
+    PerceptronClassifier c = new PerceptronClassifier().setMixing("momentum").setMixingRounds(2)
+        .setMaxIter(1).setTol(0.0).setSeed(3).setNumWorkers(2);
+    spark.sparkContext().setLocalProperty(RoundExecution.EXCHANGE_KEY, "allgather");
+    PerceptronClassificationModel gathered;
+    try {
+      gathered = fit("barrier", c, frame);
+    } finally {
+      spark.sparkContext().setLocalProperty(RoundExecution.EXCHANGE_KEY, null);
+    }
+    assertSameTraining(fit("jobs", c, frame), gathered, BREAST);
+  }
+
+  /**
+   * More workers than task slots: a barrier stage could never start, so the rounds run as one
+   * job each, and the log says why; asking for barrier mode then is an error naming the key.
+   */
+  @Test
+  void moreWorkersThanSlotsFallBackToAJobPerRoundAndSaySo() {
+    Dataset<Row> frame = TestData.frameInOrder(spark, BREAST, 6);
+    PerceptronClassifier c = new PerceptronClassifier().setMixing("momentum").setMixingRounds(3)
+        .setMaxIter(2).setTol(0.0).setSeed(5).setNumWorkers(6);
+    EpochJobs listener = listen();
+    PerceptronClassificationModel auto;
+    List<String> info;
+    try (LogCapture log = LogCapture.of(BarrierRounds.class)) {
+      auto = fit("auto", c, frame);
+      info = log.messages(Level.INFO);
+    } finally {
+      stopListening(listener);
+    }
+    assertEquals(2 * 3, listener.jobs.size(), "one job per round: " + listener.jobs);
+    assertEquals(1, info.size(), info.toString());
+    assertTrue(info.get(0).contains("one Spark job each")
+        && info.get(0).contains("6 workers") && info.get(0).contains("4 task slots"),
+        info.get(0));
+    assertSameTraining(fit("jobs", c, frame), auto, BREAST);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> fit("barrier", c, frame));
+    assertTrue(e.getMessage().contains(RoundExecution.MODE_KEY + "=barrier")
+        && e.getMessage().contains("4 task slots"), e.getMessage());
+  }
+
+  /** A DataFrame whose partition p holds exactly {@code parts.get(p)}, in that order. */
+  private static Dataset<Row> partitionedByHand(List<List<TestData.Example>> parts) {
+    List<List<Row>> rows = new ArrayList<>();
+    for (List<TestData.Example> part : parts) {
+      List<Row> r = new ArrayList<>();
+      for (TestData.Example e : part) {
+        r.add(RowFactory.create(e.label, e.features));
+      }
+      rows.add(r);
+    }
+    return spark.createDataFrame(new JavaSparkContext(spark.sparkContext())
+        .parallelize(rows, rows.size()).flatMap(List::iterator), TestData.SCHEMA);
+  }
+
+  /**
+   * Workers that coalesce the input's partitions (8 for 3 workers: groups {0, 1}, {2, 3, 4},
+   * {5, 6, 7}): Spark refuses a barrier stage over a coalesce, so the groups are gathered through
+   * one shuffle instead, the log says so, and every epoch is one barrier job; the model is, bit
+   * for bit, the one of the jobs over the coalesce and of the groups partitioned by hand.
+   */
+  @Test
+  void coalescedWorkersAreGatheredThroughAShuffleAndRunInABarrierStage() {
+    Dataset<Row> eight = TestData.frameInOrder(spark, BREAST, 8);
+    List<List<TestData.Example>> groups = new ArrayList<>();
+    for (int[] group : new int[][] {{0, 1}, {2, 3, 4}, {5, 6, 7}}) {
+      List<TestData.Example> worker = new ArrayList<>();
+      for (int p : group) {
+        int n = BREAST.size();
+        worker.addAll(BREAST.subList(p * n / 8, (p + 1) * n / 8));
+      }
+      groups.add(worker);
+    }
+    PerceptronClassifier c = new PerceptronClassifier().setMixing("momentum").setMixingRounds(3)
+        .setMaxIter(3).setTol(0.0).setSeed(5).setNumWorkers(3);
+    EpochJobs listener = listen();
+    PerceptronClassificationModel gathered;
+    List<String> layout;
+    try (LogCapture log = LogCapture.of(WorkerLayout.class)) {
+      gathered = fit("auto", c, eight);
+      layout = log.messages(Level.INFO);
+    } finally {
+      stopListening(listener);
+    }
+    assertTrue(layout.size() == 1 && layout.get(0).contains("the input's 8 partitions are"
+        + " gathered into 3"), layout.toString());
+    assertEquals(3, listener.jobs.size(), listener.jobs.toString());
+    // Each: the barrier stage, the one-task stage reading its results, and the gather's map
+    // stage, listed but skipped (its output exists since the blocks were built).
+    assertTrue(listener.stagesPerJob.stream().allMatch(n -> n == 3),
+        listener.stagesPerJob.toString());
+    assertSameTraining(fit("jobs", c, eight), gathered, BREAST);
+    assertSameTraining(fit("jobs", c, partitionedByHand(groups)), gathered, BREAST);
+  }
+
+  /**
+   * An input as many partitions as workers whose chain holds a union (Spark refuses a barrier
+   * stage over it too): gathered one partition per worker, the same model as the jobs.
+   */
+  @Test
+  void anInputMadeByAUnionIsGatheredOnePartitionPerWorker() {
+    int half = BREAST.size() / 2;
+    Dataset<Row> union = TestData.frameInOrder(spark, BREAST.subList(0, half), 2)
+        .union(TestData.frameInOrder(spark, BREAST.subList(half, BREAST.size()), 2));
+    assertEquals(4, union.rdd().getNumPartitions());
+    PerceptronClassifier c = new PerceptronClassifier().setMixing("momentum").setMixingRounds(2)
+        .setMaxIter(2).setTol(0.0).setSeed(4).setNumWorkers(4);
+    EpochJobs listener = listen();
+    PerceptronClassificationModel gathered;
+    try {
+      gathered = fit("barrier", c, union);
+    } finally {
+      stopListening(listener);
+    }
+    // The barrier stage, its results' stage, the gather's (skipped) map stage.
+    assertTrue(listener.stagesPerJob.stream().allMatch(n -> n == 3),
+        listener.stagesPerJob.toString());
+    assertSameTraining(fit("jobs", c, union), gathered, BREAST);
+  }
+
+  /**
+   * What Spark's DAGScheduler refuses under a barrier stage of 2 tasks: an RDD of its stage
+   * (through narrow dependencies) with another number of partitions, named; a shuffle ends the
+   * stage, so what lies before it does not count.
+   */
+  @Test
+  void theChainCheckNamesWhatSparkWouldRefuse() {
+    JavaSparkContext jsc = new JavaSparkContext(spark.sparkContext());
+    org.apache.spark.api.java.JavaRDD<Integer> six = jsc.parallelize(List.of(1, 2, 3, 4, 5, 6), 6);
+    String coalesced = BarrierRounds.chainProblem(six.coalesce(2).map(x -> x + 1).rdd(), 2);
+    assertTrue(coalesced != null && coalesced.contains("has 6 partitions, not 2"), coalesced);
+    assertEquals(null, BarrierRounds.chainProblem(six.map(x -> x + 1).rdd(), 6));
+    assertEquals(null, BarrierRounds.chainProblem(six.repartition(2).map(x -> x + 1).rdd(), 2));
+  }
+
+  /**
+   * The automatic choice: one round per epoch stays one job per epoch (a barrier stage would
+   * save nothing), several rounds run in a barrier stage, and the log says so once.
+   */
+  @Test
+  void autoUsesABarrierStageOnlyForSeveralRounds() {
+    Dataset<Row> frame = TestData.frameInOrder(spark, BREAST, 3);
+    PerceptronClassifier c = new PerceptronClassifier().setMixing("mistakes").setMaxIter(2)
+        .setTol(0.0).setSeed(5).setNumWorkers(3);
+    EpochJobs oneRound = listen();
+    try {
+      fit("auto", c, frame);
+    } finally {
+      stopListening(oneRound);
+    }
+    assertTrue(oneRound.stagesPerJob.stream().allMatch(n -> n == 1), "plain jobs");
+    EpochJobs severalRounds = listen();
+    List<String> info;
+    try (LogCapture log = LogCapture.of(BarrierRounds.class)) {
+      fit("auto", c.setMixingRounds(3), frame);
+      info = log.messages(Level.INFO);
+    } finally {
+      stopListening(severalRounds);
+    }
+    assertEquals(2, severalRounds.jobs.size(), severalRounds.jobs.toString());
+    assertTrue(info.size() == 1 && info.get(0).contains("inside one barrier stage of 3 tasks"),
+        info.toString());
+  }
+}
