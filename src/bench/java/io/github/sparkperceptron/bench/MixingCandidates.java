@@ -16,7 +16,6 @@ import io.github.sparkperceptron.internal.kernel.UpdateRule;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;

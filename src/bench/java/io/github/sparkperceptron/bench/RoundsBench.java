@@ -4,6 +4,7 @@ import io.github.sparkperceptron.data.SyntheticData;
 import io.github.sparkperceptron.internal.blocks.TrainingInput;
 import io.github.sparkperceptron.internal.mixing.MixingMode;
 import io.github.sparkperceptron.internal.plan.TrainingConfig;
+import io.github.sparkperceptron.internal.plan.TrainingPlan;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import java.util.ArrayList;
@@ -11,6 +12,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.ml.evaluation.MulticlassClassificationEvaluator;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.scheduler.AccumulableInfo;
@@ -338,7 +340,9 @@ final class RoundsBench {
           drain();
           long before = counter.shuffleWritten();
           long start = System.nanoTime();
-          try (TrainingInput prepared = TrainingInput.prepare(input, momentum, workers)) {
+          try (TrainingInput prepared = TrainingInput.prepare(input,
+              TrainingPlan.forFit(JavaSparkContext.fromSparkContext(spark.sparkContext()),
+                  momentum, workers))) {
             double s = (System.nanoTime() - start) / 1e9;
             drain();
             if (r >= 0) {

@@ -9,6 +9,7 @@ import io.github.sparkperceptron.internal.io.ParquetSource;
 import io.github.sparkperceptron.internal.io.ReadSpec;
 import io.github.sparkperceptron.internal.io.TextInput;
 import io.github.sparkperceptron.internal.plan.TrainingConfig;
+import io.github.sparkperceptron.internal.plan.TrainingPlan;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -64,14 +65,20 @@ enum DataFormat {
   }
 
   /**
-   * Reads the planned text input into cached blocks, refusing bad input with the messages of
-   * {@link #read}.
-   *
-   * @param forTraining whether the rows are training rows (else only scored)
+   * Reads the planned text input into cached training blocks for {@code plan}, refusing bad input
+   * with the messages of {@link #read}.
    */
-  TrainingInput blocks(JavaSparkContext jsc, TextInput text, String path, TrainingConfig config,
-      boolean forTraining) {
-    return hinted(path, () -> TrainingInput.fromText(jsc, text, config, forTraining));
+  TrainingInput blocks(JavaSparkContext jsc, TextInput text, String path, TrainingPlan plan) {
+    return hinted(path, () -> TrainingInput.fromText(jsc, text, plan));
+  }
+
+  /**
+   * Reads the planned text input into cached blocks only to be scored, refusing bad input with the
+   * messages of {@link #read}.
+   */
+  TrainingInput scoringBlocks(JavaSparkContext jsc, TextInput text, String path,
+      TrainingConfig config) {
+    return hinted(path, () -> TrainingInput.forScoring(jsc, text, config));
   }
 
   /**

@@ -7,6 +7,7 @@ import io.github.sparkperceptron.internal.io.LabeledData;
 import io.github.sparkperceptron.internal.io.ReadSpec;
 import io.github.sparkperceptron.internal.io.TextInput;
 import io.github.sparkperceptron.internal.plan.TrainingConfig;
+import io.github.sparkperceptron.internal.plan.TrainingPlan;
 import io.github.sparkperceptron.ml.EngineBridge;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
@@ -259,12 +260,13 @@ public final class TrainJob implements Callable<Integer> {
       ReadSpec weighted, List<Double> testAccuracy) {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     TrainingConfig config = EngineBridge.config(estimator);
-    int workers = TrainingInput.workersFor(config, jsc);
+    TrainingPlan plan = TrainingPlan.forFit(jsc, config);
+    int workers = plan.numWorkers();
     DataFormat format = input.format;
     TextInput trainText = format.plan(spark, trainPath, numFeatures >= 0
         ? weighted.withNumFeatures(numFeatures, "--num-features") : weighted,
         "training data (--train)", workers);
-    TrainingInput train = format.blocks(jsc, trainText, trainPath, config, true);
+    TrainingInput train = format.blocks(jsc, trainText, trainPath, plan);
     TrainingInput test = null;
     try {
       if (testPath != null) {
@@ -272,7 +274,7 @@ public final class TrainJob implements Callable<Integer> {
         TextInput testText = format.plan(spark, testPath, weighted.withNumFeatures(
             train.numFeatures(), "the training data").withWeightCol(""), "test data (--test)",
             workers);
-        test = format.blocks(jsc, testText, testPath, config, false);
+        test = format.scoringBlocks(jsc, testText, testPath, config);
         TrainingInput scored = test;
         if (plotPath != null) {
           estimator.setEpochListener((epoch, snapshot) ->

@@ -24,8 +24,6 @@ import org.apache.spark.ml.util.GeneralMLWriter;
 import org.apache.spark.ml.util.HasTrainingSummary;
 import org.apache.spark.ml.util.Identifiable;
 import org.apache.spark.ml.util.MLReader;
-import org.apache.spark.ml.util.MLWritable;
-import org.apache.spark.ml.util.MLWriter;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;

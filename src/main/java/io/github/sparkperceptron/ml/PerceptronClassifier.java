@@ -10,6 +10,7 @@ import io.github.sparkperceptron.internal.kernel.LinearState;
 import io.github.sparkperceptron.internal.kernel.UpdateRule;
 import io.github.sparkperceptron.internal.mixing.MixingMode;
 import io.github.sparkperceptron.internal.plan.TrainingConfig;
+import io.github.sparkperceptron.internal.plan.TrainingPlan;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -232,8 +233,8 @@ public class PerceptronClassifier
   public PerceptronClassificationModel train(Dataset<?> dataset) {
     checkParams();
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(dataset.sparkSession().sparkContext());
-    try (TrainingInput input = TrainingInput.prepare(dataset, trainingConfig(),
-        jsc.sc().defaultParallelism())) {
+    try (TrainingInput input = TrainingInput.prepare(dataset,
+        TrainingPlan.forFit(jsc, trainingConfig()))) {
       return trainOn(input);
     }
   }
@@ -272,11 +273,10 @@ public class PerceptronClassifier
   /** The mixing loop over the blocks, then the model and its summary. */
   private PerceptronClassificationModel trainOn(TrainingInput input) {
     UpdateRule rule = updateRuleValue();
-    JavaSparkContext jsc = input.sparkContext();
-    TrainingConfig config = trainingConfig();
+    TrainingConfig config = input.plan().config();
     LearnerConfig learner = config.learner(input.numFeatures(), input.numClasses(),
         classWeights(input));
-    MixingLoop loop = new MixingLoop(jsc, input, learner, config);
+    MixingLoop loop = new MixingLoop(input, input.plan().withData(input.facts(), learner));
     // Before anything of the model's size is allocated (the zero state, the initial model's
     // weights): a model that cannot fit is refused with a message, not an OutOfMemoryError.
     loop.requireMemory();

@@ -47,8 +47,8 @@ class BlockEvaluationTest {
     TextInput text = TextInput.plan(spark, scored, TextInput.Format.LIBSVM, width,
         "scored data", 3);
     PerceptronClassificationSummary actual;
-    try (TrainingInput blocks = TrainingInput.fromText(jsc, text, EngineBridge.config(estimator),
-        false)) {
+    try (TrainingInput blocks = TrainingInput.forScoring(jsc, text,
+        EngineBridge.config(estimator))) {
       actual = EngineBridge.evaluate(model, blocks);
     }
     String what = set + "/" + file;

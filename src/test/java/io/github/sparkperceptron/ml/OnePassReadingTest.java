@@ -10,6 +10,7 @@ import io.github.sparkperceptron.internal.io.LabeledData;
 import io.github.sparkperceptron.internal.io.LibSvmSource;
 import io.github.sparkperceptron.internal.io.ReadSpec;
 import io.github.sparkperceptron.internal.io.TextInput;
+import io.github.sparkperceptron.internal.plan.TrainingPlan;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
 import java.io.IOException;
@@ -60,7 +61,7 @@ class OnePassReadingTest {
       String path, TextInput.Format format, ReadSpec spec, int workers) {
     TextInput text = TextInput.plan(spark, path, format, spec, "training data", workers);
     try (TrainingInput input = TrainingInput.fromText(jsc, text,
-        EngineBridge.config(estimator), true)) {
+        TrainingPlan.forFit(jsc, EngineBridge.config(estimator)))) {
       return EngineBridge.fit(estimator, input);
     }
   }

@@ -1,9 +1,8 @@
 package io.github.sparkperceptron.internal.blocks;
 
 import io.github.sparkperceptron.internal.io.TextInput;
-import io.github.sparkperceptron.internal.plan.TrainingConfig;
+import io.github.sparkperceptron.internal.plan.TrainingPlan;
 import java.util.function.IntFunction;
-import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
 
 /**
@@ -31,8 +30,8 @@ public abstract class BatchInput {
     return new Text(planFor);
   }
 
-  /** The plan of learning the batch with {@code config} on {@code slots} task slots. */
-  public abstract TrainingInput.Plan plan(JavaSparkContext jsc, TrainingConfig config, int slots);
+  /** The conversion of the batch into blocks for the batch's {@code plan}. */
+  public abstract TrainingInput.Conversion conversion(TrainingPlan plan);
 
   private static final class Rows extends BatchInput {
     private final Dataset<?> rows;
@@ -42,9 +41,8 @@ public abstract class BatchInput {
     }
 
     @Override
-    public TrainingInput.Plan plan(JavaSparkContext jsc, TrainingConfig config, int slots) {
-      // A stream's rounds run as one job each: its workers are never gathered for barriers.
-      return TrainingInput.plan(rows, config, slots, false);
+    public TrainingInput.Conversion conversion(TrainingPlan plan) {
+      return TrainingInput.conversion(rows, plan);
     }
   }
 
@@ -56,9 +54,9 @@ public abstract class BatchInput {
     }
 
     @Override
-    public TrainingInput.Plan plan(JavaSparkContext jsc, TrainingConfig config, int slots) {
-      return TrainingInput.textPlan(jsc, planFor.apply(TrainingInput.workersFor(config, jsc)),
-          config, true);
+    public TrainingInput.Conversion conversion(TrainingPlan plan) {
+      return TrainingInput.textConversion(plan.sparkContext(),
+          planFor.apply(plan.numWorkers()), plan.config(), plan);
     }
   }
 }

@@ -6,13 +6,21 @@ import static org.apache.spark.sql.functions.monotonically_increasing_id;
 import io.github.sparkperceptron.internal.io.SplitReport;
 import io.github.sparkperceptron.internal.io.TextInput;
 import io.github.sparkperceptron.internal.kernel.VisitOrder;
+import io.github.sparkperceptron.internal.plan.DataFacts;
 import io.github.sparkperceptron.internal.plan.TrainingConfig;
-import io.github.sparkperceptron.internal.rounds.BarrierRounds;
+import io.github.sparkperceptron.internal.plan.TrainingPlan;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.apache.spark.Dependency;
+import org.apache.spark.ShuffleDependency;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -20,6 +28,7 @@ import org.apache.spark.ml.attribute.Attribute;
 import org.apache.spark.ml.attribute.AttributeGroup;
 import org.apache.spark.ml.attribute.BinaryAttribute;
 import org.apache.spark.ml.attribute.NominalAttribute;
+import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -29,6 +38,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import scala.Option;
 import scala.Tuple2;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The training data of one {@code fit}: the input's partitions laid out over the workers
@@ -74,10 +84,13 @@ public final class TrainingInput implements AutoCloseable {
   private final List<PreparedPartition> facts;
   /** How reading mapped the labels (e.g. "labels -1/+1 mapped to 0/1"), or "". */
   private String labelNote = "";
+  /** The plan the training rows were laid out by; null for data only to be scored. */
+  private final TrainingPlan plan;
 
   private TrainingInput(JavaRDD<PreparedPartition> blocks, WorkerLayout layout,
-      List<PreparedPartition> facts, int numFeatures, int numClasses) {
+      List<PreparedPartition> facts, int numFeatures, int numClasses, TrainingPlan plan) {
     this.blocks = blocks;
+    this.plan = plan;
     this.layout = layout;
     this.numWorkers = facts.size();
     this.numFeatures = numFeatures;
@@ -122,33 +135,19 @@ public final class TrainingInput implements AutoCloseable {
   }
 
   /**
-   * Lays {@code dataset} out over {@code config}'s workers, each worker's training rows stored in
-   * the layout of the configuration's {@link VisitOrder} ({@link VisitOrder#layout}), converts
+   * Lays {@code dataset} out over the workers of {@code plan}, each worker's training rows stored
+   * in the layout of the configuration's {@link VisitOrder} ({@link VisitOrder#layout}), converts
    * and validates it; throws {@link IllegalArgumentException} naming the first problem (schema,
    * then rows in input order, then dataset-wide facts).
-   *
-   * @param slots the cluster's task slots ({@code SparkContext.defaultParallelism}), which
-   *     automatic {@code numWorkers} takes
    */
-  public static TrainingInput prepare(Dataset<?> dataset, TrainingConfig config, int slots) {
-    return prepare(dataset, config, slots, false);
-  }
-
-  /**
-   * As {@link #prepare(Dataset, TrainingConfig, int)}. With {@code nothingToLearnIsFine} (a
-   * stream's micro-batch) an input without rows or with only zero weights is returned (its
-   * {@link #numRows} or {@link #totalWeight} is 0, and {@link #numFeatures} is −1 without rows)
-   * instead of being refused.
-   */
-  static TrainingInput prepare(Dataset<?> dataset, TrainingConfig config, int slots,
-      boolean nothingToLearnIsFine) {
-    Plan plan = plan(dataset, config, slots, true);
-    plan.logLayout();
-    JavaRDD<PreparedPartition> prepared = plan.convert(false)
+  public static TrainingInput prepare(Dataset<?> dataset, TrainingPlan plan) {
+    Conversion conversion = conversion(dataset, plan);
+    conversion.logLayout();
+    JavaRDD<PreparedPartition> prepared = conversion.convert(false)
         .setName(BLOCKS_NAME).persist(StorageLevel.MEMORY_AND_DISK());
     try {
       List<PreparedPartition> facts = prepared.map(PreparedPartition::withoutBlock).collect();
-      return plan.validate(prepared, facts, nothingToLearnIsFine);
+      return conversion.validate(prepared, facts, false);
     } catch (RuntimeException e) {
       prepared.unpersist(false);
       throw e;
@@ -161,11 +160,14 @@ public final class TrainingInput implements AutoCloseable {
    * layout over the workers decided. A stream converts, scores and trains a micro-batch in one job
    * from it, and validates the facts its tasks return ({@link #validate}).
    */
-  public abstract static class Plan {
+  public abstract static class Conversion {
     public final WorkerLayout layout;
+    /** The training's plan, or null for data only to be scored. */
+    final TrainingPlan plan;
 
-    private Plan(WorkerLayout layout) {
+    private Conversion(WorkerLayout layout, TrainingPlan plan) {
       this.layout = layout;
+      this.plan = plan;
     }
 
     /**
@@ -203,16 +205,16 @@ public final class TrainingInput implements AutoCloseable {
   }
 
   /** The plan of a DataFrame's rows. */
-  private static final class RowPlan extends Plan {
+  private static final class RowConversion extends Conversion {
     /** (label, features[, weight][, validation], row id) rows of the input partitions. */
     final JavaRDD<Row> rows;
     final PreparedPartition.Spec spec;
     final int declaredClasses;
     final String validationCol;
 
-    private RowPlan(JavaRDD<Row> rows, WorkerLayout layout, PreparedPartition.Spec spec,
-        int declaredClasses, String validationCol) {
-      super(layout);
+    private RowConversion(JavaRDD<Row> rows, WorkerLayout layout, PreparedPartition.Spec spec,
+        int declaredClasses, String validationCol, TrainingPlan plan) {
+      super(layout, plan);
       this.rows = rows;
       this.spec = spec;
       this.declaredClasses = declaredClasses;
@@ -241,7 +243,7 @@ public final class TrainingInput implements AutoCloseable {
     public TrainingInput validate(JavaRDD<PreparedPartition> prepared, List<PreparedPartition> facts,
         boolean nothingToLearnIsFine) {
       return TrainingInput.validate(prepared, layout, facts, declaredClasses, validationCol,
-          nothingToLearnIsFine);
+          nothingToLearnIsFine, plan);
     }
   }
 
@@ -249,16 +251,16 @@ public final class TrainingInput implements AutoCloseable {
    * The plan of a text input that its workers read in one pass ({@link TextInput}): each worker
    * parses its lines straight into its block, no DataFrame, no shuffle.
    */
-  private static final class TextPlan extends Plan {
+  private static final class TextConversion extends Conversion {
     final JavaSparkContext jsc;
     final TextInput text;
     final PreparedPartition.Spec spec;
     /** Whether the plan's workers train (fit's log says how the input reaches them). */
     final boolean logWorkers;
 
-    private TextPlan(JavaSparkContext jsc, TextInput text, WorkerLayout layout,
-        PreparedPartition.Spec spec, boolean logWorkers) {
-      super(layout);
+    private TextConversion(JavaSparkContext jsc, TextInput text, WorkerLayout layout,
+        PreparedPartition.Spec spec, boolean logWorkers, TrainingPlan plan) {
+      super(layout, plan);
       this.jsc = jsc;
       this.text = text;
       this.spec = spec;
@@ -314,7 +316,7 @@ public final class TrainingInput implements AutoCloseable {
       }
       try {
         TrainingInput input = TrainingInput.validate(blocks, layout, wide, -1,
-            spec.validationCol, nothingToLearnIsFine);
+            spec.validationCol, nothingToLearnIsFine, plan);
         input.labelNote = verdict.labelNote();
         return input;
       } catch (RuntimeException e) {
@@ -326,13 +328,9 @@ public final class TrainingInput implements AutoCloseable {
     }
   }
 
-  /**
-   * The {@link Plan} of training on {@code dataset}; see {@link #prepare}.
-   *
-   * @param barrierRounds whether the training's rounds may run in barrier stages (a stream's
-   *     rounds run as one job each, so its workers are never gathered through a shuffle for them)
-   */
-  static Plan plan(Dataset<?> dataset, TrainingConfig config, int slots, boolean barrierRounds) {
+  /** The {@link Conversion} of training on {@code dataset} by {@code plan}; see {@link #prepare}. */
+  static Conversion conversion(Dataset<?> dataset, TrainingPlan plan) {
+    TrainingConfig config = plan.config();
     String labelCol = config.labelCol;
     String featuresCol = config.featuresCol;
     String weightCol = config.weightCol;
@@ -364,58 +362,86 @@ public final class TrainingInput implements AutoCloseable {
     // they end up, whatever worker reads them.
     columns.add(monotonically_increasing_id());
     JavaRDD<Row> rows = dataset.select(columns.toArray(new Column[0])).toJavaRDD();
-    WorkerLayout layout = layout(rows, config, slots, barrierRounds);
-    return new RowPlan(rows, layout, spec, declaredClasses, validationCol);
+    WorkerLayout layout = layout(rows, plan);
+    return new RowConversion(rows, layout, spec, declaredClasses, validationCol, plan);
   }
 
   /**
-   * How {@code rows}' partitions feed the workers ({@link WorkerLayout}). When the mixing rounds
-   * may run in barrier stages ({@link BarrierRounds#mayRun}), which Spark refuses over a
-   * coalesce or over an input whose chain changes the number of partitions (a union), the
+   * How {@code rows}' partitions feed the workers ({@link WorkerLayout}). When the plan's rounds
+   * may run in barrier stages ({@link TrainingPlan#gathersForBarrier}), which Spark refuses over
+   * a coalesce or over an input whose chain changes the number of partitions (a union), the
    * workers are gathered through a shuffle instead: the same rows in the same order.
    */
-  private static WorkerLayout layout(JavaRDD<Row> rows, TrainingConfig config, int slots,
-      boolean barrierRounds) {
-    WorkerLayout layout = WorkerLayout.of(config.numWorkers, slots, rows.getNumPartitions());
+  private static WorkerLayout layout(JavaRDD<Row> rows, TrainingPlan plan) {
+    WorkerLayout layout = WorkerLayout.of(plan.config().numWorkers, plan.slots(),
+        rows.getNumPartitions());
     boolean narrowChainRefused = layout.mode == WorkerLayout.Mode.COALESCE
         || (layout.mode == WorkerLayout.Mode.AS_IS
-            && BarrierRounds.chainProblem(rows.rdd(), layout.numWorkers) != null);
-    if (barrierRounds && narrowChainRefused && BarrierRounds.mayRun(
-        JavaSparkContext.fromSparkContext(rows.context()), config, layout.numWorkers)) {
-      return layout.gathered();
+            && chainProblem(rows.rdd(), layout.numWorkers) != null);
+    return narrowChainRefused && plan.gathersForBarrier() ? layout.gathered() : layout;
+  }
+
+  /**
+   * The first RDD in {@code rdd}'s stage (its ancestors through non-shuffle dependencies, as
+   * Spark's DAGScheduler walks them) with another number of partitions than {@code tasks},
+   * described, or null: Spark runs a barrier stage only over a chain without one.
+   */
+  static String chainProblem(RDD<?> rdd, int tasks) {
+    Deque<RDD<?>> todo = new ArrayDeque<>();
+    Set<Integer> seen = new HashSet<>();
+    todo.push(rdd);
+    while (!todo.isEmpty()) {
+      RDD<?> r = todo.pop();
+      if (!seen.add(r.id())) {
+        continue;
+      }
+      if (r.getNumPartitions() != tasks) {
+        return String.format(Locale.ROOT, "%s has %d partitions, not %d", r, r.getNumPartitions(),
+            tasks);
+      }
+      for (Dependency<?> d : CollectionConverters.asJava(r.dependencies())) {
+        if (!(d instanceof ShuffleDependency)) {
+          todo.push(d.rdd());
+        }
+      }
     }
-    return layout;
+    return null;
   }
 
   /**
-   * The number of workers a training with {@code config} gets on a cluster of {@code slots} task
-   * slots: the {@code numWorkers} param, or the slots when it is 0 (automatic).
+   * Why Spark would refuse a barrier stage over the cached blocks (their RDD chain), or null.
    */
-  public static int workersFor(TrainingConfig config, JavaSparkContext jsc) {
-    return WorkerLayout.of(config.numWorkers, jsc.sc().defaultParallelism(), 0).numWorkers;
+  public String barrierChainProblem() {
+    return chainProblem(blocks.rdd(), numWorkers);
   }
 
   /**
-   * The blocks of a text input read in one pass, planned for {@link #workersFor} workers: each
-   * worker parses its lines straight into its block (no DataFrame, no shuffle), and the driver
-   * raises the first problem of the reading ({@link TextInput#verdict}: file:line messages) or
-   * of the rows, before anything is learned. For the same rows in the same workers the blocks
-   * are those {@link #prepare} builds from a DataFrame, bit for bit.
-   *
-   * @param forTraining true: the training rows are stored in the layout of the configuration's
-   *     visit order, as {@link #prepare} stores them, and {@code text} must be planned for the
-   *     configuration's workers; false (data only to be scored): in input order, by the workers
-   *     {@code text} was planned for
+   * The training blocks of a text input read in one pass, planned for {@code plan}'s workers: each
+   * worker parses its lines straight into its block (no DataFrame, no shuffle), its training rows
+   * stored in the layout of the configuration's visit order as {@link #prepare} stores them, and
+   * the driver raises the first problem of the reading ({@link TextInput#verdict}: file:line
+   * messages) or of the rows, before anything is learned. For the same rows in the same workers
+   * the blocks are those {@link #prepare} builds from a DataFrame, bit for bit.
    */
-  public static TrainingInput fromText(JavaSparkContext jsc, TextInput text,
-      TrainingConfig config, boolean forTraining) {
-    Plan plan = textPlan(jsc, text, config, forTraining);
-    JavaRDD<PreparedPartition> prepared = plan.convert(true)
-        .setName(forTraining ? BLOCKS_NAME : EVALUATION_BLOCKS_NAME)
+  public static TrainingInput fromText(JavaSparkContext jsc, TextInput text, TrainingPlan plan) {
+    return read(textConversion(jsc, text, plan.config(), plan), BLOCKS_NAME);
+  }
+
+  /**
+   * The blocks of a text input read in one pass only to be scored, in input order, by the workers
+   * {@code text} was planned for; {@code config} names the columns.
+   */
+  public static TrainingInput forScoring(JavaSparkContext jsc, TextInput text,
+      TrainingConfig config) {
+    return read(textConversion(jsc, text, config, null), EVALUATION_BLOCKS_NAME);
+  }
+
+  private static TrainingInput read(Conversion conversion, String name) {
+    JavaRDD<PreparedPartition> prepared = conversion.convert(true).setName(name)
         .persist(StorageLevel.MEMORY_AND_DISK());
     try {
       List<PreparedPartition> facts = prepared.map(PreparedPartition::withoutBlock).collect();
-      TrainingInput input = plan.validate(prepared, facts, false);
+      TrainingInput input = conversion.validate(prepared, facts, false);
       if (input.blocks != prepared) {
         prepared.unpersist(false);
       }
@@ -427,21 +453,24 @@ public final class TrainingInput implements AutoCloseable {
   }
 
   /**
-   * The {@link Plan} of reading {@code text} in one pass (see {@link #fromText}); with
-   * {@code forTraining}, {@code text} must be planned for {@link #workersFor} workers.
+   * The {@link Conversion} of reading {@code text} in one pass (see {@link #fromText}): for the
+   * training of {@code plan}, whose workers {@code text} must be planned for, or (plan null) only
+   * to be scored.
    */
-  static Plan textPlan(JavaSparkContext jsc, TextInput text, TrainingConfig config,
-      boolean forTraining) {
+  static Conversion textConversion(JavaSparkContext jsc, TextInput text, TrainingConfig config,
+      TrainingPlan plan) {
+    boolean forTraining = plan != null;
     // Data only to be scored may be read by any number of workers.
-    WorkerLayout layout = WorkerLayout.of(forTraining ? config.numWorkers : text.numWorkers(),
-        jsc.sc().defaultParallelism(), text.inputSplits());
+    WorkerLayout layout = forTraining
+        ? WorkerLayout.of(config.numWorkers, plan.slots(), text.inputSplits())
+        : WorkerLayout.of(text.numWorkers(), jsc.sc().defaultParallelism(), text.inputSplits());
     if (layout.numWorkers != text.numWorkers()) {
       throw new IllegalArgumentException("the text input was planned for " + text.numWorkers()
           + " workers, the training has " + layout.numWorkers);
     }
     PreparedPartition.Spec spec = new PreparedPartition.Spec(config, text.numFeatures(), -1,
         forTraining);
-    return new TextPlan(jsc, text, layout, spec, forTraining);
+    return new TextConversion(jsc, text, layout, spec, forTraining, plan);
   }
 
   /** The name of cached blocks of data that are only scored (in Spark's UI, under Storage). */
@@ -503,7 +532,7 @@ public final class TrainingInput implements AutoCloseable {
 
   private static TrainingInput validate(JavaRDD<PreparedPartition> prepared, WorkerLayout layout,
       List<PreparedPartition> facts, int declaredClasses, String validationCol,
-      boolean nothingToLearnIsFine) {
+      boolean nothingToLearnIsFine, TrainingPlan plan) {
     int numFeatures = -1;
     long featuresFrom = -1;
     int maxLabel = -1;
@@ -538,7 +567,8 @@ public final class TrainingInput implements AutoCloseable {
     }
     if (nothingToLearnIsFine && (rows == 0 || !(weight > 0))) {
       int numClasses = declaredClasses > 0 ? declaredClasses : Math.max(2, maxLabel + 1);
-      return new TrainingInput(prepared, layout, facts, numFeatures, Math.max(2, numClasses));
+      return new TrainingInput(prepared, layout, facts, numFeatures, Math.max(2, numClasses),
+          plan);
     }
     if (rows + heldOut == 0) {
       throw new IllegalArgumentException("The training dataset is empty (0 rows); check the"
@@ -558,7 +588,7 @@ public final class TrainingInput implements AutoCloseable {
     }
     int numClasses = declaredClasses > 0 ? declaredClasses : Math.max(2, maxLabel + 1);
     TrainingInput input = new TrainingInput(prepared, layout, facts, numFeatures,
-        Math.max(2, numClasses));
+        Math.max(2, numClasses), plan);
     LOG.info("Training data: {} rows (+ {} validation rows), {} features, {} classes, {} stored"
         + " values on {} workers (from {} input partitions)", input.numRows,
         input.validationRows, input.numFeatures, input.numClasses, input.storedValues,
@@ -606,6 +636,17 @@ public final class TrainingInput implements AutoCloseable {
 
   public int numFeatures() {
     return numFeatures;
+  }
+
+  /** What the training's plan needs of these data ({@link TrainingPlan#withData}). */
+  public DataFacts facts() {
+    return new DataFacts(numWorkers, numRows, storedValues, workerFeatures, numClasses,
+        maxWeightByClass, maxSquaredNorm);
+  }
+
+  /** The plan the training rows were laid out by; null for data only to be scored. */
+  public TrainingPlan plan() {
+    return plan;
   }
 
   /** How reading mapped the labels (e.g. "labels -1/+1 mapped to 0/1"), or "". */

@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.internal.blocks;
 
+import io.github.sparkperceptron.internal.plan.TrainingPlan;
 import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -72,7 +73,7 @@ public final class WorkerLayout implements Serializable {
     this.requested = requested;
     this.slots = slots;
     this.inputPartitions = inputPartitions;
-    this.numWorkers = requested > 0 ? requested : Math.max(1, slots);
+    this.numWorkers = TrainingPlan.workers(requested, slots);
     // An input without partitions has no rows to distribute; fit reports it as empty.
     this.mode = inputPartitions == 0 || numWorkers == inputPartitions ? Mode.AS_IS
         : numWorkers < inputPartitions ? Mode.COALESCE : Mode.SPLIT;

@@ -13,6 +13,7 @@ import io.github.sparkperceptron.internal.mixing.MixingMode;
 import io.github.sparkperceptron.internal.plan.MemoryPlan;
 import io.github.sparkperceptron.internal.plan.MixingSettings;
 import io.github.sparkperceptron.internal.plan.TrainingConfig;
+import io.github.sparkperceptron.internal.plan.TrainingPlan;
 import io.github.sparkperceptron.internal.rounds.BarrierRounds;
 import io.github.sparkperceptron.internal.rounds.DriverRounds;
 import io.github.sparkperceptron.internal.rounds.EpochRounds;
@@ -49,23 +50,25 @@ import org.slf4j.LoggerFactory;
 public final class MixingLoop {
   private static final Logger LOG = LoggerFactory.getLogger(MixingLoop.class);
 
-  public final JavaSparkContext jsc;
-  public final TrainingInput input;
-  public final LearnerConfig learner;
-  public final TrainingConfig config;
-  public final MixingSettings settings;
+  final JavaSparkContext jsc;
+  final TrainingInput input;
+  final LearnerConfig learner;
+  final TrainingConfig config;
+  final MixingSettings settings;
+  /** How the training runs, with the input's data ({@link TrainingPlan#withData}). */
+  final TrainingPlan plan;
 
   /**
-   * The loop of {@code config}'s training of {@code input} by {@code learner}; its settings are
-   * resolved here, once, for the input's workers ({@link MixingSettings#resolve}).
+   * The loop of the training {@code plan} describes (its settings resolved for the input's data,
+   * {@link TrainingPlan#withData}) over {@code input}.
    */
-  public MixingLoop(JavaSparkContext jsc, TrainingInput input, LearnerConfig learner,
-      TrainingConfig config) {
-    this.jsc = jsc;
+  public MixingLoop(TrainingInput input, TrainingPlan plan) {
+    this.jsc = plan.sparkContext();
     this.input = input;
-    this.learner = learner;
-    this.config = config;
-    this.settings = MixingSettings.resolve(config, input, learner, jsc);
+    this.plan = plan;
+    this.learner = plan.learner();
+    this.config = plan.config();
+    this.settings = plan.settings();
   }
 
   /**
@@ -77,8 +80,7 @@ public final class MixingLoop {
       MemoryPlan.requireVoteFits(settings.maxIter, settings.rounds, input.numRows,
           input.storedValues, learner.stateLength(), Runtime.getRuntime().maxMemory());
     }
-    MemoryPlan.forTraining(learner, input, settings, config.hasInitialModel(), jsc.sc())
-        .enforce(jsc.sc());
+    plan.memory().enforce(jsc.sc());
   }
 
   /**
@@ -142,7 +144,7 @@ public final class MixingLoop {
   /** The driver's side of this training's rounds, from {@code progress}. */
   DriverRounds driverRounds(TrainingProgress progress, WeightShipper shipper,
       TouchedSet support) {
-    return new DriverRounds(this, progress, shipper, support);
+    return new DriverRounds(input, plan, progress, shipper, support);
   }
 
   /**

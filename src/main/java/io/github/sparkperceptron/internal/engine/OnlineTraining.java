@@ -15,6 +15,7 @@ import io.github.sparkperceptron.internal.mixing.WorkerResult;
 import io.github.sparkperceptron.internal.plan.MemoryPlan;
 import io.github.sparkperceptron.internal.plan.MixingSettings;
 import io.github.sparkperceptron.internal.plan.TrainingConfig;
+import io.github.sparkperceptron.internal.plan.TrainingPlan;
 import io.github.sparkperceptron.internal.rounds.MicroBatchTask;
 import io.github.sparkperceptron.internal.rounds.StopReason;
 import io.github.sparkperceptron.internal.rounds.TrainingProgress;
@@ -296,19 +297,21 @@ public final class OnlineTraining implements AutoCloseable {
     TrainingConfig batchConfig = config.forBatch(epochsPerBatch, batchSeed(config.seed, batchId));
     // Each batch is laid out over numWorkers workers as fit lays out a dataset (automatic: the
     // task slots when the batch starts).
-    TrainingInput.Plan plan = batch.plan(jsc, batchConfig, jsc.sc().defaultParallelism());
-    plan.logLayout();
-    int workers = plan.layout.numWorkers;
+    TrainingPlan plan = TrainingPlan.forStreamBatch(jsc, batchConfig);
+    TrainingInput.Conversion conversion = batch.conversion(plan);
+    conversion.logLayout();
+    int workers = conversion.layout.numWorkers;
     boolean oneJob = state != null && !scoreBeforeLearning && epochsPerBatch == 1
         && withoutShuffle()
         && MixingSettings.roundsBeforeRows(batchConfig, workers) == 1
         && !(config.mixing == MixingMode.MOMENTUM && workers > 1)
-        && (workers == 1 || !config.averaging.keepsAverage() || plan.knowsWorkerWeights());
+        && (workers == 1 || !config.averaging.keepsAverage()
+            || conversion.knowsWorkerWeights());
     if (batchWritten != null) {
       batchWritten.clear();
     }
-    BatchOutcome outcome = oneJob ? inOneJob(plan, batchConfig, onScored)
-        : scoreThenLearn(plan, batchConfig, onScored);
+    BatchOutcome outcome = oneJob ? inOneJob(conversion, plan, onScored)
+        : scoreThenLearn(conversion, plan, onScored);
     if (batchWritten != null) {
       for (int j : batchWritten.drain()) {
         sinceSave.mark(j);
@@ -321,15 +324,16 @@ public final class OnlineTraining implements AutoCloseable {
   }
 
   /** The batch's conversion, scoring and only round in one job; see the class documentation. */
-  private BatchOutcome inOneJob(TrainingInput.Plan plan, TrainingConfig batchConfig,
+  private BatchOutcome inOneJob(TrainingInput.Conversion conversion, TrainingPlan plan,
       Prequential onScored) {
-    int workers = plan.layout.numWorkers;
+    TrainingConfig batchConfig = plan.config();
+    int workers = conversion.layout.numWorkers;
     LearnerConfig learner = batchConfig.learner(numFeatures, numClasses, null);
     MixingSettings settings = MixingSettings.oneRoundWithoutMomentum(batchConfig, jsc);
     WeightsRef w = weights.ship(state.weights());
     WeightsRef u = accumulator == null ? null : accumulator.ship(state.averageAccumulator());
     double startClock = state.clock();
-    JavaRDD<PreparedPartition> prepared = plan.convert(true);
+    JavaRDD<PreparedPartition> prepared = conversion.convert(true);
     jsc.setJobDescription(String.format(Locale.ROOT, "perceptron micro-batch: convert, score and"
         + " learn (%s mixing)", config.mixing.paramValue()));
     MicroBatchTask.Model model = new MicroBatchTask.Model(new int[] {numClasses, numFeatures}, w,
@@ -339,7 +343,7 @@ public final class OnlineTraining implements AutoCloseable {
             MemoryPlan.idleCopyBytes(learner, workers, jsc.sc())), true)
         .treeAggregate(new MicroBatchTask.Result(workers), MicroBatchTask.Result::merge,
             MicroBatchTask.Result::merge, config.aggregationDepth);
-    TrainingInput input = plan.validate(prepared, factsOf(result), true);
+    TrainingInput input = conversion.validate(prepared, factsOf(result), true);
     requireFits(input);
     if (onScored.freshModel(input.numRows, result.prequentialCorrect)) {
       throw new IllegalStateException("a fresh model was asked for after the batch was learnt;"
@@ -355,7 +359,7 @@ public final class OnlineTraining implements AutoCloseable {
           + " %s, the batch's facts give %s: a defect; set %s=false", result.totalWeight, total,
           ONE_JOB_KEY));
     }
-    MixingLoop loop = new MixingLoop(jsc, input, learner, batchConfig);
+    MixingLoop loop = new MixingLoop(input, plan.withData(input.facts(), learner));
     TrainingProgress progress = progress(null);
     WorkerResult mixed = result.mix.result();
     loop.driverRounds(progress, weights, support).apply(mixed, 1, startClock + total);
@@ -376,10 +380,11 @@ public final class OnlineTraining implements AutoCloseable {
    * The batch's conversion and scoring in one job, its blocks cached; then (once the caller has
    * seen the prequential count) its epochs of rounds, one job each.
    */
-  private BatchOutcome scoreThenLearn(TrainingInput.Plan plan, TrainingConfig batchConfig,
+  private BatchOutcome scoreThenLearn(TrainingInput.Conversion conversion, TrainingPlan plan,
       Prequential onScored) {
-    int workers = plan.layout.numWorkers;
-    JavaRDD<PreparedPartition> prepared = plan.convert(withoutShuffle())
+    TrainingConfig batchConfig = plan.config();
+    int workers = conversion.layout.numWorkers;
+    JavaRDD<PreparedPartition> prepared = conversion.convert(withoutShuffle())
         .setName(TrainingInput.BLOCKS_NAME).persist(StorageLevel.MEMORY_AND_DISK());
     JavaRDD<PreparedPartition> blocks = prepared;
     try {
@@ -391,7 +396,7 @@ public final class OnlineTraining implements AutoCloseable {
           .treeAggregate(new MicroBatchTask.Result(workers), MicroBatchTask.Result::merge,
               MicroBatchTask.Result::merge, config.aggregationDepth);
       int jobs = 1;
-      TrainingInput input = plan.validate(prepared, factsOf(result), true);
+      TrainingInput input = conversion.validate(prepared, factsOf(result), true);
       blocks = input.blocks;
       if (!known && input.numRows == 0) {
         return null;
@@ -425,7 +430,7 @@ public final class OnlineTraining implements AutoCloseable {
       }
       // The same rounds, block momentum β = 1 − 1/W and bound ρ as fit() resolves for this
       // batch's W workers and rows; the momentum's velocity and masses carried over.
-      MixingLoop loop = new MixingLoop(jsc, input, learner, batchConfig);
+      MixingLoop loop = new MixingLoop(input, plan.withData(input.facts(), learner));
       TrainingProgress progress = progress(loop.settings);
       TrainingResult trained = loop.runStreamBatch(progress, weights, support);
       state = progress.state;

@@ -1,6 +1,5 @@
 package io.github.sparkperceptron.internal.plan;
 
-import io.github.sparkperceptron.internal.blocks.TrainingInput;
 import io.github.sparkperceptron.internal.kernel.Averaging;
 import io.github.sparkperceptron.internal.kernel.LearnerConfig;
 import io.github.sparkperceptron.internal.kernel.VotedPerceptron;
@@ -171,29 +170,6 @@ public final class MemoryPlan {
     }
   }
 
-  /**
-   * The training data as the plan counts it: W workers, their training rows and stored values,
-   * and m, the largest worker's distinct features (what its working copies hold).
-   */
-  static final class Data {
-    final int workers;
-    final long rows;
-    final long storedValues;
-    final long workerFeatures;
-
-    Data(int workers, long rows, long storedValues, long workerFeatures) {
-      this.workers = workers;
-      this.rows = rows;
-      this.storedValues = storedValues;
-      this.workerFeatures = workerFeatures;
-    }
-
-    static Data of(TrainingInput input) {
-      return new Data(input.numWorkers, input.numRows, input.storedValues,
-          input.workerFeatures);
-    }
-  }
-
   private final LearnerConfig learner;
   private final int numWorkers;
   private final Cluster cluster;
@@ -232,12 +208,12 @@ public final class MemoryPlan {
    * @param settings the mixing loop's settings (mixing, rounds, maxIter, validation, depth)
    * @param initialModel whether setInitialModel's coefficients stay referenced during training
    */
-  MemoryPlan(LearnerConfig learner, Data data, MixingSettings settings, boolean initialModel,
-      Cluster cluster) {
+  MemoryPlan(LearnerConfig learner, DataFacts data, MixingSettings settings,
+      boolean initialModel, Cluster cluster) {
     this.learner = learner;
-    this.numWorkers = data.workers;
+    this.numWorkers = data.numWorkers;
     this.cluster = cluster;
-    long rows = data.rows;
+    long rows = data.numRows;
     long storedValues = data.storedValues;
     long length = learner.stateLength();
     boolean averaging = learner.averaging().keepsAverage();
@@ -411,12 +387,6 @@ public final class MemoryPlan {
 
   private static long saturatingProduct(long a, long b) {
     return b != 0 && a > Long.MAX_VALUE / b ? Long.MAX_VALUE : a * b;
-  }
-
-  /** The plan of the training {@code learner} describes, on the cluster {@code sc} runs. */
-  public static MemoryPlan forTraining(LearnerConfig learner, TrainingInput input,
-      MixingSettings settings, boolean initialModel, SparkContext sc) {
-    return new MemoryPlan(learner, Data.of(input), settings, initialModel, Cluster.of(sc));
   }
 
   /**

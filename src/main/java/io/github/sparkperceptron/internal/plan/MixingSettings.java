@@ -1,6 +1,5 @@
 package io.github.sparkperceptron.internal.plan;
 
-import io.github.sparkperceptron.internal.blocks.TrainingInput;
 import io.github.sparkperceptron.internal.kernel.LearnerConfig;
 import io.github.sparkperceptron.internal.kernel.UpdateRule;
 import io.github.sparkperceptron.internal.kernel.VisitOrder;
@@ -79,15 +78,15 @@ public final class MixingSettings implements Serializable {
   }
 
   /**
-   * The settings of {@code config}'s training of {@code input} by {@code learner}: rounds,
+   * The settings of {@code config}'s training of {@code data} by {@code learner}: rounds,
    * block momentum and its bound resolved for the input's workers, the exchange's representation
    * from {@link #EXCHANGE_KEY} (a local property of the calling thread, else the Spark conf).
    */
-  public static MixingSettings resolve(TrainingConfig config, TrainingInput input,
-      LearnerConfig learner, JavaSparkContext jsc) {
+  static MixingSettings resolve(TrainingConfig config, DataFacts data, LearnerConfig learner,
+      JavaSparkContext jsc) {
     MixingMode mixingMode = config.mixing;
-    int workers = input.numWorkers;
-    int rounds = rounds(config, workers, input.numRows);
+    int workers = data.numWorkers;
+    int rounds = rounds(config, workers, data.numRows);
     double momentum = mixingMode == MixingMode.MOMENTUM
         ? BlockMomentum.defaultMomentum(workers) : 0.0;
     double bound = 0.0;
@@ -95,11 +94,11 @@ public final class MixingSettings implements Serializable {
       // ρ of BlockMomentum's bound: one update grows ‖w‖² by at most τ·(τ_max·max‖x̃‖²), twice
       // that for multiclass (two rows move).
       double maxWeight = 0.0;
-      for (int k = 0; k < input.numClasses; k++) {
+      for (int k = 0; k < data.numClasses; k++) {
         double classFactor = learner.classWeights() == null ? 1.0 : learner.classWeights()[k];
-        maxWeight = Math.max(maxWeight, input.maxWeightByClass[k] * classFactor);
+        maxWeight = Math.max(maxWeight, data.maxWeight(k) * classFactor);
       }
-      double radius = input.maxSquaredNorm + (learner.fitIntercept() ? 1.0 : 0.0);
+      double radius = data.maxSquaredNorm + (learner.fitIntercept() ? 1.0 : 0.0);
       bound = (learner.isBinary() ? 1.0 : 2.0) * learner.stepSize() * maxWeight * radius;
     }
     if (workers >= DILUTING_WORKERS
@@ -118,7 +117,7 @@ public final class MixingSettings implements Serializable {
           config.mixingRounds > 0 || mixingMode != MixingMode.MOMENTUM ? ""
               : String.format(Locale.ROOT, " (automatic: min(W, %d, N / (%d W)) for N = %,d"
                   + " training rows)", BlockMomentum.MAX_AUTOMATIC_ROUNDS,
-                  BlockMomentum.MIN_ROWS_PER_ROUND, input.numRows),
+                  BlockMomentum.MIN_ROWS_PER_ROUND, data.numRows),
           momentum > 0 ? String.format(Locale.ROOT, ", block momentum %.4f", momentum) : "");
     }
     String exchange = jsc.getLocalProperty(EXCHANGE_KEY);

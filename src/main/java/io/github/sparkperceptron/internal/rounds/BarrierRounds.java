@@ -8,31 +8,23 @@ import io.github.sparkperceptron.internal.blocks.TrainingInput;
 import io.github.sparkperceptron.internal.exchange.Rendezvous;
 import io.github.sparkperceptron.internal.exchange.WeightShipper;
 import io.github.sparkperceptron.internal.exchange.WeightsRef;
-import io.github.sparkperceptron.internal.kernel.LearnerConfig;
 import io.github.sparkperceptron.internal.kernel.VotedPerceptron;
 import io.github.sparkperceptron.internal.mixing.BlockMomentum;
 import io.github.sparkperceptron.internal.mixing.MixingMode;
 import io.github.sparkperceptron.internal.mixing.ParameterMix;
 import io.github.sparkperceptron.internal.mixing.StateDelta;
 import io.github.sparkperceptron.internal.mixing.WorkerResult;
-import io.github.sparkperceptron.internal.plan.MemoryPlan;
 import io.github.sparkperceptron.internal.plan.MixingSettings;
 import io.github.sparkperceptron.internal.plan.RoundExecution.Exchange;
 import io.github.sparkperceptron.internal.plan.RoundExecution.Mode;
 import io.github.sparkperceptron.internal.plan.RoundExecution;
-import io.github.sparkperceptron.internal.plan.TrainingConfig;
+import io.github.sparkperceptron.internal.plan.TrainingPlan;
 import java.io.IOException;
 import java.security.SecureRandom;
-import java.util.ArrayDeque;
-import java.util.Deque;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.UUID;
-import org.apache.spark.Dependency;
 import org.apache.spark.HashPartitioner;
-import org.apache.spark.ShuffleDependency;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkException;
 import org.apache.spark.api.java.JavaRDD;
@@ -43,7 +35,6 @@ import org.apache.spark.util.LongAccumulator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import scala.Tuple2;
-import scala.jdk.javaapi.CollectionConverters;
 import scala.reflect.ClassTag$;
 import scala.reflect.ClassTag;
 
@@ -139,12 +130,12 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
   public static BarrierRounds open(DriverRounds driver, JobPerRound jobs) {
     JavaSparkContext jsc = driver.jsc;
     MixingSettings settings = driver.settings;
-    RoundExecution execution = RoundExecution.read(jsc);
+    RoundExecution execution = driver.plan.execution();
     Mode mode = execution.mode;
     if (mode == Mode.JOBS) {
       return null;
     }
-    String why = unavailable(jsc, driver.input, driver.learner, settings, mode);
+    String why = driver.plan.barrierProblem(driver.input.barrierChainProblem());
     if (why != null) {
       if (mode == Mode.BARRIER) {
         throw new IllegalArgumentException(MODE_KEY + "=barrier, but the mixing rounds cannot run"
@@ -185,101 +176,6 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
   }
 
   /**
-   * Whether the rounds of {@code config}'s training on {@code workers} workers may run in
-   * barrier stages, judged before its input is laid out: without the rows, so without the
-   * automatic rounds' dependence on them (taken at their most) and without the memory check.
-   * {@link TrainingInput} then lays the workers out in a way Spark accepts under a barrier stage
-   * (no coalesce: {@link WorkerLayout.Mode#GATHER}). A "yes" that {@link #open} later turns
-   * down costs that layout's shuffle, never a different model.
-   */
-  public static boolean mayRun(JavaSparkContext jsc, TrainingConfig config, int workers) {
-    Mode mode = RoundExecution.read(jsc).mode;
-    if (mode == Mode.JOBS || config.mixing == MixingMode.ONESHOT) {
-      return false;
-    }
-    int mostRounds = MixingSettings.rounds(config, workers, Long.MAX_VALUE);
-    return (mode == Mode.BARRIER || mostRounds > 1) && clusterProblem(jsc, workers) == null;
-  }
-
-  /** Why the rounds cannot run in a barrier stage, or null when they can. */
-  static String unavailable(JavaSparkContext jsc, TrainingInput input, LearnerConfig learner,
-      MixingSettings settings, Mode mode) {
-    int workers = input.numWorkers;
-    if (mode == Mode.AUTO && settings.rounds == 1) {
-      return "one mixing round per epoch is one Spark job either way";
-    }
-    String cluster = clusterProblem(jsc, workers);
-    if (cluster != null) {
-      return cluster;
-    }
-    String memory = MemoryPlan.forTraining(learner, input, settings, false, jsc.sc())
-        .barrierProblem();
-    if (memory != null) {
-      return memory;
-    }
-    String chain = chainProblem(input.blocks.rdd(), workers);
-    if (chain != null) {
-      return "Spark runs a barrier stage only over RDDs with as many partitions as tasks, and "
-          + chain + " (a coalesce, union or partition pruning before the training partitions;"
-          + " " + MODE_KEY + " must be auto or barrier when fit starts, so that the workers are"
-          + " laid out through a shuffle instead)";
-    }
-    return null;
-  }
-
-  /**
-   * Why this cluster cannot run a barrier stage of {@code workers} tasks now, or null: dynamic
-   * allocation, or fewer task slots than workers (Spark's own count, which its check uses).
-   */
-  static String clusterProblem(JavaSparkContext jsc, int workers) {
-    SparkConf conf = jsc.getConf();
-    if (conf.getBoolean("spark.dynamicAllocation.enabled", false)
-        && (!jsc.isLocal() || conf.getBoolean("spark.dynamicAllocation.testing", false))) {
-      return "Spark refuses barrier stages under dynamic allocation"
-          + " (spark.dynamicAllocation.enabled=true)";
-    }
-    int slots = slots(jsc);
-    if (workers > slots) {
-      return String.format(Locale.ROOT, "a barrier stage runs all %d workers at once, but the"
-          + " cluster has %d task slots (numWorkers=0 chooses the slots)", workers, slots);
-    }
-    return null;
-  }
-
-  /** Task slots of the default resource profile: what Spark's own barrier check counts. */
-  private static int slots(JavaSparkContext jsc) {
-    return jsc.sc().maxNumConcurrentTasks(
-        jsc.sc().resourceProfileManager().defaultResourceProfile());
-  }
-
-  /**
-   * The first RDD in {@code rdd}'s stage (its ancestors through non-shuffle dependencies, as
-   * Spark's DAGScheduler walks them) with another number of partitions than {@code tasks},
-   * described, or null.
-   */
-  public static String chainProblem(RDD<?> rdd, int tasks) {
-    Deque<RDD<?>> todo = new ArrayDeque<>();
-    Set<Integer> seen = new HashSet<>();
-    todo.push(rdd);
-    while (!todo.isEmpty()) {
-      RDD<?> r = todo.pop();
-      if (!seen.add(r.id())) {
-        continue;
-      }
-      if (r.getNumPartitions() != tasks) {
-        return String.format(Locale.ROOT, "%s has %d partitions, not %d", r, r.getNumPartitions(),
-            tasks);
-      }
-      for (Dependency<?> d : CollectionConverters.asJava(r.dependencies())) {
-        if (!(d instanceof ShuffleDependency)) {
-          todo.push(d.rdd());
-        }
-      }
-    }
-    return null;
-  }
-
-  /**
    * Runs the rounds of {@code epoch} in one barrier stage, then replays them on the driver from
    * the workers' reports ({@link DriverRounds}) and checks the workers ended where the driver
    * did. When the tasks could not set their exchange up, this epoch and the rest of the training
@@ -294,7 +190,7 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
     }
     // A lost executor leaves fewer slots until its replacement registers: Spark would refuse
     // the stage and retry it every 15 s, where this epoch's rounds can run as jobs at once.
-    String cluster = clusterProblem(jsc, input.numWorkers);
+    String cluster = TrainingPlan.clusterProblem(jsc, input.numWorkers);
     if (cluster != null) {
       LOG.info("Epoch {}'s mixing rounds run as one Spark job each: {}", epoch, cluster);
       return jobs.run(epoch);

@@ -1,7 +1,6 @@
 package io.github.sparkperceptron.internal.rounds;
 
 import io.github.sparkperceptron.internal.blocks.TrainingInput;
-import io.github.sparkperceptron.internal.engine.MixingLoop;
 import io.github.sparkperceptron.internal.exchange.WeightShipper;
 import io.github.sparkperceptron.internal.kernel.EpochStats;
 import io.github.sparkperceptron.internal.kernel.LearnerConfig;
@@ -12,8 +11,8 @@ import io.github.sparkperceptron.internal.kernel.VotedPerceptron;
 import io.github.sparkperceptron.internal.mixing.ParameterMix;
 import io.github.sparkperceptron.internal.mixing.StateDelta;
 import io.github.sparkperceptron.internal.mixing.WorkerResult;
-import io.github.sparkperceptron.internal.plan.MemoryPlan;
 import io.github.sparkperceptron.internal.plan.MixingSettings;
+import io.github.sparkperceptron.internal.plan.TrainingPlan;
 import java.util.Locale;
 import org.apache.spark.api.java.JavaSparkContext;
 
@@ -30,6 +29,8 @@ public final class DriverRounds {
   final TrainingInput input;
   final LearnerConfig learner;
   final MixingSettings settings;
+  /** How the training runs, with its data. */
+  final TrainingPlan plan;
   /** The training's name, for the shippers' keys. */
   final String trainingName;
   final TrainingProgress progress;
@@ -46,19 +47,20 @@ public final class DriverRounds {
   /** What the workers' rounds share. */
   final WorkerRound.Spec workerSpec;
 
-  public DriverRounds(MixingLoop loop, TrainingProgress progress, WeightShipper shipper,
-      TouchedSet support) {
-    this.jsc = loop.jsc;
-    this.input = loop.input;
-    this.learner = loop.learner;
-    this.settings = loop.settings;
-    this.trainingName = loop.config.name;
+  public DriverRounds(TrainingInput input, TrainingPlan plan, TrainingProgress progress,
+      WeightShipper shipper, TouchedSet support) {
+    this.jsc = plan.sparkContext();
+    this.input = input;
+    this.plan = plan;
+    this.learner = plan.learner();
+    this.settings = plan.settings();
+    this.trainingName = plan.config().name;
     this.progress = progress;
     this.shipper = shipper;
     this.support = support;
     this.totalWeight = input.trainingWeight(learner.classWeights());
     this.workerSpec = new WorkerRound.Spec(learner, settings, input.numWorkers, totalWeight,
-        MemoryPlan.forTraining(learner, input, settings, false, jsc.sc()).idleCopyBytes);
+        plan.memory().idleCopyBytes);
   }
 
   /** Where the workers' side of a round comes from. */

@@ -12,7 +12,7 @@ import io.github.sparkperceptron.internal.kernel.ShuffleScope;
 import io.github.sparkperceptron.internal.plan.MixingSettings;
 import io.github.sparkperceptron.internal.plan.RoundExecution;
 import io.github.sparkperceptron.internal.plan.TrainingConfig;
-import io.github.sparkperceptron.internal.rounds.BarrierRounds;
+import io.github.sparkperceptron.internal.plan.TrainingPlan;
 import io.github.sparkperceptron.internal.rounds.FaultInjection;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
@@ -70,7 +70,8 @@ class NumWorkersTest {
   private static TrainingInput prepare(Dataset<Row> frame, String weightCol, int workers) {
     TrainingConfig config = TrainingConfig.builder().columns("label", "features", weightCol, "")
         .numWorkers(workers).visitOrder(true, ShuffleScope.ROWS, 0).build();
-    return TrainingInput.prepare(frame, config, 2);
+    return TrainingInput.prepare(frame, TrainingPlan.forFit(
+        JavaSparkContext.fromSparkContext(SPARK.sparkContext()), config, 2));
   }
 
   /** A DataFrame whose partition p holds exactly {@code parts.get(p)}, in that order. */
@@ -458,7 +459,8 @@ class NumWorkersTest {
         org.apache.spark.sql.functions.rand(5).plus(0.5));
     List<List<String>> coalescedRows = new ArrayList<>();
     SPARK.sparkContext().setLocalProperty(RoundExecution.MODE_KEY, "jobs");
-    try (TrainingInput coalesced = TrainingInput.prepare(weighted, momentum, 2)) {
+    try (TrainingInput coalesced = TrainingInput.prepare(weighted, TrainingPlan.forFit(
+        JavaSparkContext.fromSparkContext(SPARK.sparkContext()), momentum, 2))) {
       assertEquals(WorkerLayout.Mode.COALESCE, coalesced.layout.mode);
       assertTrue(hasCoalesce(coalesced.blocks.rdd()));
       for (PreparedPartition part : coalesced.blocks.collect()) {
@@ -468,14 +470,15 @@ class NumWorkersTest {
       SPARK.sparkContext().setLocalProperty(RoundExecution.MODE_KEY, null);
     }
     try (LogCapture log = LogCapture.of(WorkerLayout.class);
-        TrainingInput gathered = TrainingInput.prepare(weighted, momentum, 2)) {
+        TrainingInput gathered = TrainingInput.prepare(weighted, TrainingPlan.forFit(
+        JavaSparkContext.fromSparkContext(SPARK.sparkContext()), momentum, 2))) {
       assertEquals(List.of("numWorkers=2: 2 workers; the input's 5 partitions are gathered into"
           + " 2 (contiguous groups of about 2, through one shuffle of the converted rows, so that"
           + " the mixing rounds can run in barrier stages)"), log.messages(Level.INFO));
       assertEquals(WorkerLayout.Mode.GATHER, gathered.layout.mode);
       assertFalse(hasCoalesce(gathered.blocks.rdd()));
       assertTrue(hasShuffle(gathered.blocks.rdd()));
-      assertEquals(null, BarrierRounds.chainProblem(gathered.blocks.rdd(), 2));
+      assertEquals(null, TrainingInput.chainProblem(gathered.blocks.rdd(), 2));
       assertArrayEquals(new long[] {400, 600}, gathered.workerRows);
       List<PreparedPartition> parts = gathered.blocks.collect();
       for (int j = 0; j < 2; j++) {
@@ -583,5 +586,20 @@ class NumWorkersTest {
     PerceptronClassificationModel old = PerceptronClassificationModel.load(dir.toString());
     assertEquals(0, old.getNumWorkers());
     assertArrayEquals(weights(model), weights(old), 0.0);
+  }
+
+  /**
+   * What Spark's DAGScheduler refuses under a barrier stage of 2 tasks: an RDD of its stage
+   * (through narrow dependencies) with another number of partitions, named; a shuffle ends the
+   * stage, so what lies before it does not count.
+   */
+  @Test
+  void theChainCheckNamesWhatSparkWouldRefuse() {
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(SPARK.sparkContext());
+    org.apache.spark.api.java.JavaRDD<Integer> six = jsc.parallelize(List.of(1, 2, 3, 4, 5, 6), 6);
+    String coalesced = TrainingInput.chainProblem(six.coalesce(2).map(x -> x + 1).rdd(), 2);
+    assertTrue(coalesced != null && coalesced.contains("has 6 partitions, not 2"), coalesced);
+    assertEquals(null, TrainingInput.chainProblem(six.map(x -> x + 1).rdd(), 6));
+    assertEquals(null, TrainingInput.chainProblem(six.repartition(2).map(x -> x + 1).rdd(), 2));
   }
 }

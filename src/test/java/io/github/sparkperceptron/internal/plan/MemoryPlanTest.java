@@ -52,11 +52,14 @@ class MemoryPlanTest {
   }
 
   /** 1,000 rows of 30 non-zeros on 2 workers, each with at most 15,000 features. */
-  private static final MemoryPlan.Data WIDE = data(2, 1000, 30_000, 15_000);
+  private static final DataFacts WIDE = data(2, 1000, 30_000, 15_000);
 
-  /** W workers, their rows and stored values, m = the largest worker's distinct features. */
-  private static MemoryPlan.Data data(int workers, long rows, long values, long features) {
-    return new MemoryPlan.Data(workers, rows, values, features);
+  /**
+   * W workers, their rows and stored values, m = the largest worker's distinct features (the
+   * plan reads nothing else of the data; the classes and norms only bound block momentum).
+   */
+  private static DataFacts data(int workers, long rows, long values, long features) {
+    return new DataFacts(workers, rows, values, features, 2, new double[0], 0.0);
   }
 
   private static long ceilDiv(long a, long b) {
@@ -277,7 +280,7 @@ class MemoryPlanTest {
   void theLineFallsBetweenWhatTrainedAndWhatRanOutOfMemory() {
     MemoryPlan.Cluster twoGig = local(2, 2L << 30);
     MixingSettings defaults = settings(2, MixingMode.MOMENTUM, 42L, false, 2, 0.5);
-    MemoryPlan.Data rows = data(2, 2000, 60_000, 30_000);
+    DataFacts rows = data(2, 2000, 60_000, 30_000);
     assertDoesNotThrow(() -> new MemoryPlan(binary(1 << 25, Averaging.AVERAGE), rows, defaults,
         false, twoGig).requireFits());
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

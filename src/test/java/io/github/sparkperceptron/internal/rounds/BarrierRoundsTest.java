@@ -451,21 +451,6 @@ class BarrierRoundsTest {
   }
 
   /**
-   * What Spark's DAGScheduler refuses under a barrier stage of 2 tasks: an RDD of its stage
-   * (through narrow dependencies) with another number of partitions, named; a shuffle ends the
-   * stage, so what lies before it does not count.
-   */
-  @Test
-  void theChainCheckNamesWhatSparkWouldRefuse() {
-    JavaSparkContext jsc = new JavaSparkContext(spark.sparkContext());
-    org.apache.spark.api.java.JavaRDD<Integer> six = jsc.parallelize(List.of(1, 2, 3, 4, 5, 6), 6);
-    String coalesced = BarrierRounds.chainProblem(six.coalesce(2).map(x -> x + 1).rdd(), 2);
-    assertTrue(coalesced != null && coalesced.contains("has 6 partitions, not 2"), coalesced);
-    assertEquals(null, BarrierRounds.chainProblem(six.map(x -> x + 1).rdd(), 6));
-    assertEquals(null, BarrierRounds.chainProblem(six.repartition(2).map(x -> x + 1).rdd(), 2));
-  }
-
-  /**
    * The automatic choice: one round per epoch stays one job per epoch (a barrier stage would
    * save nothing), several rounds run in a barrier stage, and the log says so once.
    */
