@@ -155,7 +155,10 @@ final class TrainingFlags {
           + " checkpoint every K epochs")
           .notInStreams("a stream saves its learner state in --checkpoint-dir after every"
               + " batch"),
-      flag("--aggregation-depth", "aggregationDepth", "K", "depth of the tree aggregation"));
+      flag("--aggregation-depth", "aggregationDepth", "K", "depth of the tree aggregation"),
+      flag("--storage-level", "storageLevel", "LEVEL", "where Spark keeps the training data's"
+          + " chunks: MEMORY_AND_DISK (what fits in memory, the rest spilled to local disk),"
+          + " DISK_ONLY, MEMORY_AND_DISK_SER, ... (never changes the model)"));
 
   private static final String HEADING = "%nTraining (params of PerceptronClassifier; a flag left"
       + " out keeps the param's default):%n";

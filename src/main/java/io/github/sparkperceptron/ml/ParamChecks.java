@@ -1,6 +1,7 @@
 package io.github.sparkperceptron.ml;
 
 import io.github.sparkperceptron.internal.kernel.ParamValue;
+import io.github.sparkperceptron.internal.plan.Settings;
 import java.io.Serializable;
 import scala.Function1;
 
@@ -92,6 +93,14 @@ final class ParamChecks {
    * set", as for Spark's own optional column params (so {@code setWeightCol(getWeightCol())}
    * works on a fresh instance, whose getter answers "").
    */
+  /** A Spark storage level's name (see {@code Settings#storageLevel}). */
+  static Function1<String, Object> storageLevel(String param) {
+    return (Function1<String, Object> & Serializable) value -> {
+      Settings.storageLevel(param, value);
+      return Boolean.TRUE;
+    };
+  }
+
   static Function1<String, Object> optionalName(String param) {
     return (Function1<String, Object> & Serializable) value -> {
       if (value == null) {

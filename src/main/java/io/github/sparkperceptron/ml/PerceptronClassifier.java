@@ -188,6 +188,15 @@ public class PerceptronClassifier
   }
 
   /**
+   * Where Spark keeps the training data's cached chunks (a storage level's name, default
+   * MEMORY_AND_DISK: what does not fit in memory spills to local disk, chunk by chunk). It never
+   * changes the model.
+   */
+  public PerceptronClassifier setStorageLevel(String value) {
+    return (PerceptronClassifier) set(storageLevel(), value);
+  }
+
+  /**
    * Warm start: training begins from this model's weights instead of zeros. Its number of
    * features and classes must match the training data's. {@code null} clears it. The initial
    * model travels with copies of this estimator and is saved with it.
@@ -325,7 +334,8 @@ public class PerceptronClassifier
         .epochs(getMaxIter(), getTol(), getValidationPatience())
         .mixing(mixingValue(), getMixingRounds(), getAggregationDepth())
         .threshold(getThreshold())
-        .checkpoints(getCheckpointDir(), getCheckpointInterval());
+        .checkpoints(getCheckpointDir(), getCheckpointInterval())
+        .storageLevel(getStorageLevel());
     PerceptronClassificationModel initial = initialModel;
     if (initial != null) {
       b.initialWeights(initial.numClasses(), initial.numFeatures(), initial::toStateWeights);
@@ -346,16 +356,18 @@ public class PerceptronClassifier
         averaging(), mixing(), mixingRounds(), shuffle(), shuffleScope(), seed(), threshold(),
         aggregationDepth(), validationPatience(), classWeight(), labelCol(), featuresCol(),
         weightCol(), validationIndicatorCol(), checkpointDir(), checkpointInterval(),
-        numWorkers());
+        numWorkers(), storageLevel());
   }
 
   /**
    * The training params the checkpoint fingerprint hashes, in {@link #trainingParams()}'s order.
-   * Left out: where and how often checkpoints are written, which do not change the training, and
-   * numWorkers, which enters resolved (an automatic numWorkers is the cluster's task slots).
+   * Left out: where and how often checkpoints are written and where the data are cached, which
+   * do not change the training, and numWorkers, which enters resolved (an automatic numWorkers is
+   * the cluster's task slots).
    */
   List<Param<?>> fingerprintedParams() {
-    List<Param<?>> skipped = List.of(checkpointDir(), checkpointInterval(), numWorkers());
+    List<Param<?>> skipped = List.of(checkpointDir(), checkpointInterval(), numWorkers(),
+        storageLevel());
     List<Param<?>> params = new ArrayList<>(trainingParams());
     params.removeAll(skipped);
     return params;

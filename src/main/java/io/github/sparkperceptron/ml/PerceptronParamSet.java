@@ -54,6 +54,7 @@ public final class PerceptronParamSet implements Serializable {
   final Param<String> checkpointDir;
   final IntParam checkpointInterval;
   final IntParam numWorkers;
+  final Param<String> storageLevel;
 
   PerceptronParamSet(Params owner) {
     maxIter = new IntParam(owner, "maxIter",
@@ -134,6 +135,12 @@ public final class PerceptronParamSet implements Serializable {
             + " the same model on any cluster (>= 0; 0 = auto: the cluster's task slots as"
             + " SparkContext.defaultParallelism counts them when fit starts)",
         ParamChecks.intAtLeast("numWorkers", 0, "0 = auto: the cluster's task slots"));
+    storageLevel = new Param<>(owner, "storageLevel",
+        "where Spark keeps the training data's cached chunks (a Spark storage level:"
+            + " MEMORY_AND_DISK keeps what fits in memory and spills the rest to local disk,"
+            + " chunk by chunk; DISK_ONLY, MEMORY_AND_DISK_SER, ... work too). Changes where the"
+            + " data live, never the model",
+        ParamChecks.storageLevel("storageLevel"));
 
     owner.setDefault(maxIter, DEFAULT_MAX_ITER);
     owner.setDefault(tol, DEFAULT_TOL);
@@ -153,5 +160,6 @@ public final class PerceptronParamSet implements Serializable {
     owner.setDefault(classWeight, ClassWeight.NONE.paramValue());
     owner.setDefault(checkpointInterval, 10);
     owner.setDefault(numWorkers, 0);
+    owner.setDefault(storageLevel, "MEMORY_AND_DISK");
   }
 }

@@ -102,6 +102,10 @@ public interface PerceptronParams extends Params {
     return perceptronParamSet().numWorkers;
   }
 
+  default Param<String> storageLevel() {
+    return perceptronParamSet().storageLevel;
+  }
+
   default int getMaxIter() {
     return (Integer) getOrDefault(maxIter());
   }
@@ -187,6 +191,11 @@ public interface PerceptronParams extends Params {
 
   default int getCheckpointInterval() {
     return (Integer) getOrDefault(checkpointInterval());
+  }
+
+  /** Where Spark keeps the training data's chunks: a storage level's name. */
+  default String getStorageLevel() {
+    return getOrDefault(storageLevel());
   }
 
   /** The number of workers asked for; 0 means automatic (the cluster's task slots). */

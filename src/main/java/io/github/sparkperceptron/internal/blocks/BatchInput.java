@@ -31,7 +31,7 @@ public abstract class BatchInput {
   }
 
   /** The conversion of the batch into blocks for the batch's {@code plan}. */
-  public abstract TrainingInput.Conversion conversion(TrainingPlan plan);
+  public abstract Conversion conversion(TrainingPlan plan);
 
   private static final class Rows extends BatchInput {
     private final Dataset<?> rows;
@@ -41,8 +41,8 @@ public abstract class BatchInput {
     }
 
     @Override
-    public TrainingInput.Conversion conversion(TrainingPlan plan) {
-      return TrainingInput.conversion(rows, plan);
+    public Conversion conversion(TrainingPlan plan) {
+      return Conversion.ofRows(rows, plan);
     }
   }
 
@@ -54,8 +54,8 @@ public abstract class BatchInput {
     }
 
     @Override
-    public TrainingInput.Conversion conversion(TrainingPlan plan) {
-      return TrainingInput.textConversion(plan.sparkContext(),
+    public Conversion conversion(TrainingPlan plan) {
+      return Conversion.ofText(plan.sparkContext(),
           planFor.apply(plan.numWorkers()), plan.config(), plan);
     }
   }

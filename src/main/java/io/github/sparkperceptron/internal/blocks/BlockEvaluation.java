@@ -3,6 +3,7 @@ package io.github.sparkperceptron.internal.blocks;
 import io.github.sparkperceptron.internal.evaluation.ConfusionCounts;
 import io.github.sparkperceptron.internal.evaluation.RankedScores;
 import io.github.sparkperceptron.internal.kernel.FeatureBlock;
+import io.github.sparkperceptron.internal.kernel.LocalFeatures;
 import io.github.sparkperceptron.internal.kernel.Predictor;
 import io.github.sparkperceptron.internal.kernel.TrainingBlock;
 import java.io.Serializable;
@@ -58,7 +59,7 @@ public final class BlockEvaluation {
     Broadcast<Predictor> shipped = data.sparkContext().broadcast(predictor);
     try {
       int partitions = data.blocks.getNumPartitions();
-      List<Part> parts = data.blocks.map(p -> score(p.block, shipped.value(), true, partitions))
+      List<Part> parts = data.blocks.map(p -> score(p, shipped.value(), true, partitions))
           .collect();
       double[][] confusion = new double[k][k];
       long rows = 0;
@@ -80,9 +81,9 @@ public final class BlockEvaluation {
       if (k != 2) {
         return new Result(confusion, rows, Double.NaN, Double.NaN);
       }
-      JavaRDD<PreparedPartition> blocks = data.blocks;
+      JavaRDD<WorkerBlocks> blocks = data.blocks;
       double[] areas = ScoreRanking.areas(heads, () -> blocks.map(p ->
-          score(p.block, shipped.value(), false, partitions).head.run));
+          score(p, shipped.value(), false, partitions).head.run));
       return new Result(confusion, rows, areas[0], areas[1]);
     } finally {
       shipped.unpersist(false);
@@ -93,19 +94,24 @@ public final class BlockEvaluation {
    * One worker's confusion and ranking; {@code headOnly}: its ranking shipped as a head (else
    * whole, for the driver-limit path to cut).
    */
-  private static Part score(TrainingBlock block, Predictor predictor, boolean headOnly,
+  private static Part score(WorkerBlocks worker, Predictor model, boolean headOnly,
       int partitions) {
     Part part = new Part();
-    int k = predictor.numClasses();
+    int k = model.numClasses();
     RankedScores.Builder ranking = k == 2 ? new RankedScores.Builder() : null;
-    if (block != null) {
-      FeatureBlock x = block.features();
-      for (int r = 0; r < block.numRows(); r++) {
-        part.maxLabel = Math.max(part.maxLabel, block.label(r));
+    worker.forEachTrainingChunk(chunk -> {
+      for (int r = 0; r < chunk.numRows(); r++) {
+        part.maxLabel = Math.max(part.maxLabel, chunk.label(r));
       }
-      if (part.maxLabel < k) {
-        part.confusion = new ConfusionCounts(k);
-        int[] rowIndices = new int[x.maxStoredPerRow()];
+    });
+    if (part.maxLabel < k) {
+      part.confusion = new ConfusionCounts(k);
+      Scorers scorers = new Scorers(model);
+      worker.forEachTrainingChunk(chunk -> {
+        TrainingBlock block = scorers.readable(chunk);
+        Predictor predictor = scorers.of(block);
+        FeatureBlock x = block.features();
+        int[] rowIndices = new int[Math.max(1, x.maxStoredPerRow())];
         double[] rowValues = new double[rowIndices.length];
         for (int r = 0; r < block.numRows(); r++) {
           int label = block.label(r);
@@ -119,13 +125,62 @@ public final class BlockEvaluation {
           }
           part.confusion.add(label, predicted, 1.0);
         }
-        part.rows = block.numRows();
-      }
+        part.rows += block.numRows();
+      });
     }
     RankedScores run = ranking == null ? RankedScores.empty() : ranking.build();
     part.head = headOnly ? ScoreRanking.Head.of(run, partitions)
         : ScoreRanking.Head.whole(run);
     return part;
+  }
+
+  /**
+   * Σ weight of the rows {@code model} predicts correctly and Σ weight, over {@code chunks}
+   * (numbered by the worker's features or the model's).
+   */
+  public static double[] weightedAccuracy(Iterable<TrainingBlock> chunks, Predictor model) {
+    Scorers scorers = new Scorers(model);
+    double[] sum = new double[2];
+    for (TrainingBlock chunk : chunks) {
+      TrainingBlock block = scorers.readable(chunk);
+      double[] s = scorers.of(block).weightedAccuracy(block);
+      sum[0] += s[0];
+      sum[1] += s[1];
+    }
+    return sum;
+  }
+
+  /**
+   * The model's predictor for rows numbered by a worker's own features (built once per map: a
+   * worker's chunks share it); a vote scores rows in the model's numbers, which it gets.
+   */
+  private static final class Scorers {
+    private final Predictor model;
+    private LocalFeatures map;
+    private Predictor local;
+
+    Scorers(Predictor model) {
+      this.model = model;
+    }
+
+    /** {@code chunk} as {@link #of} can score it. */
+    TrainingBlock readable(TrainingBlock chunk) {
+      LocalFeatures features = chunk.localFeatures();
+      return model.isVote() && features != null && !features.isIdentity()
+          ? chunk.inModelNumbers() : chunk;
+    }
+
+    Predictor of(TrainingBlock block) {
+      LocalFeatures features = block.localFeatures();
+      if (features == null || features.isIdentity() || model.isVote()) {
+        return model;
+      }
+      if (features != map) {
+        map = features;
+        local = model.forFeatures(features);
+      }
+      return local;
+    }
   }
 
   /**
@@ -135,8 +190,8 @@ public final class BlockEvaluation {
   public static double accuracy(TrainingInput data, Predictor predictor) {
     Broadcast<Predictor> shipped = data.sparkContext().broadcast(predictor);
     try {
-      List<double[]> sums = data.blocks.map(p -> p.block == null ? new double[2]
-          : shipped.value().weightedAccuracy(p.block)).collect();
+      List<double[]> sums = data.blocks.map(p -> weightedAccuracy(p.trainingChunks(),
+          shipped.value())).collect();
       double correct = 0;
       double total = 0;
       for (double[] s : sums) {

@@ -1,19 +1,13 @@
 package io.github.sparkperceptron.internal.blocks;
 
-import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.monotonically_increasing_id;
 
-import io.github.sparkperceptron.internal.io.SplitReport;
 import io.github.sparkperceptron.internal.io.TextInput;
 import io.github.sparkperceptron.internal.kernel.VisitOrder;
 import io.github.sparkperceptron.internal.plan.DataFacts;
 import io.github.sparkperceptron.internal.plan.TrainingConfig;
 import io.github.sparkperceptron.internal.plan.TrainingPlan;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
-import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
@@ -21,30 +15,24 @@ import java.util.Locale;
 import java.util.Set;
 import org.apache.spark.Dependency;
 import org.apache.spark.ShuffleDependency;
-import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.ml.attribute.Attribute;
-import org.apache.spark.ml.attribute.AttributeGroup;
-import org.apache.spark.ml.attribute.BinaryAttribute;
-import org.apache.spark.ml.attribute.NominalAttribute;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.types.StructField;
 import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import scala.Option;
-import scala.Tuple2;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The training data of one {@code fit}: the input's partitions laid out over the workers
- * ({@link WorkerLayout}), every worker's rows converted once into a cached
- * {@link io.github.sparkperceptron.internal.kernel.TrainingBlock} (MEMORY_AND_DISK), its rows stored in the
- * layout of the {@link VisitOrder}, validated as a whole, and released by {@link #close()}.
+ * ({@link WorkerLayout}), every worker's rows converted once into chunks of at most a few MiB,
+ * each a Spark block of its own at the training's storage level (default MEMORY_AND_DISK: what
+ * does not fit in memory is spilled chunk by chunk), its training rows stored in the layout of
+ * the {@link VisitOrder}, validated as a whole, and released by {@link #close()}. Spark caches
+ * one small element per worker ({@link WorkerBlocks}: the facts and where the chunks are); the
+ * tasks read the chunks window by window ({@link WorkerEpoch}).
  */
 public final class TrainingInput implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TrainingInput.class);
@@ -55,8 +43,16 @@ public final class TrainingInput implements AutoCloseable {
   /** Without label metadata, at most this many classes are inferred from the largest label. */
   static final int MAX_INFERRED_CLASSES = 10_000;
 
-  /** The cached blocks: one element per worker (training partition), in worker order. */
-  public final JavaRDD<PreparedPartition> blocks;
+  /**
+   * The workers' blocks, one element per worker (training partition) in worker order, as the
+   * training's tasks read them: each able to rebuild its chunks in the task
+   * ({@link WorkerBlocksRdd#handed}).
+   */
+  public final JavaRDD<WorkerBlocks> blocks;
+  /** The cached elements the blocks are read from. */
+  private final WorkerBlocksRdd<?> cached;
+  /** Where the chunks are (removed by {@link #close()}). */
+  private final ConversionSpec spec;
   /** The number of workers: training partitions, one perceptron each. */
   public final int numWorkers;
   /** How the input's partitions were laid out over the workers. */
@@ -80,16 +76,20 @@ public final class TrainingInput implements AutoCloseable {
   public final double maxSquaredNorm;
   /** Training rows per worker, in worker order. */
   final long[] workerRows;
-  /** Each worker's facts (without its blocks), in worker order. */
-  private final List<PreparedPartition> facts;
+  /** The largest worker's training rows' bytes in chunks. */
+  public final long workerBytes;
+  /** Each worker's facts, in worker order. */
+  private final List<PartitionFacts> facts;
   /** How reading mapped the labels (e.g. "labels -1/+1 mapped to 0/1"), or "". */
-  private String labelNote = "";
+  String labelNote = "";
   /** The plan the training rows were laid out by; null for data only to be scored. */
   private final TrainingPlan plan;
 
-  private TrainingInput(JavaRDD<PreparedPartition> blocks, WorkerLayout layout,
-      List<PreparedPartition> facts, int numFeatures, int numClasses, TrainingPlan plan) {
-    this.blocks = blocks;
+  private TrainingInput(Cached cache, WorkerLayout layout, List<PartitionFacts> facts,
+      int numFeatures, int numClasses, TrainingPlan plan) {
+    this.cached = cache.rdd;
+    this.spec = cache.spec;
+    this.blocks = JavaRDD.fromRDD(cache.rdd.handed(cache.view), WorkerBlocksRdd.TAG);
     this.plan = plan;
     this.layout = layout;
     this.numWorkers = facts.size();
@@ -105,7 +105,9 @@ public final class TrainingInput implements AutoCloseable {
     long[] perWorker = new long[facts.size()];
     double[] maxWeights = new double[numClasses];
     double maxNorm = 0.0;
-    for (PreparedPartition f : facts) {
+    long bytes = 0;
+    for (PartitionFacts f : facts) {
+      bytes = Math.max(bytes, f.trainingBytes);
       maxNorm = Math.max(maxNorm, f.maxSquaredNorm);
       for (int k = 0; k < f.maxWeightByClass.length; k++) {
         maxWeights[k] = Math.max(maxWeights[k], f.maxWeightByClass[k]);
@@ -132,6 +134,20 @@ public final class TrainingInput implements AutoCloseable {
     this.workerRows = perWorker;
     this.maxWeightByClass = maxWeights;
     this.maxSquaredNorm = maxNorm;
+    this.workerBytes = bytes;
+  }
+
+  /** The cached elements of a conversion, how the tasks see them, and where the chunks are. */
+  static final class Cached {
+    final WorkerBlocksRdd<?> rdd;
+    final WorkerBlocksRdd.View view;
+    final ConversionSpec spec;
+
+    Cached(WorkerBlocksRdd<?> rdd, WorkerBlocksRdd.View view, ConversionSpec spec) {
+      this.rdd = rdd;
+      this.view = view;
+      this.spec = spec;
+    }
   }
 
   /**
@@ -141,244 +157,28 @@ public final class TrainingInput implements AutoCloseable {
    * then rows in input order, then dataset-wide facts).
    */
   public static TrainingInput prepare(Dataset<?> dataset, TrainingPlan plan) {
-    Conversion conversion = conversion(dataset, plan);
+    Conversion conversion = Conversion.ofRows(dataset, plan);
     conversion.logLayout();
-    JavaRDD<PreparedPartition> prepared = conversion.convert(false)
-        .setName(BLOCKS_NAME).persist(StorageLevel.MEMORY_AND_DISK());
+    return read(conversion, false, BLOCKS_NAME);
+  }
+
+  /**
+   * Converts every worker's rows into cached chunks (one job) and validates the facts; on a
+   * problem the chunks are released and the problem raised.
+   */
+  private static TrainingInput read(Conversion conversion, boolean withoutShuffle,
+      String name) {
+    WorkerBlocksRdd<?> converted = conversion.convert(withoutShuffle);
+    converted.setName(name);
+    converted.persist(StorageLevel.MEMORY_AND_DISK());
     try {
-      List<PreparedPartition> facts = prepared.map(PreparedPartition::withoutBlock).collect();
-      return conversion.validate(prepared, facts, false);
+      List<WorkerBlocks> parts = JavaRDD.fromRDD(converted, WorkerBlocksRdd.TAG).collect();
+      return conversion.validate(converted, parts, false);
     } catch (RuntimeException e) {
-      prepared.unpersist(false);
+      converted.unpersist(false);
+      conversion.release();
       throw e;
     }
-  }
-
-  /**
-   * What {@link #prepare} (rows of a DataFrame) or {@link #fromText} (text files read in one pass)
-   * does before any Spark job runs: the input checked as far as it can be without reading it, the
-   * layout over the workers decided. A stream converts, scores and trains a micro-batch in one job
-   * from it, and validates the facts its tasks return ({@link #validate}).
-   */
-  public abstract static class Conversion {
-    public final WorkerLayout layout;
-    /** The training's plan, or null for data only to be scored. */
-    final TrainingPlan plan;
-
-    private Conversion(WorkerLayout layout, TrainingPlan plan) {
-      this.layout = layout;
-      this.plan = plan;
-    }
-
-    /**
-     * One {@link PreparedPartition} per worker, in worker order (lazy: no job runs). With
-     * {@code withoutShuffle}, a split layout of a DataFrame is dealt without a shuffle: every
-     * worker reads every input partition and keeps its rows ({@link PreparedPartition#dealtTo}),
-     * the same rows in the same order as the shuffle's deal, each input partition read W times;
-     * its partitions then know every worker's weight. A text input is never shuffled.
-     */
-    public abstract JavaRDD<PreparedPartition> convert(boolean withoutShuffle);
-
-    /**
-     * Logs how the input reaches the workers, before it is read; a text input says it once its
-     * lines are judged (input that is refused gets its one error line and nothing else).
-     */
-    public void logLayout() {
-      layout.log();
-    }
-
-    /**
-     * Whether the partitions {@code convert(true)} returns know every worker's sample weight
-     * ({@link PreparedPartition#workerWeights}), which an averaged one-job round needs.
-     */
-    public abstract boolean knowsWorkerWeights();
-
-    /**
-     * The training input of the blocks {@code prepared} (one per worker) whose facts (without
-     * blocks, in worker order) are {@code facts}; throws {@link IllegalArgumentException} naming
-     * the earliest bad row of the input, then dataset-wide problems. Its {@link #blocks} are
-     * {@code prepared}, or (a text input some of whose workers saw narrower rows than the
-     * input's width) a widened copy of them, cached: release it with {@link #close()}.
-     */
-    public abstract TrainingInput validate(JavaRDD<PreparedPartition> prepared,
-        List<PreparedPartition> facts, boolean nothingToLearnIsFine);
-  }
-
-  /** The plan of a DataFrame's rows. */
-  private static final class RowConversion extends Conversion {
-    /** (label, features[, weight][, validation], row id) rows of the input partitions. */
-    final JavaRDD<Row> rows;
-    final PreparedPartition.Spec spec;
-    final int declaredClasses;
-    final String validationCol;
-
-    private RowConversion(JavaRDD<Row> rows, WorkerLayout layout, PreparedPartition.Spec spec,
-        int declaredClasses, String validationCol, TrainingPlan plan) {
-      super(layout, plan);
-      this.rows = rows;
-      this.spec = spec;
-      this.declaredClasses = declaredClasses;
-      this.validationCol = validationCol;
-    }
-
-    @Override
-    public JavaRDD<PreparedPartition> convert(boolean withoutShuffle) {
-      if (withoutShuffle && layout.mode == WorkerLayout.Mode.SPLIT) {
-        WorkerLayout dealt = layout;
-        PreparedPartition.Spec conversion = spec;
-        return rows.rdd().coalesce(layout.numWorkers, false,
-            Option.apply(layout.everyWorkerReadsAll()), null).toJavaRDD()
-            .mapPartitionsWithIndex((j, it) -> Collections.singletonList(
-                PreparedPartition.dealtTo(j, it, conversion, dealt)).iterator(), true);
-      }
-      return TrainingInput.convert(rows, layout, spec);
-    }
-
-    @Override
-    public boolean knowsWorkerWeights() {
-      return layout.mode == WorkerLayout.Mode.SPLIT;
-    }
-
-    @Override
-    public TrainingInput validate(JavaRDD<PreparedPartition> prepared, List<PreparedPartition> facts,
-        boolean nothingToLearnIsFine) {
-      return TrainingInput.validate(prepared, layout, facts, declaredClasses, validationCol,
-          nothingToLearnIsFine, plan);
-    }
-  }
-
-  /**
-   * The plan of a text input that its workers read in one pass ({@link TextInput}): each worker
-   * parses its lines straight into its block, no DataFrame, no shuffle.
-   */
-  private static final class TextConversion extends Conversion {
-    final JavaSparkContext jsc;
-    final TextInput text;
-    final PreparedPartition.Spec spec;
-    /** Whether the plan's workers train (fit's log says how the input reaches them). */
-    final boolean logWorkers;
-
-    private TextConversion(JavaSparkContext jsc, TextInput text, WorkerLayout layout,
-        PreparedPartition.Spec spec, boolean logWorkers, TrainingPlan plan) {
-      super(layout, plan);
-      this.jsc = jsc;
-      this.text = text;
-      this.spec = spec;
-      this.logWorkers = logWorkers;
-    }
-
-    @Override
-    public JavaRDD<PreparedPartition> convert(boolean withoutShuffle) {
-      TextInput input = text;
-      PreparedPartition.Spec conversion = spec;
-      return text.workers(jsc).map(j -> PreparedPartition.fromText(j, input, conversion));
-    }
-
-    @Override
-    public boolean knowsWorkerWeights() {
-      return false;
-    }
-
-    @Override
-    public void logLayout() {
-    }
-
-    @Override
-    public TrainingInput validate(JavaRDD<PreparedPartition> prepared, List<PreparedPartition> facts,
-        boolean nothingToLearnIsFine) {
-      List<SplitReport> reports = new ArrayList<>();
-      for (PreparedPartition f : facts) {
-        reports.add(f.textReport);
-      }
-      TextInput.Verdict verdict = text.verdict(reports);
-      if (logWorkers) {
-        // After the verdict: input that is refused gets its one error line and nothing else.
-        LOG.info("{}; {}", layout.describeWorkers(), text.describe());
-        String warning = layout.oversubscription();
-        if (warning != null) {
-          LOG.warn(warning);
-        }
-      }
-      int d = verdict.numFeatures();
-      boolean narrow = false;
-      List<PreparedPartition> wide = new ArrayList<>();
-      for (PreparedPartition f : facts) {
-        narrow |= f.rows + f.validationRows > 0 && f.numFeatures != d;
-        wide.add(f.rows + f.validationRows > 0 ? f.widened(d) : f);
-      }
-      JavaRDD<PreparedPartition> blocks = prepared;
-      if (narrow) {
-        // Some worker's rows stop short of the input's largest index: its blocks are rebuilt
-        // at the input's width (a sparse block keeps its arrays), in one pass over the cache.
-        blocks = prepared.map(p -> p.rows + p.validationRows > 0 ? p.widened(d) : p)
-            .setName(prepared.name()).persist(StorageLevel.MEMORY_AND_DISK());
-        blocks.count();
-      }
-      try {
-        TrainingInput input = TrainingInput.validate(blocks, layout, wide, -1,
-            spec.validationCol, nothingToLearnIsFine, plan);
-        input.labelNote = verdict.labelNote();
-        return input;
-      } catch (RuntimeException e) {
-        if (blocks != prepared) {
-          blocks.unpersist(false);
-        }
-        throw e;
-      }
-    }
-  }
-
-  /** The {@link Conversion} of training on {@code dataset} by {@code plan}; see {@link #prepare}. */
-  static Conversion conversion(Dataset<?> dataset, TrainingPlan plan) {
-    TrainingConfig config = plan.config();
-    String labelCol = config.labelCol;
-    String featuresCol = config.featuresCol;
-    String weightCol = config.weightCol;
-    String validationCol = config.validationCol;
-    InputChecks.requireNumericColumn(dataset.schema(), labelCol, "labelCol");
-    InputChecks.requireVectorColumn(dataset.schema(), featuresCol, "featuresCol");
-    if (!weightCol.isEmpty()) {
-      InputChecks.requireNumericColumn(dataset.schema(), weightCol, "weightCol");
-    }
-    if (!validationCol.isEmpty()) {
-      InputChecks.requireBooleanColumn(dataset.schema(), validationCol, "validationIndicatorCol");
-    }
-    int declaredClasses = declaredClasses(dataset.schema().apply(labelCol));
-    int declaredFeatures = AttributeGroup.fromStructField(dataset.schema().apply(featuresCol))
-        .size();
-    PreparedPartition.Spec spec = new PreparedPartition.Spec(config, declaredFeatures,
-        declaredClasses, true);
-
-    List<Column> columns = new ArrayList<>();
-    columns.add(col(labelCol).cast("double"));
-    columns.add(col(featuresCol));
-    if (!weightCol.isEmpty()) {
-      columns.add(col(weightCol).cast("double"));
-    }
-    if (!validationCol.isEmpty()) {
-      columns.add(col(validationCol));
-    }
-    // (input partition, row index), a function of the input alone: names bad rows wherever
-    // they end up, whatever worker reads them.
-    columns.add(monotonically_increasing_id());
-    JavaRDD<Row> rows = dataset.select(columns.toArray(new Column[0])).toJavaRDD();
-    WorkerLayout layout = layout(rows, plan);
-    return new RowConversion(rows, layout, spec, declaredClasses, validationCol, plan);
-  }
-
-  /**
-   * How {@code rows}' partitions feed the workers ({@link WorkerLayout}). When the plan's rounds
-   * may run in barrier stages ({@link TrainingPlan#gathersForBarrier}), which Spark refuses over
-   * a coalesce or over an input whose chain changes the number of partitions (a union), the
-   * workers are gathered through a shuffle instead: the same rows in the same order.
-   */
-  private static WorkerLayout layout(JavaRDD<Row> rows, TrainingPlan plan) {
-    WorkerLayout layout = WorkerLayout.of(plan.config().numWorkers, plan.slots(),
-        rows.getNumPartitions());
-    boolean narrowChainRefused = layout.mode == WorkerLayout.Mode.COALESCE
-        || (layout.mode == WorkerLayout.Mode.AS_IS
-            && chainProblem(rows.rdd(), layout.numWorkers) != null);
-    return narrowChainRefused && plan.gathersForBarrier() ? layout.gathered() : layout;
   }
 
   /**
@@ -424,7 +224,7 @@ public final class TrainingInput implements AutoCloseable {
    * the blocks are those {@link #prepare} builds from a DataFrame, bit for bit.
    */
   public static TrainingInput fromText(JavaSparkContext jsc, TextInput text, TrainingPlan plan) {
-    return read(textConversion(jsc, text, plan.config(), plan), BLOCKS_NAME);
+    return read(Conversion.ofText(jsc, text, plan.config(), plan), true, BLOCKS_NAME);
   }
 
   /**
@@ -433,105 +233,14 @@ public final class TrainingInput implements AutoCloseable {
    */
   public static TrainingInput forScoring(JavaSparkContext jsc, TextInput text,
       TrainingConfig config) {
-    return read(textConversion(jsc, text, config, null), EVALUATION_BLOCKS_NAME);
-  }
-
-  private static TrainingInput read(Conversion conversion, String name) {
-    JavaRDD<PreparedPartition> prepared = conversion.convert(true).setName(name)
-        .persist(StorageLevel.MEMORY_AND_DISK());
-    try {
-      List<PreparedPartition> facts = prepared.map(PreparedPartition::withoutBlock).collect();
-      TrainingInput input = conversion.validate(prepared, facts, false);
-      if (input.blocks != prepared) {
-        prepared.unpersist(false);
-      }
-      return input;
-    } catch (RuntimeException e) {
-      prepared.unpersist(false);
-      throw e;
-    }
-  }
-
-  /**
-   * The {@link Conversion} of reading {@code text} in one pass (see {@link #fromText}): for the
-   * training of {@code plan}, whose workers {@code text} must be planned for, or (plan null) only
-   * to be scored.
-   */
-  static Conversion textConversion(JavaSparkContext jsc, TextInput text, TrainingConfig config,
-      TrainingPlan plan) {
-    boolean forTraining = plan != null;
-    // Data only to be scored may be read by any number of workers.
-    WorkerLayout layout = forTraining
-        ? WorkerLayout.of(config.numWorkers, plan.slots(), text.inputSplits())
-        : WorkerLayout.of(text.numWorkers(), jsc.sc().defaultParallelism(), text.inputSplits());
-    if (layout.numWorkers != text.numWorkers()) {
-      throw new IllegalArgumentException("the text input was planned for " + text.numWorkers()
-          + " workers, the training has " + layout.numWorkers);
-    }
-    PreparedPartition.Spec spec = new PreparedPartition.Spec(config, text.numFeatures(), -1,
-        forTraining);
-    return new TextConversion(jsc, text, layout, spec, forTraining, plan);
+    return read(Conversion.ofText(jsc, text, config, null), true, EVALUATION_BLOCKS_NAME);
   }
 
   /** The name of cached blocks of data that are only scored (in Spark's UI, under Storage). */
   public static final String EVALUATION_BLOCKS_NAME = "spark-perceptron evaluation blocks";
 
-  /** One {@link PreparedPartition} per worker, in worker order. */
-  private static JavaRDD<PreparedPartition> convert(JavaRDD<Row> rows, WorkerLayout layout,
-      PreparedPartition.Spec spec) {
-    switch (layout.mode) {
-      case COALESCE:
-        return rows.rdd().coalesce(layout.numWorkers, false, Option.apply(layout.coalescer()),
-            null).toJavaRDD().mapPartitionsWithIndex((j, it) -> Collections.singletonList(
-                PreparedPartition.prepare(j, it, spec)).iterator(), true);
-      case SPLIT:
-        int numWorkers = layout.numWorkers;
-        return joinPieces(rows.mapPartitionsWithIndex((p, it) -> {
-          PreparedPartition[] pieces = PreparedPartition.deal(it, spec, layout.firstWorkerOf(p),
-              numWorkers);
-          List<Tuple2<Integer, Tuple2<Integer, PreparedPartition>>> byWorker =
-              new ArrayList<>(numWorkers);
-          for (int j = 0; j < numWorkers; j++) {
-            byWorker.add(new Tuple2<>(j, new Tuple2<>(p, pieces[j])));
-          }
-          return byWorker.iterator();
-        }, false), layout, spec);
-      case GATHER:
-        // Each input partition whole, as one piece for the worker whose group holds it.
-        return joinPieces(rows.mapPartitionsWithIndex((p, it) -> Collections.singletonList(
-            new Tuple2<>(layout.workerOf(p), new Tuple2<>(p,
-                PreparedPartition.deal(it, spec, 0, 1)[0]))).iterator(), false), layout, spec);
-      default:
-        return rows.mapPartitionsWithIndex((p, it) -> Collections.singletonList(
-            PreparedPartition.prepare(p, it, spec)).iterator(), true);
-    }
-  }
-
-  /**
-   * The pieces keyed (worker, (input partition, piece)) moved to their workers by one shuffle;
-   * each worker joins its pieces in input-partition order ({@link PreparedPartition#merge}).
-   */
-  private static JavaRDD<PreparedPartition> joinPieces(
-      JavaRDD<Tuple2<Integer, Tuple2<Integer, PreparedPartition>>> keyed, WorkerLayout layout,
-      PreparedPartition.Spec spec) {
-    return JavaPairRDD.fromJavaRDD(keyed).partitionBy(layout.partitioner()).values()
-        .mapPartitionsWithIndex((j, it) -> {
-          // The shuffle delivers the pieces in the order its fetches complete; input order is
-          // restored before they are joined.
-          List<Tuple2<Integer, PreparedPartition>> pieces = new ArrayList<>();
-          it.forEachRemaining(pieces::add);
-          pieces.sort(Comparator.comparing(Tuple2::_1));
-          List<PreparedPartition> ordered = new ArrayList<>(pieces.size());
-          for (Tuple2<Integer, PreparedPartition> piece : pieces) {
-            ordered.add(piece._2());
-          }
-          return Collections.singletonList(PreparedPartition.merge(j, ordered, spec.order))
-              .iterator();
-        }, true);
-  }
-
-  private static TrainingInput validate(JavaRDD<PreparedPartition> prepared, WorkerLayout layout,
-      List<PreparedPartition> facts, int declaredClasses, String validationCol,
+  static TrainingInput validate(Cached cache, WorkerLayout layout,
+      List<PartitionFacts> facts, int declaredClasses, String validationCol,
       boolean nothingToLearnIsFine, TrainingPlan plan) {
     int numFeatures = -1;
     long featuresFrom = -1;
@@ -539,8 +248,8 @@ public final class TrainingInput implements AutoCloseable {
     long rows = 0;
     long heldOut = 0;
     double weight = 0.0;
-    PreparedPartition earliest = null;
-    for (PreparedPartition f : facts) {
+    PartitionFacts earliest = null;
+    for (PartitionFacts f : facts) {
       if (f.problem != null && (earliest == null
           || Long.compareUnsigned(f.problemRowId, earliest.problemRowId) < 0)) {
         earliest = f;
@@ -551,11 +260,11 @@ public final class TrainingInput implements AutoCloseable {
       // whichever worker converted it.
       throw new IllegalArgumentException(earliest.problem);
     }
-    for (PreparedPartition f : facts) {
+    for (PartitionFacts f : facts) {
       heldOut += f.validationRows;
-      if (f.rows + f.validationRows > 0) {
+      if (f.hasRows()) {
         if (numFeatures >= 0 && f.numFeatures != numFeatures) {
-          throw new IllegalArgumentException(PreparedPartition.sizeMismatch(featuresFrom,
+          throw new IllegalArgumentException(PartitionFacts.sizeMismatch(featuresFrom,
               numFeatures, f.firstRowId, f.numFeatures));
         }
         numFeatures = f.numFeatures;
@@ -567,7 +276,7 @@ public final class TrainingInput implements AutoCloseable {
     }
     if (nothingToLearnIsFine && (rows == 0 || !(weight > 0))) {
       int numClasses = declaredClasses > 0 ? declaredClasses : Math.max(2, maxLabel + 1);
-      return new TrainingInput(prepared, layout, facts, numFeatures, Math.max(2, numClasses),
+      return new TrainingInput(cache, layout, facts, numFeatures, Math.max(2, numClasses),
           plan);
     }
     if (rows + heldOut == 0) {
@@ -587,7 +296,7 @@ public final class TrainingInput implements AutoCloseable {
           + " check the weight column");
     }
     int numClasses = declaredClasses > 0 ? declaredClasses : Math.max(2, maxLabel + 1);
-    TrainingInput input = new TrainingInput(prepared, layout, facts, numFeatures,
+    TrainingInput input = new TrainingInput(cache, layout, facts, numFeatures,
         Math.max(2, numClasses), plan);
     LOG.info("Training data: {} rows (+ {} validation rows), {} features, {} classes, {} stored"
         + " values on {} workers (from {} input partitions)", input.numRows,
@@ -596,25 +305,10 @@ public final class TrainingInput implements AutoCloseable {
     return input;
   }
 
-  /** The number of classes the label column's ML metadata declares, or −1. */
-  private static int declaredClasses(StructField labelField) {
-    Attribute attribute = Attribute.fromStructField(labelField);
-    if (attribute instanceof BinaryAttribute) {
-      return 2;
-    }
-    if (attribute instanceof NominalAttribute) {
-      NominalAttribute nominal = (NominalAttribute) attribute;
-      if (nominal.getNumValues().isDefined()) {
-        return (Integer) nominal.getNumValues().get();
-      }
-    }
-    return -1;
-  }
-
   /** Σ_i T_i with the class weights applied, summed in worker order. */
   public double trainingWeight(double[] classWeights) {
     double t = 0.0;
-    for (PreparedPartition f : facts) {
+    for (PartitionFacts f : facts) {
       t += f.trainingWeight(classWeights);
     }
     return t;
@@ -690,8 +384,19 @@ public final class TrainingInput implements AutoCloseable {
         + Arrays.toString(workerRows) + " classCounts=" + Arrays.toString(classCounts);
   }
 
+  /** Bytes of the training rows' chunks, per worker in worker order. */
+  public long[] workerBytes() {
+    long[] out = new long[facts.size()];
+    for (PartitionFacts f : facts) {
+      out[f.worker] = f.trainingBytes;
+    }
+    return out;
+  }
+
+  /** Releases the cached elements and every chunk of every worker. */
   @Override
   public void close() {
-    blocks.unpersist(false);
+    cached.unpersist(false);
+    spec.removeChunks(JavaSparkContext.fromSparkContext(cached.context()));
   }
 }

@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.internal.engine;
 
+import io.github.sparkperceptron.internal.blocks.BlockEvaluation;
 import io.github.sparkperceptron.internal.blocks.TrainingInput;
 import io.github.sparkperceptron.internal.exchange.WeightShipper;
 import io.github.sparkperceptron.internal.kernel.Averaging;
@@ -314,8 +315,8 @@ public final class MixingLoop {
             state.modelWeights());
     Broadcast<Predictor> broadcast = jsc.broadcast(predictor);
     try {
-      List<double[]> sums = input.blocks.map(part -> part.validation == null
-          ? new double[2] : broadcast.value().weightedAccuracy(part.validation)).collect();
+      List<double[]> sums = input.blocks.map(part -> BlockEvaluation.weightedAccuracy(
+          part.validationChunks(), broadcast.value())).collect();
       double correct = 0;
       double total = 0;
       for (double[] s : sums) {

@@ -1,16 +1,14 @@
 package io.github.sparkperceptron.internal.engine;
 
-import io.github.sparkperceptron.internal.blocks.PreparedPartition;
 import io.github.sparkperceptron.internal.blocks.TrainingInput;
-import io.github.sparkperceptron.internal.kernel.EpochOrder;
+import io.github.sparkperceptron.internal.blocks.WorkerBlocks;
+import io.github.sparkperceptron.internal.blocks.WorkerEpoch;
 import io.github.sparkperceptron.internal.kernel.EpochStats;
 import io.github.sparkperceptron.internal.kernel.LearnerConfig;
 import io.github.sparkperceptron.internal.kernel.LinearState;
-import io.github.sparkperceptron.internal.kernel.LocalFeatures;
 import io.github.sparkperceptron.internal.kernel.LocalWeights;
 import io.github.sparkperceptron.internal.kernel.OnlineLearner;
 import io.github.sparkperceptron.internal.kernel.StateLayout;
-import io.github.sparkperceptron.internal.kernel.TrainingBlock;
 import io.github.sparkperceptron.internal.kernel.VoteTrace;
 import io.github.sparkperceptron.internal.kernel.VotedPerceptron;
 import io.github.sparkperceptron.internal.mixing.ParameterMix;
@@ -109,40 +107,48 @@ final class OneShotMixing {
    * once an epoch makes no update); returns the change from the broadcast weights to its own
    * final model (its average, when averaging), so that mixing averages the workers' models.
    */
-  private static Function2<Integer, Iterator<PreparedPartition>, Iterator<WorkerResult>>
+  private static Function2<Integer, Iterator<WorkerBlocks>, Iterator<WorkerResult>>
       aloneTask(Broadcast<LinearState> broadcast, LearnerConfig learner, MixingSettings settings,
           double totalWeight, boolean exact, int startVector) {
     return (worker, parts) -> {
-      PreparedPartition part = parts.next();
+      WorkerBlocks part = parts.next();
       LinearState initial = broadcast.value();
-      TrainingBlock block = part.block;
+      boolean learns = part.hasTrainingRows();
       // The worker trains on its own features, feature-major for K > 2 (as a round does, see
       // WorkerRound): the same bits as on a global copy.
-      LocalWeights copy = new LocalWeights(learner, block == null
-          ? LocalFeatures.none(learner.numFeatures()) : block.localFeatures(),
+      LocalWeights copy = new LocalWeights(learner, part.features(learner.numFeatures()),
           StateLayout.FEATURE_MAJOR);
       copy.load(initial.weights(), initial.averageAccumulator());
       LinearState state = copy.state(initial.clock());
       double startClock = state.clock();
       double workerWeight = part.trainingWeight(learner.classWeights());
       double clockScale = workerWeight > 0 ? totalWeight / workerWeight : 0.0;
-      VoteTrace trace = startVector >= 0 && block != null
-          ? new VoteTrace(block.features(), block.localFeatures(), startVector, startClock)
-          : null;
+      VoteTrace trace = startVector >= 0 && learns
+          ? new VoteTrace(null, null, startVector, startClock) : null;
+      EpochStats[] currentStats = new EpochStats[1];
+      WorkerEpoch.Visitor kernel = (rows, order, from, to) -> {
+        if (trace != null) {
+          trace.readFrom(rows.features(), rows.localFeatures());
+        }
+        OnlineLearner.runEpoch(copy.config(), rows, order, from, to, state, clockScale,
+            currentStats[0], trace, copy.touched());
+      };
       List<EpochStats> epochs = new ArrayList<>();
       for (int e = 0; e < settings.maxIter; e++) {
         FaultInjection.beforeWorkerEpoch(1 + e, worker);
         EpochStats stats = new EpochStats();
-        if (block != null) {
-          EpochOrder order = settings.order.epochOrder(1 + e, worker, block.features());
-          int failAfter = FaultInjection.rowsBeforeFailure(1 + e, worker, order.size());
+        currentStats[0] = stats;
+        if (learns) {
+          WorkerEpoch visits = WorkerEpoch.of(part, WorkerEpoch.plan(part, settings.order, 1 + e),
+              WorkerEpoch.DRAWN);
+          long n = visits.visits();
+          int failAfter = FaultInjection.rowsBeforeFailure(1 + e, worker,
+              (int) Math.min(n, Integer.MAX_VALUE));
           if (failAfter >= 0) {
-            OnlineLearner.runEpoch(copy.config(), block, order, 0, failAfter, state, clockScale,
-                stats, trace, copy.touched());
+            visits.run(0, failAfter, kernel);
             FaultInjection.failMidEpoch(1 + e, worker, failAfter);
           }
-          OnlineLearner.runEpoch(copy.config(), block, order, 0, order.size(), state,
-              clockScale, stats, trace, copy.touched());
+          visits.run(0, n, kernel);
         }
         state.setClock(startClock + (e + 1) * totalWeight);
         epochs.add(stats);

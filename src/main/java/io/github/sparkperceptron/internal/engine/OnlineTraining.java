@@ -1,8 +1,10 @@
 package io.github.sparkperceptron.internal.engine;
 
 import io.github.sparkperceptron.internal.blocks.BatchInput;
-import io.github.sparkperceptron.internal.blocks.PreparedPartition;
+import io.github.sparkperceptron.internal.blocks.Conversion;
 import io.github.sparkperceptron.internal.blocks.TrainingInput;
+import io.github.sparkperceptron.internal.blocks.WorkerBlocks;
+import io.github.sparkperceptron.internal.blocks.WorkerBlocksRdd;
 import io.github.sparkperceptron.internal.exchange.WeightShipper;
 import io.github.sparkperceptron.internal.exchange.WeightsRef;
 import io.github.sparkperceptron.internal.kernel.EpochStats;
@@ -298,7 +300,7 @@ public final class OnlineTraining implements AutoCloseable {
     // Each batch is laid out over numWorkers workers as fit lays out a dataset (automatic: the
     // task slots when the batch starts).
     TrainingPlan plan = TrainingPlan.forStreamBatch(jsc, batchConfig);
-    TrainingInput.Conversion conversion = batch.conversion(plan);
+    Conversion conversion = batch.conversion(plan);
     conversion.logLayout();
     int workers = conversion.layout.numWorkers;
     boolean oneJob = state != null && !scoreBeforeLearning && epochsPerBatch == 1
@@ -324,7 +326,7 @@ public final class OnlineTraining implements AutoCloseable {
   }
 
   /** The batch's conversion, scoring and only round in one job; see the class documentation. */
-  private BatchOutcome inOneJob(TrainingInput.Conversion conversion, TrainingPlan plan,
+  private BatchOutcome inOneJob(Conversion conversion, TrainingPlan plan,
       Prequential onScored) {
     TrainingConfig batchConfig = plan.config();
     int workers = conversion.layout.numWorkers;
@@ -333,16 +335,22 @@ public final class OnlineTraining implements AutoCloseable {
     WeightsRef w = weights.ship(state.weights());
     WeightsRef u = accumulator == null ? null : accumulator.ship(state.averageAccumulator());
     double startClock = state.clock();
-    JavaRDD<PreparedPartition> prepared = conversion.convert(true);
+    WorkerBlocksRdd<?> prepared = conversion.convert(true);
     jsc.setJobDescription(String.format(Locale.ROOT, "perceptron micro-batch: convert, score and"
         + " learn (%s mixing)", config.mixing.paramValue()));
     MicroBatchTask.Model model = new MicroBatchTask.Model(new int[] {numClasses, numFeatures}, w,
         u, startClock, config.threshold);
-    MicroBatchTask.Result result = prepared.mapPartitionsWithIndex(
-        MicroBatchTask.scoreAndTrain(workers, model, learner, settings,
-            MemoryPlan.idleCopyBytes(learner, workers, jsc.sc())), true)
-        .treeAggregate(new MicroBatchTask.Result(workers), MicroBatchTask.Result::merge,
-            MicroBatchTask.Result::merge, config.aggregationDepth);
+    MicroBatchTask.Result result;
+    try {
+      result = JavaRDD.fromRDD(prepared, WorkerBlocksRdd.TAG).mapPartitionsWithIndex(
+          MicroBatchTask.scoreAndTrain(workers, model, learner, settings,
+              MemoryPlan.idleCopyBytes(learner, workers, jsc.sc())), true)
+          .treeAggregate(new MicroBatchTask.Result(workers), MicroBatchTask.Result::merge,
+              MicroBatchTask.Result::merge, config.aggregationDepth);
+    } finally {
+      // The batch's chunks served the one job that converted, scored and learnt them.
+      conversion.release();
+    }
     TrainingInput input = conversion.validate(prepared, factsOf(result), true);
     requireFits(input);
     if (onScored.freshModel(input.numRows, result.prequentialCorrect)) {
@@ -380,24 +388,26 @@ public final class OnlineTraining implements AutoCloseable {
    * The batch's conversion and scoring in one job, its blocks cached; then (once the caller has
    * seen the prequential count) its epochs of rounds, one job each.
    */
-  private BatchOutcome scoreThenLearn(TrainingInput.Conversion conversion, TrainingPlan plan,
+  private BatchOutcome scoreThenLearn(Conversion conversion, TrainingPlan plan,
       Prequential onScored) {
     TrainingConfig batchConfig = plan.config();
     int workers = conversion.layout.numWorkers;
-    JavaRDD<PreparedPartition> prepared = conversion.convert(withoutShuffle())
-        .setName(TrainingInput.BLOCKS_NAME).persist(StorageLevel.MEMORY_AND_DISK());
-    JavaRDD<PreparedPartition> blocks = prepared;
+    WorkerBlocksRdd<?> prepared = conversion.convert(withoutShuffle());
+    prepared.setName(TrainingInput.BLOCKS_NAME);
+    prepared.persist(StorageLevel.MEMORY_AND_DISK());
+    TrainingInput input = null;
     try {
       boolean known = state != null;
       jsc.setJobDescription(known ? "perceptron micro-batch: convert and score"
           : "perceptron micro-batch: convert");
       MicroBatchTask task = known ? scoring(workers) : MicroBatchTask.factsOnly(workers);
-      MicroBatchTask.Result result = prepared.mapPartitionsWithIndex(task, true)
+      MicroBatchTask.Result result = JavaRDD.fromRDD(prepared, WorkerBlocksRdd.TAG)
+          .mapPartitionsWithIndex(task, true)
           .treeAggregate(new MicroBatchTask.Result(workers), MicroBatchTask.Result::merge,
               MicroBatchTask.Result::merge, config.aggregationDepth);
       int jobs = 1;
-      TrainingInput input = conversion.validate(prepared, factsOf(result), true);
-      blocks = input.blocks;
+      input = conversion.validate(prepared, factsOf(result), true);
+      JavaRDD<WorkerBlocks> blocks = input.blocks;
       if (!known && input.numRows == 0) {
         return null;
       }
@@ -441,9 +451,11 @@ public final class OnlineTraining implements AutoCloseable {
       }
       return new BatchOutcome(input, correct, trained, fresh, jobs + rounds);
     } finally {
-      prepared.unpersist(false);
-      if (blocks != prepared) {
-        blocks.unpersist(false);
+      if (input != null) {
+        input.close();
+      } else {
+        prepared.unpersist(false);
+        conversion.release();
       }
     }
   }
@@ -452,9 +464,9 @@ public final class OnlineTraining implements AutoCloseable {
    * The workers' facts of a batch's job, in worker order; none when the batch had no partition to
    * run (an empty DataFrame, such as a batch of empty files).
    */
-  private static List<PreparedPartition> factsOf(MicroBatchTask.Result result) {
-    List<PreparedPartition> facts = new ArrayList<>(result.facts.length);
-    for (PreparedPartition f : result.facts) {
+  private static List<WorkerBlocks> factsOf(MicroBatchTask.Result result) {
+    List<WorkerBlocks> facts = new ArrayList<>(result.facts.length);
+    for (WorkerBlocks f : result.facts) {
       if (f != null) {
         facts.add(f);
       }

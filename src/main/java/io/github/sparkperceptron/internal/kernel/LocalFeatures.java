@@ -21,6 +21,7 @@ public final class LocalFeatures implements Serializable {
   private static final long serialVersionUID = 1L;
 
   private final int globalFeatures;
+  /** The global number of each local feature; null for the identity over all d features. */
   private final int[] globalIndex;
 
   /**
@@ -43,13 +44,48 @@ public final class LocalFeatures implements Serializable {
     this.globalIndex = globalIndex;
   }
 
-  /** The identity over d features (a dense block keeps every column). */
-  public static LocalFeatures identity(int numFeatures) {
-    int[] all = new int[numFeatures];
-    for (int j = 0; j < numFeatures; j++) {
+  private LocalFeatures(int globalFeatures) {
+    this.globalFeatures = globalFeatures;
+    this.globalIndex = null;
+  }
+
+  /** The same map into a wider model (the array shared; it stays valid below any wider d). */
+  private LocalFeatures(int globalFeatures, int[] globalIndex, boolean checked) {
+    this.globalFeatures = globalFeatures;
+    this.globalIndex = globalIndex;
+  }
+
+  /**
+   * This map into a model of {@code width} ≥ d features: the same local features at the same
+   * global numbers (a worker's rows read before the input's width was known).
+   */
+  public LocalFeatures atGlobalWidth(int width) {
+    if (width < globalFeatures) {
+      throw new IllegalArgumentException("cannot narrow a map of " + globalFeatures
+          + " features to " + width);
+    }
+    return width == globalFeatures ? this : globalIndex == null
+        ? new LocalFeatures(width, identityArray(globalFeatures), true)
+        : new LocalFeatures(width, globalIndex, true);
+  }
+
+  private static int[] identityArray(int n) {
+    int[] all = new int[n];
+    for (int j = 0; j < n; j++) {
       all[j] = j;
     }
-    return new LocalFeatures(numFeatures, all);
+    return all;
+  }
+
+  /**
+   * The identity over d features: a dense block keeps every column, and a worker whose rows
+   * span several chunks and most of d numbers them by the model's features. Holds no array.
+   */
+  public static LocalFeatures identity(int numFeatures) {
+    if (numFeatures < 0) {
+      throw new IllegalArgumentException("globalFeatures must be >= 0, got " + numFeatures);
+    }
+    return new LocalFeatures(numFeatures);
   }
 
   /** No feature of d: the map of a worker without training rows (its copy holds the biases). */
@@ -115,7 +151,7 @@ public final class LocalFeatures implements Serializable {
 
   /** m: the worker's features. */
   public int size() {
-    return globalIndex.length;
+    return globalIndex == null ? globalFeatures : globalIndex.length;
   }
 
   /** d: the model's features. */
@@ -125,11 +161,14 @@ public final class LocalFeatures implements Serializable {
 
   /** The global number of local feature {@code l}. */
   public int global(int l) {
-    return globalIndex[l];
+    return globalIndex == null ? l : globalIndex[l];
   }
 
   /** The local number of global feature {@code g}, or −1 when the worker does not have it. */
   public int local(int g) {
+    if (globalIndex == null) {
+      return g >= 0 && g < globalFeatures ? g : -1;
+    }
     int l = Arrays.binarySearch(globalIndex, g);
     return l >= 0 ? l : -1;
   }
@@ -140,11 +179,18 @@ public final class LocalFeatures implements Serializable {
    */
   public boolean sameAs(LocalFeatures other) {
     return other == this || (other != null && other.globalFeatures == globalFeatures
-        && Arrays.equals(other.globalIndex, globalIndex));
+        && other.size() == size() && (globalIndex == null || other.globalIndex == null
+            ? isIdentity() && other.isIdentity() : Arrays.equals(other.globalIndex, globalIndex)));
   }
 
   /** Bytes of the map. */
   public long sizeInBytes() {
-    return 4L * globalIndex.length;
+    return globalIndex == null ? 0 : 4L * globalIndex.length;
+  }
+
+  /** Whether local feature l is global feature l for every l of d. */
+  public boolean isIdentity() {
+    return globalIndex == null || (globalIndex.length == globalFeatures
+        && (globalFeatures == 0 || globalIndex[globalFeatures - 1] == globalFeatures - 1));
   }
 }

@@ -133,6 +133,11 @@ public final class Predictor implements java.io.Serializable {
     return numFeatures;
   }
 
+  /** Whether this predictor is a vote (it scores rows in the model's feature numbers only). */
+  public boolean isVote() {
+    return vote != null;
+  }
+
   /** The binary threshold this predictor applies. */
   public double threshold() {
     return threshold;

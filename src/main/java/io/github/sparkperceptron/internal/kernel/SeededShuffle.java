@@ -28,6 +28,20 @@ public final class SeededShuffle {
     return new SeededShuffle(s);
   }
 
+  /**
+   * A stream of its own for part {@code part} (≥ 0) of one (seed, epoch, worker): a window of a
+   * worker's chunks, the chunks' order in an epoch, a chunk's layout. Part streams are used only
+   * where a worker's rows span several chunks; one chunk keeps {@link #forEpoch}'s stream, so
+   * that the order of rows within one chunk is the order the worker had before its rows were
+   * chunked.
+   */
+  public static SeededShuffle forPart(long seed, int epoch, int worker, int part) {
+    if (part < 0) {
+      throw new IllegalArgumentException("part must be >= 0, got " + part);
+    }
+    return forEpoch(mix64(seed ^ (0xA24BAED4963EE407L * (part + 1L))), epoch, worker);
+  }
+
   /** SplitMix64's output function (Stafford's variant 13). */
   static long mix64(long z) {
     z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;

@@ -50,6 +50,23 @@ public final class TrainingBlock implements Serializable {
       throw new IllegalArgumentException("block has " + features.numRows() + " rows but "
           + labels.length + " labels and " + (weights == null ? "no" : weights.length) + " weights");
     }
+    this.totalWeight = totalWeight(labels, weights);
+  }
+
+  private TrainingBlock(FeatureBlock features, int[] labels, double[] weights,
+      LocalFeatures localFeatures, double totalWeight) {
+    this.features = features;
+    if (localFeatures != null && localFeatures.size() != features.numFeatures()) {
+      throw new IllegalArgumentException("a map of " + localFeatures.size()
+          + " local features for rows of " + features.numFeatures());
+    }
+    this.localFeatures = localFeatures;
+    this.labels = labels;
+    this.weights = weights;
+    this.totalWeight = totalWeight;
+  }
+
+  private static double totalWeight(int[] labels, double[] weights) {
     double total = 0.0;
     if (weights == null) {
       total = labels.length;
@@ -58,7 +75,7 @@ public final class TrainingBlock implements Serializable {
         total += w;
       }
     }
-    this.totalWeight = total;
+    return total;
   }
 
   /**
@@ -117,6 +134,84 @@ public final class TrainingBlock implements Serializable {
     }
     // The rows are already in their stored order.
     return builder.buildLocal(null);
+  }
+
+  /**
+   * The rows of {@code parts}, one block after the other, as one block: a view over their
+   * feature rows ({@link ConcatFeatureBlock}, no copy of the stored values) with their labels and
+   * weights copied into arrays of the view's own. The parts must number their features alike
+   * (the same local feature map, or none). A single part is returned as it is.
+   */
+  public static TrainingBlock concat(TrainingBlock[] parts) {
+    if (parts.length == 1) {
+      return parts[0];
+    }
+    if (parts.length == 0) {
+      throw new IllegalArgumentException("no blocks to view as one");
+    }
+    LocalFeatures map = parts[0].localFeatures;
+    int rows = 0;
+    boolean weighted = false;
+    FeatureBlock[] features = new FeatureBlock[parts.length];
+    for (int p = 0; p < parts.length; p++) {
+      TrainingBlock b = parts[p];
+      if (b.localFeatures != map && (map == null || !map.sameAs(b.localFeatures))) {
+        throw new IllegalArgumentException("blocks numbered by other features cannot be viewed"
+            + " as one");
+      }
+      features[p] = b.features;
+      rows = Math.addExact(rows, b.labels.length);
+      weighted |= b.weights != null;
+    }
+    int[] labels = new int[rows];
+    double[] weights = weighted ? new double[rows] : null;
+    int at = 0;
+    for (TrainingBlock b : parts) {
+      int n = b.labels.length;
+      System.arraycopy(b.labels, 0, labels, at, n);
+      if (weighted) {
+        if (b.weights == null) {
+          java.util.Arrays.fill(weights, at, at + n, 1.0);
+        } else {
+          System.arraycopy(b.weights, 0, weights, at, n);
+        }
+      }
+      at += n;
+    }
+    return new TrainingBlock(new ConcatFeatureBlock(features,
+        parts[0].features.numFeatures()), labels, weights, map);
+  }
+
+  /**
+   * These rows numbered by {@code map} instead ({@code null}: by the model's numbers): the same
+   * arrays, another map of as many features as the rows are wide.
+   */
+  public TrainingBlock withLocalFeatures(LocalFeatures map) {
+    return new TrainingBlock(features, labels, weights, map, totalWeight);
+  }
+
+  /**
+   * These rows numbered by the model's features (a copy, in the same order, when they are
+   * numbered by a worker's own; else this block without its map).
+   */
+  public TrainingBlock inModelNumbers() {
+    if (localFeatures == null) {
+      return this;
+    }
+    if (localFeatures.isIdentity()) {
+      return withLocalFeatures(null);
+    }
+    TrainingBlockBuilder builder = new TrainingBlockBuilder(localFeatures.globalFeatures());
+    int[] rowIndices = new int[Math.max(1, features.maxStoredPerRow())];
+    double[] rowValues = new double[rowIndices.length];
+    for (int r = 0; r < labels.length; r++) {
+      int n = features.copyRow(r, rowIndices, rowValues);
+      for (int k = 0; k < n; k++) {
+        rowIndices[k] = localFeatures.global(rowIndices[k]);
+      }
+      builder.addSparse(labels[r], weight(r), rowIndices, rowValues, n);
+    }
+    return builder.build();
   }
 
   /** An empty block, for workers without rows. */

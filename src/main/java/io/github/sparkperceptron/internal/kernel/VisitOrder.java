@@ -55,16 +55,35 @@ public final class VisitOrder implements Serializable {
   private final boolean shuffle;
   private final ShuffleScope scope;
   private final long seed;
+  /** The most bytes of chunks one window of an epoch holds ({@link EpochPlan}). */
+  private final long windowBytes;
 
-  private VisitOrder(boolean shuffle, ShuffleScope scope, long seed) {
+  private VisitOrder(boolean shuffle, ShuffleScope scope, long seed, long windowBytes) {
     this.shuffle = shuffle;
     this.scope = java.util.Objects.requireNonNull(scope, "scope");
     this.seed = seed;
+    if (windowBytes < 1) {
+      throw new IllegalArgumentException("windowBytes must be >= 1, got " + windowBytes);
+    }
+    this.windowBytes = windowBytes;
   }
 
   /** The order of the {@code shuffle}, {@code shuffleScope} and {@code seed} params. */
   public static VisitOrder of(boolean shuffle, ShuffleScope scope, long seed) {
-    return new VisitOrder(shuffle, scope, seed);
+    return new VisitOrder(shuffle, scope, seed, EpochPlan.WINDOW_BYTES);
+  }
+
+  /**
+   * This order with windows of {@code bytes} (tests and measurements of workers whose rows
+   * span several windows, without gigabytes of rows).
+   */
+  public VisitOrder withWindowBytes(long bytes) {
+    return new VisitOrder(shuffle, scope, seed, bytes);
+  }
+
+  /** The most bytes of chunks one window of an epoch holds ({@link EpochPlan}). */
+  public long windowBytes() {
+    return windowBytes;
   }
 
   public boolean shuffle() {
@@ -85,10 +104,21 @@ public final class VisitOrder implements Serializable {
    * {@link TrainingBlockBuilder#build(int[])}.
    */
   public int[] layout(int worker, int numRows) {
+    return layout(worker, 0, numRows);
+  }
+
+  /**
+   * The layout of chunk {@code chunk} of a worker whose rows are stored in several chunks (see
+   * {@link EpochPlan}): chunk 0 is laid out as an unchunked worker's rows, the others each from a
+   * stream of their own; {@code null} when the rows keep the input order.
+   */
+  public int[] layout(int worker, int chunk, int numRows) {
     if (!shuffle || scope != ShuffleScope.CHUNKS) {
       return null;
     }
-    return SeededShuffle.forEpoch(seed, LAYOUT_EPOCH, worker).permutation(numRows);
+    SeededShuffle stream = chunk == 0 ? SeededShuffle.forEpoch(seed, LAYOUT_EPOCH, worker)
+        : SeededShuffle.forPart(seed, LAYOUT_EPOCH, worker, chunk);
+    return stream.permutation(numRows);
   }
 
   /**
@@ -96,11 +126,18 @@ public final class VisitOrder implements Serializable {
    * {@code epoch}, in order: a permutation of 0 .. n-1.
    */
   public EpochOrder epochOrder(int epoch, int worker, FeatureBlock rows) {
+    return epochOrder(SeededShuffle.forEpoch(seed, epoch, worker), rows);
+  }
+
+  /**
+   * The order of {@code rows} drawn from {@code stream} (a window of a chunked worker's epoch,
+   * see {@link EpochPlan}): the input order, a permutation, or the chunked order.
+   */
+  EpochOrder epochOrder(SeededShuffle stream, FeatureBlock rows) {
     int n = rows.numRows();
     if (!shuffle) {
       return EpochOrder.of(identity(n));
     }
-    SeededShuffle stream = SeededShuffle.forEpoch(seed, epoch, worker);
     return scope == ShuffleScope.ROWS ? EpochOrder.of(stream.permutation(n))
         : chunked(stream, n, chunkRows(rows));
   }

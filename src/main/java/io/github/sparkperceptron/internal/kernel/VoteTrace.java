@@ -125,6 +125,16 @@ public final class VoteTrace implements UpdateRecorder, Serializable {
     rowStart[count] = stored;
   }
 
+  /**
+   * Records the next updates from the rows of {@code rows} (numbered by {@code features}, or
+   * null: the model's numbers): a round may visit several windows of a worker's chunks, each a
+   * block of its own ({@link EpochPlan}).
+   */
+  public void readFrom(FeatureBlock rows, LocalFeatures features) {
+    this.source = rows;
+    this.sourceFeatures = features;
+  }
+
   /** Marks the end of recording at the given clock, with the worker's unnormalised μ. */
   public void finish(double clock, double workerMixWeight) {
     this.endClock = clock;

@@ -1,6 +1,7 @@
 package io.github.sparkperceptron.internal.plan;
 
 import io.github.sparkperceptron.internal.kernel.Averaging;
+import io.github.sparkperceptron.internal.kernel.EpochPlan;
 import io.github.sparkperceptron.internal.kernel.LearnerConfig;
 import io.github.sparkperceptron.internal.kernel.LinearState;
 import io.github.sparkperceptron.internal.kernel.ShuffleScope;
@@ -8,6 +9,8 @@ import io.github.sparkperceptron.internal.kernel.UpdateRule;
 import io.github.sparkperceptron.internal.kernel.VisitOrder;
 import io.github.sparkperceptron.internal.mixing.MixingMode;
 import java.util.function.Supplier;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.storage.StorageLevel;
 
 /**
  * What one training asks of the engine, read once from the estimator's params on the driver (the
@@ -48,6 +51,12 @@ public final class TrainingConfig {
   /** Empty: no checkpoints. */
   public final String checkpointDir;
   public final int checkpointInterval;
+  /** Where the cached rows are kept: a Spark storage level's name (e.g. MEMORY_AND_DISK). */
+  final String storageLevel;
+  /** Bytes per chunk of cached rows; 0 for the blocks' own (tests set it smaller). */
+  final long chunkBytes;
+  /** The most bytes of chunks one window of an epoch holds (kernel.EpochPlan). */
+  final long windowBytes;
   /** The warm-start model's state weights, or null. */
   private final InitialWeights initial;
 
@@ -75,6 +84,9 @@ public final class TrainingConfig {
     this.threshold = b.threshold;
     this.checkpointDir = b.checkpointDir;
     this.checkpointInterval = b.checkpointInterval;
+    this.storageLevel = b.storageLevel;
+    this.chunkBytes = b.chunkBytes;
+    this.windowBytes = b.windowBytes;
     this.initial = b.initial;
   }
 
@@ -121,13 +133,47 @@ public final class TrainingConfig {
     b.threshold = threshold;
     b.checkpointDir = checkpointDir;
     b.checkpointInterval = checkpointInterval;
+    b.storageLevel = storageLevel;
+    b.chunkBytes = chunkBytes;
+    b.windowBytes = windowBytes;
     b.initial = initial;
     return b;
   }
 
+  /**
+   * This configuration with the chunk and window sizes of the test keys
+   * ({@link Settings#CHUNK_BYTES}, {@link Settings#WINDOW_BYTES}) when the fitting thread or the
+   * Spark configuration sets them: what a test of rows in several chunks and windows trains with.
+   */
+  TrainingConfig withTestSizes(JavaSparkContext jsc) {
+    String chunk = Settings.read(jsc, Settings.CHUNK_BYTES, "");
+    String window = Settings.read(jsc, Settings.WINDOW_BYTES, "");
+    if (chunk.isEmpty() && window.isEmpty()) {
+      return this;
+    }
+    Builder b = toBuilder();
+    if (!chunk.isEmpty()) {
+      b.chunkBytes = Settings.positiveLong(Settings.CHUNK_BYTES, chunk);
+    }
+    if (!window.isEmpty()) {
+      b.windowBytes = Settings.positiveLong(Settings.WINDOW_BYTES, window);
+    }
+    return new TrainingConfig(b);
+  }
+
+  /** Where the cached rows are kept ({@code storageLevel}). */
+  public StorageLevel storageLevel() {
+    return Settings.storageLevel("storageLevel", storageLevel);
+  }
+
+  /** Bytes per chunk of cached rows; 0 for the blocks' own. */
+  public long chunkBytes() {
+    return chunkBytes;
+  }
+
   /** How the workers lay out and visit their rows (shuffle, shuffleScope, seed). */
   public VisitOrder visitOrder() {
-    return VisitOrder.of(shuffle, shuffleScope, seed);
+    return VisitOrder.of(shuffle, shuffleScope, seed).withWindowBytes(windowBytes);
   }
 
   public int maxIter() {
@@ -226,6 +272,9 @@ public final class TrainingConfig {
     private double threshold;
     private String checkpointDir = "";
     private int checkpointInterval = 10;
+    private String storageLevel = "MEMORY_AND_DISK";
+    private long chunkBytes;
+    private long windowBytes = EpochPlan.WINDOW_BYTES;
     private InitialWeights initial;
 
     private Builder() {
@@ -287,6 +336,18 @@ public final class TrainingConfig {
     /** The binary decision threshold (scores the validation rows and a stream's batches). */
     public Builder threshold(double value) {
       this.threshold = value;
+      return this;
+    }
+
+    /**
+     * Where the cached rows are kept: a Spark storage level's name (MEMORY_AND_DISK, DISK_ONLY,
+     * MEMORY_AND_DISK_SER, ...).
+     *
+     * @throws IllegalArgumentException naming the value and the levels, for an unknown name
+     */
+    public Builder storageLevel(String level) {
+      Settings.storageLevel("storageLevel", level);
+      this.storageLevel = level;
       return this;
     }
 

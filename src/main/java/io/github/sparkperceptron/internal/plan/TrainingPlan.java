@@ -78,7 +78,8 @@ public final class TrainingPlan {
    *
    * @throws IllegalArgumentException naming the key and the value, for a bad round setting
    */
-  public static TrainingPlan forFit(JavaSparkContext jsc, TrainingConfig config, int slots) {
+  public static TrainingPlan forFit(JavaSparkContext jsc, TrainingConfig requested, int slots) {
+    TrainingConfig config = requested.withTestSizes(jsc);
     RoundExecution execution = RoundExecution.read(jsc);
     return new TrainingPlan(jsc, config, execution, slots,
         barrierRefusal(jsc, config, execution, workers(config.numWorkers, slots)), null);
@@ -95,7 +96,8 @@ public final class TrainingPlan {
    * takes a job to convert and score, and its split layout, dealt without a shuffle, is a
    * coalesce, which Spark refuses under a barrier stage).
    */
-  public static TrainingPlan forStreamBatch(JavaSparkContext jsc, TrainingConfig config) {
+  public static TrainingPlan forStreamBatch(JavaSparkContext jsc, TrainingConfig requested) {
+    TrainingConfig config = requested.withTestSizes(jsc);
     return new TrainingPlan(jsc, config, RoundExecution.read(jsc),
         jsc.sc().defaultParallelism(), "a stream's micro-batch runs its rounds as one Spark job"
             + " each", null);

@@ -1,6 +1,6 @@
 package io.github.sparkperceptron.internal.rounds;
 
-import io.github.sparkperceptron.internal.blocks.PreparedPartition;
+import io.github.sparkperceptron.internal.blocks.WorkerBlocks;
 import io.github.sparkperceptron.internal.exchange.ExecutorWeights;
 import io.github.sparkperceptron.internal.exchange.PeerLinks;
 import io.github.sparkperceptron.internal.exchange.Rendezvous;
@@ -41,7 +41,7 @@ import scala.runtime.AbstractFunction1;
  * <p>A retried stage starts again from the shipped weights: nothing here survives a failed
  * attempt (the weights' working copies of a failed task are never released).
  */
-final class BarrierEpochTask extends AbstractFunction1<Iterator<PreparedPartition>,
+final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
     Iterator<BarrierEpochTask.Output>> implements Serializable {
   private static final long serialVersionUID = 1L;
 
@@ -160,7 +160,7 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<PreparedPartitio
   }
 
   @Override
-  public Iterator<Output> apply(Iterator<PreparedPartition> parts) {
+  public Iterator<Output> apply(Iterator<WorkerBlocks> parts) {
     BarrierTaskContext context = BarrierTaskContext.get();
     int worker = context.partitionId();
     WorkerRound work = WorkerRound.forEpoch(spec, parts.next(), worker, epoch, start.weights);

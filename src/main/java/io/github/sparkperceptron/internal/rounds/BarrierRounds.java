@@ -3,8 +3,8 @@ package io.github.sparkperceptron.internal.rounds;
 import static io.github.sparkperceptron.internal.plan.RoundExecution.MODE_KEY;
 import static io.github.sparkperceptron.internal.plan.RoundExecution.PORT_KEY;
 
-import io.github.sparkperceptron.internal.blocks.PreparedPartition;
 import io.github.sparkperceptron.internal.blocks.TrainingInput;
+import io.github.sparkperceptron.internal.blocks.WorkerBlocks;
 import io.github.sparkperceptron.internal.exchange.Rendezvous;
 import io.github.sparkperceptron.internal.exchange.WeightShipper;
 import io.github.sparkperceptron.internal.exchange.WeightsRef;
@@ -243,8 +243,8 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
         settings.mixing.paramValue()));
     ClassTag<BarrierEpochTask.Output> tag = ClassTag$.MODULE$.apply(BarrierEpochTask.Output.class);
     try {
-      RDD<PreparedPartition> blocks = BarrierPlacement.placed(jsc, input.blocks.rdd(),
-          ClassTag$.MODULE$.apply(PreparedPartition.class));
+      RDD<WorkerBlocks> blocks = BarrierPlacement.placed(jsc, input.blocks.rdd(),
+          ClassTag$.MODULE$.apply(WorkerBlocks.class));
       RDD<BarrierEpochTask.Output> stage = blocks.barrier().mapPartitions(task, true, tag);
       // Through a shuffle: a barrier ShuffleMapStage is retried as a whole, a barrier
       // ResultStage is not.

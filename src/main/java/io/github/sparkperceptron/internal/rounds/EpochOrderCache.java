@@ -1,6 +1,7 @@
 package io.github.sparkperceptron.internal.rounds;
 
 import io.github.sparkperceptron.internal.kernel.EpochOrder;
+import io.github.sparkperceptron.internal.kernel.EpochPlan;
 import io.github.sparkperceptron.internal.kernel.TrainingBlock;
 import io.github.sparkperceptron.internal.kernel.VisitOrder;
 import java.lang.ref.SoftReference;
@@ -35,14 +36,17 @@ final class EpochOrderCache {
     final String scope;
     final long seed;
     final int worker;
+    /** The window of the worker's epoch (kernel.EpochPlan). */
+    final int window;
     final int rows;
     final long storedBytes;
 
-    Key(VisitOrder order, int worker, TrainingBlock block) {
+    Key(VisitOrder order, int worker, int window, TrainingBlock block) {
       this.shuffle = order.shuffle();
       this.scope = order.scope().paramValue();
       this.seed = order.seed();
       this.worker = worker;
+      this.window = window;
       this.rows = block.numRows();
       // The chunk size follows the block's bytes per row (VisitOrder.chunkRows).
       this.storedBytes = block.features().sizeInBytes();
@@ -55,12 +59,13 @@ final class EpochOrderCache {
       }
       Key k = (Key) o;
       return shuffle == k.shuffle && scope.equals(k.scope) && seed == k.seed
-          && worker == k.worker && rows == k.rows && storedBytes == k.storedBytes;
+          && worker == k.worker && window == k.window && rows == k.rows
+          && storedBytes == k.storedBytes;
     }
 
     @Override
     public int hashCode() {
-      return Objects.hash(shuffle, scope, seed, worker, rows, storedBytes);
+      return Objects.hash(shuffle, scope, seed, worker, window, rows, storedBytes);
     }
   }
 
@@ -76,21 +81,22 @@ final class EpochOrderCache {
   }
 
   /**
-   * The order of {@code block}'s rows of {@code worker} in {@code epoch} (shared: never mutate
-   * it). With one round per epoch it is not cached.
+   * The order of window {@code window} of {@code plan} (worker {@code worker}'s epoch
+   * {@code epoch}), whose rows are {@code block} (shared: never mutate it). With one round per
+   * epoch it is not cached.
    */
-  static EpochOrder of(VisitOrder visits, int epoch, int worker, TrainingBlock block,
-      int rounds) {
+  static EpochOrder of(VisitOrder visits, int epoch, int worker, EpochPlan plan, int window,
+      TrainingBlock block, int rounds) {
     if (rounds == 1) {
-      return visits.epochOrder(epoch, worker, block.features());
+      return plan.order(window, block.features());
     }
-    Key key = new Key(visits, worker, block);
+    Key key = new Key(visits, worker, window, block);
     SoftReference<Cached> ref = ORDERS.get(key);
     Cached cached = ref == null ? null : ref.get();
     if (cached != null && cached.epoch == epoch) {
       return cached.order;
     }
-    EpochOrder order = visits.epochOrder(epoch, worker, block.features());
+    EpochOrder order = plan.order(window, block.features());
     if (ORDERS.size() >= MAX_KEYS) {
       ORDERS.clear();
     }

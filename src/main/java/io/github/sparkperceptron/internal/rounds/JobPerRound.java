@@ -1,6 +1,6 @@
 package io.github.sparkperceptron.internal.rounds;
 
-import io.github.sparkperceptron.internal.blocks.PreparedPartition;
+import io.github.sparkperceptron.internal.blocks.WorkerBlocks;
 import io.github.sparkperceptron.internal.exchange.WeightsRef;
 import io.github.sparkperceptron.internal.mixing.ParameterMix;
 import io.github.sparkperceptron.internal.mixing.WorkerResult;
@@ -51,7 +51,7 @@ public final class JobPerRound implements EpochRounds {
 
   /** The task body of one mixing round: the worker's round from the shipped weights. */
   private static final class RoundTask
-      implements Function2<Integer, Iterator<PreparedPartition>, Iterator<WorkerResult>> {
+      implements Function2<Integer, Iterator<WorkerBlocks>, Iterator<WorkerResult>> {
     private static final long serialVersionUID = 1L;
     private final WorkerRound.Spec spec;
     private final WeightsRef weights;
@@ -74,7 +74,7 @@ public final class JobPerRound implements EpochRounds {
     }
 
     @Override
-    public Iterator<WorkerResult> call(Integer worker, Iterator<PreparedPartition> parts) {
+    public Iterator<WorkerResult> call(Integer worker, Iterator<WorkerBlocks> parts) {
       WorkerRound work = WorkerRound.forRound(spec, parts.next(), worker, epoch, weights);
       WorkerResult result = work.run(round, startClock, roundEnd, startVector);
       work.release();

@@ -1,11 +1,10 @@
 package io.github.sparkperceptron.internal.rounds;
 
-import io.github.sparkperceptron.internal.blocks.PreparedPartition;
+import io.github.sparkperceptron.internal.blocks.WorkerBlocks;
 import io.github.sparkperceptron.internal.exchange.ExecutorWeights;
 import io.github.sparkperceptron.internal.exchange.WeightsRef;
 import io.github.sparkperceptron.internal.kernel.LearnerConfig;
 import io.github.sparkperceptron.internal.kernel.Predictor;
-import io.github.sparkperceptron.internal.kernel.TrainingBlock;
 import io.github.sparkperceptron.internal.mixing.ParameterMix;
 import io.github.sparkperceptron.internal.mixing.WorkerResult;
 import io.github.sparkperceptron.internal.plan.MixingSettings;
@@ -33,7 +32,7 @@ import org.apache.spark.api.java.function.Function2;
  * scored through {@link Predictor#forFeatures}.
  */
 public final class MicroBatchTask
-    implements Function2<Integer, Iterator<PreparedPartition>, Iterator<MicroBatchTask.Result>> {
+    implements Function2<Integer, Iterator<WorkerBlocks>, Iterator<MicroBatchTask.Result>> {
   private static final long serialVersionUID = 1L;
 
   /** The last scoring model this executor built: (stream, versions, clock) → predictor. */
@@ -107,7 +106,7 @@ public final class MicroBatchTask
    * the whole micro-batch in one job. The workers must know T = Σ_j T_j (their round spans
    * [c, c + T] of the averaging clock): with one worker it is its own, in a split layout dealt
    * without a shuffle every worker counted every worker's weight
-   * ({@link PreparedPartition#workerWeights}), and without averaging it plays no part.
+   * ({@link WorkerBlocks#totalWeightOfAll}), and without averaging it plays no part.
    *
    * @param idleCopyBytes the bytes of idle working copies an executor may keep between rounds
    *     ({@link MemoryPlan#idleCopyBytes(LearnerConfig, int, org.apache.spark.SparkContext)})
@@ -120,8 +119,8 @@ public final class MicroBatchTask
   /** What the workers of a micro-batch return, combined along any tree (order-independent). */
   public static final class Result implements Serializable {
     private static final long serialVersionUID = 1L;
-    /** Each worker's facts (no blocks), by worker. */
-    public final PreparedPartition[] facts;
+    /** Each worker's cached element (its facts, where its chunks are), by worker. */
+    public final WorkerBlocks[] facts;
     /** Rows predicted correctly by the model before the batch. */
     public long prequentialCorrect;
     /** The workers' round, mixed along ParameterMix's fixed tree; null when not trained. */
@@ -133,7 +132,7 @@ public final class MicroBatchTask
     public double totalWeight = Double.NaN;
 
     public Result(int numWorkers) {
-      this.facts = new PreparedPartition[numWorkers];
+      this.facts = new WorkerBlocks[numWorkers];
     }
 
     /** Adds {@code other}'s workers to these; returns this. */
@@ -158,16 +157,16 @@ public final class MicroBatchTask
   }
 
   @Override
-  public Iterator<Result> call(Integer worker, Iterator<PreparedPartition> parts) {
-    PreparedPartition part = parts.next();
+  public Iterator<Result> call(Integer worker, Iterator<WorkerBlocks> parts) {
+    WorkerBlocks part = parts.next();
     Result result = new Result(numWorkers);
-    result.facts[worker] = part.withoutBlock();
-    if (model == null || !fits(part)) {
+    result.facts[worker] = part;
+    if (model == null || !part.fits(model.numFeatures, model.numClasses)) {
       return Collections.singletonList(result).iterator();
     }
-    result.prequentialCorrect = correct(scorer().predictor, part.block);
+    result.prequentialCorrect = correct(scorer().predictor, part);
     if (learner != null) {
-      double total = totalWeight(part);
+      double total = part.totalWeightOfAll();
       result.totalWeight = total;
       WorkerRound.Spec spec = new WorkerRound.Spec(learner, settings, numWorkers, total,
           idleCopyBytes);
@@ -179,42 +178,19 @@ public final class MicroBatchTask
     return Collections.singletonList(result).iterator();
   }
 
-  /** Whether the worker's rows are sound and fit the model's d features and K classes. */
-  private boolean fits(PreparedPartition part) {
-    return part.problem == null && (part.rows == 0 || (part.numFeatures == model.numFeatures
-        && part.classCounts.length <= model.numClasses));
-  }
-
-  /**
-   * T = Σ_j T_j in worker order, as the driver sums the facts: from every worker's weight when
-   * this worker counted them; else its own (exact with one worker, and without averaging the
-   * clock it scales plays no part).
-   */
-  private static double totalWeight(PreparedPartition part) {
-    if (part.workerWeights == null) {
-      return part.trainingWeight(null);
-    }
-    double t = 0.0;
-    for (double w : part.workerWeights) {
-      t += w;
-    }
-    return t;
-  }
-
-  private static long correct(Predictor model, TrainingBlock block) {
-    if (block == null) {
-      return 0L;
-    }
-    // The block's rows are numbered by the worker's own features.
-    Predictor predictor = block.localFeatures() == null ? model
-        : model.forFeatures(block.localFeatures());
-    long correct = 0;
-    for (int r = 0; r < block.numRows(); r++) {
-      if (predictor.predict(block.features(), r, null, null) == block.label(r)) {
-        correct++;
+  private static long correct(Predictor model, WorkerBlocks part) {
+    long[] correct = new long[1];
+    part.forEachTrainingChunk(block -> {
+      // The chunks' rows are numbered by the worker's own features.
+      Predictor predictor = block.localFeatures() == null ? model
+          : model.forFeatures(block.localFeatures());
+      for (int r = 0; r < block.numRows(); r++) {
+        if (predictor.predict(block.features(), r, null, null) == block.label(r)) {
+          correct[0]++;
+        }
       }
-    }
-    return correct;
+    });
+    return correct[0];
   }
 
   /** The model before the batch on this executor, built by the first of the batch's tasks. */

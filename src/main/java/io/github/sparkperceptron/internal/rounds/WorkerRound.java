@@ -1,9 +1,9 @@
 package io.github.sparkperceptron.internal.rounds;
 
-import io.github.sparkperceptron.internal.blocks.PreparedPartition;
+import io.github.sparkperceptron.internal.blocks.WorkerBlocks;
+import io.github.sparkperceptron.internal.blocks.WorkerEpoch;
 import io.github.sparkperceptron.internal.exchange.ExecutorWeights;
 import io.github.sparkperceptron.internal.exchange.WeightsRef;
-import io.github.sparkperceptron.internal.kernel.EpochOrder;
 import io.github.sparkperceptron.internal.kernel.EpochStats;
 import io.github.sparkperceptron.internal.kernel.LearnerConfig;
 import io.github.sparkperceptron.internal.kernel.LinearState;
@@ -12,7 +12,6 @@ import io.github.sparkperceptron.internal.kernel.LocalWeights;
 import io.github.sparkperceptron.internal.kernel.OnlineLearner;
 import io.github.sparkperceptron.internal.kernel.SortedCoordinates;
 import io.github.sparkperceptron.internal.kernel.StateLayout;
-import io.github.sparkperceptron.internal.kernel.TrainingBlock;
 import io.github.sparkperceptron.internal.kernel.VoteTrace;
 import io.github.sparkperceptron.internal.mixing.StateDelta;
 import io.github.sparkperceptron.internal.mixing.WorkerResult;
@@ -57,7 +56,8 @@ final class WorkerRound {
   private final int worker;
   private final int workers;
   private final int epoch;
-  private final TrainingBlock block;
+  /** The worker's cached rows (their chunks read window by window). */
+  private final WorkerBlocks part;
   /** T/T_i: how far the averaging clock moves per unit of this worker's sample weight. */
   private final double clockScale;
   /** The worker's training weight T_i, for its mixing weight μ_i. */
@@ -75,25 +75,21 @@ final class WorkerRound {
    * null): a sorted array, not a bit set over every coordinate, so that it costs what moved.
    */
   private int[] moved;
-  private EpochOrder order;
+  /** The epoch's visits of the worker's rows, window by window (made at the first round). */
+  private WorkerEpoch visits;
 
-  private WorkerRound(Spec spec, PreparedPartition part, int worker, int epoch,
+  private WorkerRound(Spec spec, WorkerBlocks part, int worker, int epoch,
       WeightsRef weights, boolean movingBase) {
     this.learner = spec.learner;
     this.settings = spec.settings;
     this.worker = worker;
     this.workers = spec.workers;
     this.epoch = epoch;
-    this.block = part.block;
+    this.part = part;
     this.workerWeight = part.trainingWeight(learner.classWeights());
     this.clockScale = workerWeight > 0 ? spec.totalWeight / workerWeight : 0.0;
     this.exact = spec.workers == 1;
-    LocalFeatures features = block == null ? LocalFeatures.none(learner.numFeatures())
-        : block.localFeatures();
-    if (features == null) {
-      throw new IllegalStateException("worker " + worker + "'s block is not numbered by its own"
-          + " features (TrainingBlockBuilder.buildLocal)");
-    }
+    LocalFeatures features = part.features(learner.numFeatures());
     this.working = ExecutorWeights.checkout(weights, worker, learner, features,
         StateLayout.FEATURE_MAJOR, spec.idleCopyBytes);
     this.copy = working.weights();
@@ -129,7 +125,7 @@ final class WorkerRound {
    * {@link JobPerRound}); fails on purpose first where a recovery test asks
    * ({@link FaultInjection}).
    */
-  static WorkerRound forRound(Spec spec, PreparedPartition part, int worker, int epoch,
+  static WorkerRound forRound(Spec spec, WorkerBlocks part, int worker, int epoch,
       WeightsRef weights) {
     FaultInjection.beforeWorkerEpoch(epoch, worker);
     return new WorkerRound(spec, part, worker, epoch, weights, false);
@@ -139,7 +135,7 @@ final class WorkerRound {
    * The worker's side of all rounds of {@code epoch} from the epoch's {@code weights} (a task of
    * {@link BarrierRounds}): its base moves by each round's mix ({@link #moveBase}).
    */
-  static WorkerRound forEpoch(Spec spec, PreparedPartition part, int worker, int epoch,
+  static WorkerRound forEpoch(Spec spec, WorkerBlocks part, int worker, int epoch,
       WeightsRef weights) {
     FaultInjection.beforeWorkerEpoch(epoch, worker);
     return new WorkerRound(spec, part, worker, epoch, weights, true);
@@ -154,27 +150,35 @@ final class WorkerRound {
    */
   WorkerResult run(int round, double startClock, double roundEnd, int startVector) {
     LinearState state = copy.state(startClock);
-    VoteTrace trace = startVector >= 0 && block != null
-        ? new VoteTrace(block.features(), block.localFeatures(), startVector, startClock) : null;
+    boolean learns = part.hasTrainingRows();
+    VoteTrace trace = startVector >= 0 && learns
+        ? new VoteTrace(null, null, startVector, startClock) : null;
     EpochStats stats = new EpochStats();
-    if (block != null) {
+    if (learns) {
       int rounds = settings.rounds;
-      int n = block.numRows();
-      if (order == null) {
-        order = EpochOrderCache.of(settings.order, epoch, worker, block, rounds);
+      if (visits == null) {
+        visits = WorkerEpoch.of(part, WorkerEpoch.plan(part, settings.order, epoch),
+            (plan, k, rows) -> EpochOrderCache.of(settings.order, epoch, worker, plan, k, rows,
+                rounds));
       }
-      int from = (int) ((long) n * round / rounds);
-      int to = (int) ((long) n * (round + 1) / rounds);
+      long n = visits.visits();
+      long from = n * round / rounds;
+      long to = n * (round + 1) / rounds;
       LearnerConfig local = copy.config();
+      WorkerEpoch.Visitor kernel = (rows, order, a, b) -> {
+        if (trace != null) {
+          trace.readFrom(rows.features(), rows.localFeatures());
+        }
+        OnlineLearner.runEpoch(local, rows, order, a, b, state, clockScale, stats, trace,
+            copy.touched());
+      };
       if (FaultInjection.failsMidRound(epoch, worker, workers, round, rounds, moved != null)) {
         // The copy is never released: a retry checks out a clean one.
-        int half = (to - from) / 2;
-        OnlineLearner.runEpoch(local, block, order, from, from + half, state, clockScale,
-            stats, trace, copy.touched());
-        FaultInjection.failMidEpoch(epoch, worker, half);
+        long half = (to - from) / 2;
+        visits.run(from, from + half, kernel);
+        FaultInjection.failMidEpoch(epoch, worker, (int) half);
       }
-      OnlineLearner.runEpoch(local, block, order, from, to, state, clockScale, stats, trace,
-          copy.touched());
+      visits.run(from, to, kernel);
     }
     LocalWeights.Touched written = copy.drainTouched();
     StateDelta delta = StateDelta.between(written.global, written.local, copy.weights(), base,

@@ -428,16 +428,17 @@ class NumWorkersTest {
   }
 
   /** The rows a worker holds, in its stored order: label, weight and stored entries. */
-  private static List<String> storedRows(PreparedPartition part) {
+  private static List<String> storedRows(WorkerBlocks part) {
     List<String> out = new ArrayList<>();
-    io.github.sparkperceptron.internal.kernel.TrainingBlock block = part.block;
-    int[] indices = new int[block.features().maxStoredPerRow()];
-    double[] values = new double[indices.length];
-    for (int r = 0; r < block.numRows(); r++) {
-      int n = block.features().copyRow(r, indices, values);
-      out.add(block.label(r) + " " + Double.doubleToLongBits(block.weight(r)) + " "
-          + Arrays.toString(Arrays.copyOf(indices, n)) + " "
-          + Arrays.toString(Arrays.copyOf(values, n)));
+    for (io.github.sparkperceptron.internal.kernel.TrainingBlock block : part.trainingChunks()) {
+      int[] indices = new int[block.features().maxStoredPerRow()];
+      double[] values = new double[indices.length];
+      for (int r = 0; r < block.numRows(); r++) {
+        int n = block.features().copyRow(r, indices, values);
+        out.add(block.label(r) + " " + Double.doubleToLongBits(block.weight(r)) + " "
+            + Arrays.toString(Arrays.copyOf(indices, n)) + " "
+            + Arrays.toString(Arrays.copyOf(values, n)));
+      }
     }
     return out;
   }
@@ -463,7 +464,7 @@ class NumWorkersTest {
         JavaSparkContext.fromSparkContext(SPARK.sparkContext()), momentum, 2))) {
       assertEquals(WorkerLayout.Mode.COALESCE, coalesced.layout.mode);
       assertTrue(hasCoalesce(coalesced.blocks.rdd()));
-      for (PreparedPartition part : coalesced.blocks.collect()) {
+      for (WorkerBlocks part : coalesced.blocks.collect()) {
         coalescedRows.add(storedRows(part));
       }
     } finally {
@@ -480,7 +481,7 @@ class NumWorkersTest {
       assertTrue(hasShuffle(gathered.blocks.rdd()));
       assertEquals(null, TrainingInput.chainProblem(gathered.blocks.rdd(), 2));
       assertArrayEquals(new long[] {400, 600}, gathered.workerRows);
-      List<PreparedPartition> parts = gathered.blocks.collect();
+      List<WorkerBlocks> parts = gathered.blocks.collect();
       for (int j = 0; j < 2; j++) {
         assertEquals(coalescedRows.get(j), storedRows(parts.get(j)), "worker " + j);
       }

@@ -1,0 +1,107 @@
+package io.github.sparkperceptron.internal.blocks;
+
+import io.github.sparkperceptron.internal.kernel.TrainingBlock;
+import java.io.Serializable;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.storage.BlockId;
+import org.apache.spark.storage.BlockManager;
+import org.apache.spark.storage.BlockResult;
+import org.apache.spark.storage.RDDBlockId;
+import org.apache.spark.storage.StorageLevel;
+import scala.Option;
+import scala.reflect.ClassTag$;
+import scala.reflect.ClassTag;
+
+/**
+ * Where the chunks of one kind of cached rows live: Spark's block manager, every chunk a block of
+ * its own at the training's storage level, so that Spark keeps in memory what fits and spills
+ * the rest to local disk chunk by chunk, and reads a spilled chunk back alone.
+ *
+ * <p>The chunks are named as the partitions of a placeholder RDD that is never computed (its id
+ * reserves the name space: block {@code rdd_<space>_<worker·2^16 + chunk>}): Spark's memory store
+ * never evicts a block to make room for another block of the same RDD, so chunks that are read
+ * back from disk do not push the ones in memory out (no thrashing: the same chunks stay in
+ * memory every epoch), and removing the placeholder RDD's blocks removes every chunk on every
+ * executor ({@link #remove}). Chunks of lost executors are rebuilt from the input by the worker
+ * that misses them (see {@link WorkerBlocksRdd}).
+ */
+final class ChunkStore implements Serializable {
+  private static final long serialVersionUID = 1L;
+  /** Chunks per worker: 2^16, of at most {@link ChunkWriter#CHUNK_BYTES} each. */
+  static final int MAX_CHUNKS = 1 << 16;
+  /** Workers a store can name: the block index is an int. */
+  static final int MAX_WORKERS = Integer.MAX_VALUE / MAX_CHUNKS;
+  private static final ClassTag<TrainingBlock> TAG = ClassTag$.MODULE$.apply(TrainingBlock.class);
+
+  private final int space;
+  private final StorageLevel level;
+
+  private ChunkStore(int space, StorageLevel level) {
+    this.space = space;
+    this.level = level;
+  }
+
+  /** A new store for chunks kept at {@code level}. */
+  static ChunkStore create(JavaSparkContext jsc, StorageLevel level) {
+    return new ChunkStore(jsc.emptyRDD().id(), level);
+  }
+
+  StorageLevel level() {
+    return level;
+  }
+
+  private static BlockId id(int space, int worker, int chunk) {
+    if (worker < 0 || worker >= MAX_WORKERS || chunk < 0 || chunk >= MAX_CHUNKS) {
+      throw new IllegalArgumentException("chunk " + chunk + " of worker " + worker + " is beyond"
+          + " " + MAX_CHUNKS + " chunks of " + MAX_WORKERS + " workers");
+    }
+    return new RDDBlockId(space, worker * MAX_CHUNKS + chunk);
+  }
+
+  private static BlockManager blockManager() {
+    SparkEnv env = SparkEnv.get();
+    if (env == null) {
+      throw new IllegalStateException("no Spark environment in this JVM");
+    }
+    return env.blockManager();
+  }
+
+  /** Stores chunk {@code chunk} of {@code worker} (a chunk already stored is kept). */
+  void put(int worker, int chunk, TrainingBlock rows) {
+    if (!blockManager().putSingle(id(space, worker, chunk), rows, level, true, TAG)) {
+      throw new IllegalStateException("Spark's block manager did not store chunk " + chunk
+          + " of worker " + worker + " at storage level " + level.description());
+    }
+  }
+
+  /** Stores {@code rows} as chunk {@code chunk} of {@code worker} in place of what it held. */
+  void replace(int worker, int chunk, TrainingBlock rows) {
+    blockManager().removeBlock(id(space, worker, chunk), true);
+    put(worker, chunk, rows);
+  }
+
+  /**
+   * Chunk {@code chunk} of {@code worker}: from this executor's memory or disk, else fetched from
+   * the executor that keeps it; null when no executor does (it was lost with its executor, or
+   * dropped at a storage level without disk).
+   */
+  TrainingBlock get(int worker, int chunk) {
+    Option<BlockResult> found = blockManager().get(id(space, worker, chunk), TAG);
+    if (found.isEmpty()) {
+      return null;
+    }
+    scala.collection.Iterator<Object> values = found.get().data();
+    TrainingBlock rows = (TrainingBlock) values.next();
+    // Reading to the end releases the block's read lock (Spark's CompletionIterator).
+    while (values.hasNext()) {
+      values.next();
+    }
+    return rows;
+  }
+
+  /** Removes every chunk of this store from every executor (asynchronously). */
+  void remove(JavaSparkContext jsc) {
+    jsc.sc().env().blockManager().master().removeRdd(space, false);
+  }
+}

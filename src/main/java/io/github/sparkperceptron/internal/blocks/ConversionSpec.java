@@ -1,0 +1,79 @@
+package io.github.sparkperceptron.internal.blocks;
+
+import io.github.sparkperceptron.internal.kernel.VisitOrder;
+import io.github.sparkperceptron.internal.plan.TrainingConfig;
+import java.io.Serializable;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.storage.StorageLevel;
+
+/**
+ * What converting a worker's rows needs to know, on the executors: the input columns, the
+ * vector size and the classes they must have, how the training rows are laid out, and where
+ * their chunks go (one {@link ChunkStore} for the training rows, one for the validation rows).
+ */
+final class ConversionSpec implements Serializable {
+  private static final long serialVersionUID = 1L;
+  final String labelCol;
+  final String featuresCol;
+  /** Empty when the rows carry no weight column (else it is column 2). */
+  final String weightCol;
+  /** Empty when there is no validation indicator (else it is the last column). */
+  final String validationCol;
+  /** The vector size every row must have, or −1 to take it from the first row. */
+  final int expectedFeatures;
+  /** Largest class index allowed (from label metadata, or the inference limit). */
+  final int maxLabel;
+  /** Whether {@link #maxLabel} comes from the label column's metadata. */
+  final boolean labelsFromMetadata;
+  /**
+   * Lays out the training rows, numbered by each worker's own features; null for rows only to
+   * be scored (input order, the model's numbers). Validation rows keep the input order.
+   */
+  final VisitOrder order;
+  /** The column of the row ids ({@link PartitionFacts#describeRow}): the last one. */
+  final int rowIdIndex;
+  final ChunkStore trainingChunks;
+  final ChunkStore validationChunks;
+  /** Bytes per chunk ({@link ChunkWriter#CHUNK_BYTES}; smaller in tests of several chunks). */
+  final long chunkBytes;
+
+  /**
+   * @param expectedFeatures the vector size the features column's metadata declares, or −1
+   * @param declaredClasses the classes the label column's metadata declares, or −1
+   * @param forTraining whether the training rows are stored in the visit order's layout (else
+   *     in input order: data only to be scored)
+   */
+  ConversionSpec(JavaSparkContext jsc, TrainingConfig config, int expectedFeatures,
+      int declaredClasses, boolean forTraining) {
+    this.labelCol = config.labelCol;
+    this.featuresCol = config.featuresCol;
+    this.weightCol = config.weightCol;
+    this.validationCol = config.validationCol;
+    this.expectedFeatures = expectedFeatures;
+    this.maxLabel = (declaredClasses > 0 ? declaredClasses
+        : TrainingInput.MAX_INFERRED_CLASSES) - 1;
+    this.labelsFromMetadata = declaredClasses > 0;
+    this.order = forTraining ? config.visitOrder() : null;
+    this.rowIdIndex = 2 + (weightCol.isEmpty() ? 0 : 1) + (validationCol.isEmpty() ? 0 : 1);
+    StorageLevel level = config.storageLevel();
+    this.trainingChunks = ChunkStore.create(jsc, level);
+    this.validationChunks = ChunkStore.create(jsc, level);
+    this.chunkBytes = config.chunkBytes() > 0 ? config.chunkBytes() : ChunkWriter.CHUNK_BYTES;
+  }
+
+  /** A writer of {@code worker}'s training rows, {@code width} wide (−1: as wide as they are). */
+  ChunkWriter trainingWriter(int worker, int width) {
+    return new ChunkWriter(trainingChunks, worker, width, order, order != null, chunkBytes);
+  }
+
+  /** A writer of {@code worker}'s validation rows (input order, the model's numbers). */
+  ChunkWriter validationWriter(int worker, int width) {
+    return new ChunkWriter(validationChunks, worker, width, null, false, chunkBytes);
+  }
+
+  /** Removes every chunk of this conversion from every executor. */
+  void removeChunks(JavaSparkContext jsc) {
+    trainingChunks.remove(jsc);
+    validationChunks.remove(jsc);
+  }
+}
