@@ -65,6 +65,7 @@ class ParamsConformanceTest {
       Map.entry("shuffle", false),
       Map.entry("shuffleScope", "chunks"),
       Map.entry("stepSize", 0.25),
+      Map.entry("storageLevel", "DISK_ONLY"),
       Map.entry("threshold", 0.5),
       Map.entry("tol", 0.5),
       Map.entry("updateRule", "pa2"),

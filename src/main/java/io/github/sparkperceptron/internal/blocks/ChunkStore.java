@@ -9,6 +9,7 @@ import org.apache.spark.storage.BlockManager;
 import org.apache.spark.storage.BlockResult;
 import org.apache.spark.storage.RDDBlockId;
 import org.apache.spark.storage.StorageLevel;
+import org.apache.spark.storage.StorageStatus;
 import scala.Option;
 import scala.reflect.ClassTag$;
 import scala.reflect.ClassTag;
@@ -98,6 +99,15 @@ final class ChunkStore implements Serializable {
       values.next();
     }
     return rows;
+  }
+
+  /** Bytes of this store's chunks that the executors keep on local disk (spilled), now. */
+  long diskBytes(JavaSparkContext jsc) {
+    long bytes = 0;
+    for (StorageStatus s : jsc.sc().env().blockManager().master().getStorageStatus()) {
+      bytes += s.diskUsedByRdd(space);
+    }
+    return bytes;
   }
 
   /** Removes every chunk of this store from every executor (asynchronously). */

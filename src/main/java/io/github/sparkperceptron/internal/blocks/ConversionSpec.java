@@ -71,6 +71,11 @@ final class ConversionSpec implements Serializable {
     return new ChunkWriter(validationChunks, worker, width, null, false, chunkBytes);
   }
 
+  /** Bytes of this conversion's chunks the executors keep on local disk, now. */
+  long diskBytes(JavaSparkContext jsc) {
+    return trainingChunks.diskBytes(jsc) + validationChunks.diskBytes(jsc);
+  }
+
   /** Removes every chunk of this conversion from every executor. */
   void removeChunks(JavaSparkContext jsc) {
     trainingChunks.remove(jsc);

@@ -39,6 +39,10 @@ final class PartitionFacts implements Serializable {
   final double maxSquaredNorm;
   /** Bytes of the training rows' chunks. */
   final long trainingBytes;
+  /** Bytes of the validation rows' chunks. */
+  final long validationBytes;
+  /** Chunks of the training and validation rows. */
+  final int chunks;
   /** The first bad row, or {@code null}. */
   final String problem;
   /** The row id of the row {@link #problem} names, or −1. */
@@ -53,7 +57,8 @@ final class PartitionFacts implements Serializable {
 
   /** The counts of a conversion; see the fields. */
   PartitionFacts(Counts c, int numFeatures, long storedValues, int workerFeatures,
-      long trainingBytes, SplitReport textReport, double[] workerWeights) {
+      long[] bytes, SplitReport textReport, double[] workerWeights) {
+    this.chunks = (int) bytes[2];
     this.worker = c.worker;
     this.rows = c.rows;
     this.validationRows = c.validationRows;
@@ -66,7 +71,8 @@ final class PartitionFacts implements Serializable {
     this.classWeightSums = c.classWeightSums;
     this.maxWeightByClass = c.maxWeightByClass;
     this.maxSquaredNorm = c.maxSquaredNorm;
-    this.trainingBytes = trainingBytes;
+    this.trainingBytes = bytes[0];
+    this.validationBytes = bytes[1];
     this.problem = null;
     this.problemRowId = -1;
     this.textReport = textReport;
@@ -88,6 +94,8 @@ final class PartitionFacts implements Serializable {
     this.maxWeightByClass = new double[0];
     this.maxSquaredNorm = 0.0;
     this.trainingBytes = 0;
+    this.validationBytes = 0;
+    this.chunks = 0;
     this.problem = problem;
     this.problemRowId = rowId;
     this.textReport = textReport;
@@ -109,6 +117,8 @@ final class PartitionFacts implements Serializable {
     this.maxWeightByClass = other.maxWeightByClass;
     this.maxSquaredNorm = other.maxSquaredNorm;
     this.trainingBytes = other.trainingBytes;
+    this.validationBytes = other.validationBytes;
+    this.chunks = other.chunks;
     this.problem = other.problem;
     this.problemRowId = other.problemRowId;
     this.textReport = other.textReport;

@@ -338,7 +338,10 @@ final class RowConverter {
     int features = train == null ? 0 : train.features() == null ? train.width()
         : train.features().size();
     PartitionFacts facts = new PartitionFacts(counts, numFeatures, stored, features,
-        train == null ? 0 : train.sizeInBytes(), report, workerWeights);
+        new long[] {train == null ? 0 : train.sizeInBytes(),
+            held == null ? 0 : held.sizeInBytes(),
+            (train == null ? 0 : train.chunks()) + (held == null ? 0 : held.chunks())}, report,
+        workerWeights);
     return new WorkerBlocks(facts, train, held);
   }
 

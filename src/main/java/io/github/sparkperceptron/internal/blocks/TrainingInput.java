@@ -334,8 +334,12 @@ public final class TrainingInput implements AutoCloseable {
 
   /** What the training's plan needs of these data ({@link TrainingPlan#withData}). */
   public DataFacts facts() {
+    long all = 0;
+    for (PartitionFacts f : facts) {
+      all += f.trainingBytes + f.validationBytes;
+    }
     return new DataFacts(numWorkers, numRows, storedValues, workerFeatures, numClasses,
-        maxWeightByClass, maxSquaredNorm);
+        maxWeightByClass, maxSquaredNorm, new long[] {all, workerBytes});
   }
 
   /** The plan the training rows were laid out by; null for data only to be scored. */
@@ -382,6 +386,29 @@ public final class TrainingInput implements AutoCloseable {
         + " classes=" + numClasses + " stored=" + storedValues + " weight="
         + Double.doubleToLongBits(totalWeight) + " workers=" + numWorkers + " partitionRows="
         + Arrays.toString(workerRows) + " classCounts=" + Arrays.toString(classCounts);
+  }
+
+  /**
+   * Where the cached rows are, on one line: their bytes and chunks, the storage level, and how
+   * much of them Spark spilled to local disk, which every epoch reads back.
+   */
+  public String describeCache() {
+    long all = 0;
+    long chunks = 0;
+    for (PartitionFacts f : facts) {
+      all += f.trainingBytes + f.validationBytes;
+      chunks += f.chunks;
+    }
+    long spilled = spec.diskBytes(JavaSparkContext.fromSparkContext(cached.context()));
+    return String.format(Locale.ROOT, "Cached training data: %,d MiB in %,d chunks of up to"
+        + " %,d MiB (%s); %s", mib(all), chunks, mib(spec.chunkBytes),
+        spec.trainingChunks.level().description(), spilled == 0 ? "all of it in memory"
+            : String.format(Locale.ROOT, "%,d MiB of it spilled to local disk, which every epoch"
+                + " reads back", mib(spilled)));
+  }
+
+  private static long mib(long bytes) {
+    return (bytes + (1 << 20) - 1) >> 20;
   }
 
   /** Bytes of the training rows' chunks, per worker in worker order. */

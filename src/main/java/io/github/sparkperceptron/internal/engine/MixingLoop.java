@@ -82,6 +82,7 @@ public final class MixingLoop {
           input.storedValues, learner.stateLength(), Runtime.getRuntime().maxMemory());
     }
     plan.memory().enforce(jsc.sc());
+    LOG.info(input.describeCache());
   }
 
   /**

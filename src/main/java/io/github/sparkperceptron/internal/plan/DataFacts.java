@@ -20,6 +20,10 @@ public final class DataFacts {
   public final int numClasses;
   /** The largest ‖x‖² of a training row. */
   public final double maxSquaredNorm;
+  /** Bytes of every worker's cached chunks (training and validation rows). */
+  public final long dataBytes;
+  /** Bytes of the largest worker's training rows' chunks. */
+  public final long workerBytes;
   private final double[] maxWeightByClass;
 
   /**
@@ -28,6 +32,19 @@ public final class DataFacts {
    */
   public DataFacts(int numWorkers, long numRows, long storedValues, long workerFeatures,
       int numClasses, double[] maxWeightByClass, double maxSquaredNorm) {
+    this(numWorkers, numRows, storedValues, workerFeatures, numClasses, maxWeightByClass,
+        maxSquaredNorm, new long[] {12 * storedValues + 16 * numRows,
+            (12 * storedValues + 16 * numRows) / Math.max(1, numWorkers)});
+  }
+
+  /**
+   * @param bytes the cached chunks' bytes: all workers' (training and validation rows), and the
+   *     largest worker's training rows'
+   */
+  public DataFacts(int numWorkers, long numRows, long storedValues, long workerFeatures,
+      int numClasses, double[] maxWeightByClass, double maxSquaredNorm, long[] bytes) {
+    this.dataBytes = bytes[0];
+    this.workerBytes = bytes[1];
     this.numWorkers = numWorkers;
     this.numRows = numRows;
     this.storedValues = storedValues;

@@ -54,9 +54,11 @@ import org.slf4j.LoggerFactory;
  *                           features), at most min(W copies, r copies in use plus the idle
  *                           ones ExecutorWeights keeps: r·(S + L/8), what r global working
  *                           copies took)
- *          per task slot    its change and that change serialised (2 deltas), its worker's
- *                           block (12 B per stored value + 16 per row + 4 per feature of its
- *                           map), its vote trace
+ *          per task slot    its change and that change serialised (2 deltas), the window of
+ *                           its worker's cached chunks it trains on and the next one, read
+ *                           ahead (each at most kernel.EpochPlan.WINDOW_BYTES: in place where
+ *                           Spark keeps the chunks in memory, copies of what it spilled), its
+ *                           vote trace
  *          tree level       ⌈W/r⌉ deltas when treeAggregate adds a level
  * </pre>
  * A delta is sparse (4 + 8 + 8 bytes per touched coordinate with averaging, 4 + 8 without) up to
@@ -65,9 +67,12 @@ import org.slf4j.LoggerFactory;
  * moves two class rows), nnz and rows being the worker's. In local mode the driver is the
  * executor: its estimate is the sum, with T = min(W, cores) task slots. One-shot mixing broadcasts
  * the whole state once (S on the driver, S + pieces per executor), each task trains a working copy
- * over its worker's features and returns the change of its model (a copy of that size). The training data's cached blocks are not counted: they
- * are cached MEMORY_AND_DISK and spill. The vote's own worst case (every example a mistake every
- * epoch) is checked apart, against half the driver's heap ({@link #requireVoteFits}).
+ * over its worker's features and returns the change of its model (a copy of that size). The
+ * training data's cached chunks themselves are not counted: they live in Spark's storage memory
+ * (the storageLevel param's level, MEMORY_AND_DISK by default) and spill to local disk chunk by
+ * chunk, so data of any size train (the log says how much spilled: it is read back every epoch).
+ * The vote's own worst case (every example a mistake every epoch) is checked apart, against half
+ * the driver's heap ({@link #requireVoteFits}).
  *
  * <p>The budget of a JVM is its maximum heap less Spark's 300 MiB reserve; Spark's storage and
  * execution regions share the rest with these arrays, but what they hold can spill. BENCHMARKS.md
@@ -101,12 +106,6 @@ public final class MemoryPlan {
   /** Bytes per support coordinate on the driver: its index twice and its start value. */
   static final long SUPPORT_BYTES_PER_COORDINATE = 4 + 8 + 4;
 
-  /** Bytes a cached block takes per stored value (CSR: int index + double value). */
-  static final long BLOCK_BYTES_PER_VALUE = 12;
-  /** Bytes a cached block takes per row (row start, label, weight). */
-  static final long BLOCK_BYTES_PER_ROW = 16;
-  /** Bytes a cached block's feature map takes per feature of its worker (kernel.LocalFeatures). */
-  static final long BLOCK_BYTES_PER_FEATURE = 4;
   /** Bytes a vote trace takes per stored value and per update (VoteTrace). */
   static final long TRACE_BYTES_PER_VALUE = 12;
   static final long TRACE_BYTES_PER_UPDATE = 32;
@@ -291,8 +290,12 @@ public final class MemoryPlan {
     driver.add(new Term(resultsHeld * workerDeltaBytes + (p > 1 ? 2 * mixedDeltaBytes : 0),
         resultsHeld + " worker change" + (resultsHeld == 1 ? "" : "s") + " being mixed"));
 
-    long block = BLOCK_BYTES_PER_VALUE * perWorkerValues
-        + BLOCK_BYTES_PER_ROW * perWorkerRows + BLOCK_BYTES_PER_FEATURE * m;
+    // A task holds the window of chunks it trains on and reads the next ahead: read in place
+    // where Spark keeps them in memory, deserialised copies of what it spilled (at most this).
+    long windowBytes = settings.order.windowBytes();
+    long worker = data.workerBytes;
+    long windows = Math.min(worker, windowBytes)
+        + Math.min(Math.max(0, worker - windowBytes), windowBytes);
     long trace = voting ? TRACE_BYTES_PER_VALUE * perWorkerValues
         + TRACE_BYTES_PER_UPDATE * perWorkerRows : 0;
     List<Term> tasks = cluster.local ? driver : executor;
@@ -318,7 +321,8 @@ public final class MemoryPlan {
     }
     tasks.add(new Term(running * 2 * workerDeltaBytes, "their changes and their serialized"
         + " form"));
-    tasks.add(new Term(running * block, "their workers' blocks"));
+    tasks.add(new Term(running * windows, "the windows of cached rows they train on and read"
+        + " ahead"));
     if (voting) {
       tasks.add(new Term(running * trace, "their vote traces"));
     }

@@ -57,6 +57,9 @@ public final class Settings {
    * @throws IllegalArgumentException naming the setting, the value and the levels
    */
   public static StorageLevel storageLevel(String what, String value) {
+    if (value == null) {
+      throw new IllegalArgumentException(what + " must name a Spark storage level, got null");
+    }
     try {
       StorageLevel level = StorageLevel.fromString(value.trim().toUpperCase(Locale.ROOT));
       if (level.equals(StorageLevel.NONE())) {
