@@ -150,7 +150,8 @@ class RoundTreeTest {
             frames.add(RoundTree.encode(leaf));
           }
           Collections.shuffle(frames, rnd);
-          RoundTree.Mixed gathered = RoundTree.mixAll(frames.toArray(new ByteBuffer[0]), workers);
+          RoundTree.Mixed gathered = RoundTree.mixAll(frames.toArray(new ByteBuffer[0]), workers,
+              leaves.get(0).delta());
           assertArrayEquals(expected[0], dense(gathered.delta())[0], 0.0);
           assertEquals(Double.doubleToRawLongBits(driver.stepSum()),
               Double.doubleToRawLongBits(gathered.stepSum()));
@@ -200,7 +201,7 @@ class RoundTreeTest {
       d.write(out);
       assertEquals(0, out.remaining(), "serializedSize is what write writes");
       out.flip();
-      StateDelta back = StateDelta.read(out);
+      StateDelta back = StateDelta.read(out, d.length(), d.hasAverage());
       assertEquals(d.length(), back.length());
       assertEquals(d.isDense(), back.isDense());
       assertEquals(d.hasAverage(), back.hasAverage());
@@ -231,10 +232,10 @@ class RoundTreeTest {
     ByteBuffer frame = RoundTree.encode(new WorkerResult(0, 1, d, new EpochStats[0]));
     // The second index (after worker, μ, mass, length, share, flags, count, first index).
     frame.putInt(4 + 8 + 8 + 4 + 8 + 1 + 4 + 4, 12);
-    assertThrows(IllegalArgumentException.class, () -> RoundTree.decode(frame.duplicate()));
+    assertThrows(IllegalArgumentException.class, () -> RoundTree.decode(frame.duplicate(), 1, d));
     ByteBuffer longer = ByteBuffer.allocate(frame.capacity() + 1);
     longer.put(RoundTree.encode(new WorkerResult(0, 1, d, new EpochStats[0]))).put((byte) 0)
         .flip();
-    assertThrows(IllegalArgumentException.class, () -> RoundTree.decode(longer));
+    assertThrows(IllegalArgumentException.class, () -> RoundTree.decode(longer, 1, d));
   }
 }
