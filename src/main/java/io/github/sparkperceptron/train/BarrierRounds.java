@@ -6,6 +6,7 @@ import static io.github.sparkperceptron.train.RoundExecution.PORT_KEY;
 import io.github.sparkperceptron.exchange.Rendezvous;
 import io.github.sparkperceptron.exchange.WeightShipper;
 import io.github.sparkperceptron.exchange.WeightsRef;
+import io.github.sparkperceptron.exchange.WireSettings;
 import io.github.sparkperceptron.kernel.LearnerConfig;
 import io.github.sparkperceptron.kernel.VotedPerceptron;
 import io.github.sparkperceptron.mixing.BlockMomentum;
@@ -16,7 +17,6 @@ import io.github.sparkperceptron.mixing.WorkerResult;
 import io.github.sparkperceptron.train.RoundExecution.Exchange;
 import io.github.sparkperceptron.train.RoundExecution.Mode;
 import java.io.IOException;
-import java.security.SecureRandom;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashSet;
@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import org.apache.spark.Dependency;
 import org.apache.spark.HashPartitioner;
 import org.apache.spark.ShuffleDependency;
@@ -138,7 +139,10 @@ final class BarrierRounds implements EpochRounds, AutoCloseable {
     if (mode == Mode.JOBS) {
       return null;
     }
-    String why = unavailable(jsc, driver.input, driver.learner, settings, mode);
+    String why = execution.closedBySecurity();
+    if (why == null) {
+      why = unavailable(jsc, driver.input, driver.learner, settings, mode);
+    }
     if (why != null) {
       if (mode == Mode.BARRIER) {
         throw new IllegalArgumentException(MODE_KEY + "=barrier, but the mixing rounds cannot run"
@@ -156,9 +160,10 @@ final class BarrierRounds implements EpochRounds, AutoCloseable {
       SparkConf conf = jsc.getConf();
       String host = conf.get("spark.driver.host", "localhost");
       String bind = conf.get("spark.driver.bindAddress", host);
+      WireSettings wire = WireSettings.create(execution.sealed(),
+          execution.connectTimeoutMillis, execution.timeoutMillis);
       try {
-        rendezvous = Rendezvous.start(bind, host, port, new SecureRandom().nextLong(),
-            execution.timeoutMillis);
+        rendezvous = Rendezvous.start(bind, host, port, wire);
       } catch (IOException e) {
         String failure = "the driver cannot listen on " + bind + ":" + port + " for the tasks'"
             + " rendezvous (" + e.getMessage() + ")";
@@ -173,7 +178,11 @@ final class BarrierRounds implements EpochRounds, AutoCloseable {
     LOG.info("Mixing rounds: the {} rounds of each epoch run inside one barrier stage of {}"
         + " tasks, which exchange their changes {}", settings.rounds, driver.input.numWorkers,
         rendezvous != null ? String.format(Locale.ROOT, "along a tree of sockets"
-            + " (rendezvous at %s:%d)", rendezvous.host(), rendezvous.port())
+            + " (rendezvous at %s:%d; connections mutually authenticated, frames %s)",
+            rendezvous.host(), rendezvous.port(), execution.sealed()
+                ? "sealed with AES-256-GCM" + (execution.sparkSecurity != null ? " as "
+                    + execution.sparkSecurity + " asks" : "")
+                : "in clear, as Spark's own traffic without spark.network.crypto.enabled")
             : "with BarrierTaskContext.allGather");
     return new BarrierRounds(driver, jobs, execution, rendezvous);
   }
@@ -187,8 +196,10 @@ final class BarrierRounds implements EpochRounds, AutoCloseable {
    * down costs that layout's shuffle, never a different model.
    */
   static boolean mayRun(JavaSparkContext jsc, TrainingConfig config, int workers) {
-    Mode mode = RoundExecution.read(jsc).mode;
-    if (mode == Mode.JOBS || config.mixing == MixingMode.ONESHOT) {
+    RoundExecution execution = RoundExecution.read(jsc);
+    Mode mode = execution.mode;
+    if (mode == Mode.JOBS || config.mixing == MixingMode.ONESHOT
+        || execution.closedBySecurity() != null) {
       return false;
     }
     int mostRounds = MixingSettings.rounds(config, workers, Long.MAX_VALUE);
@@ -332,14 +343,19 @@ final class BarrierRounds implements EpochRounds, AutoCloseable {
       supportAtStart = jsc.broadcast(supported);
       momentumStart = new BarrierEpochTask.MomentumStart(momentum, velocity, supportAtStart);
     }
+    // Not a model's matter (the audit only reads), so a random draw: see MixAudit.
+    int auditRound = execution.results == RoundExecution.Results.MIXES
+        ? ThreadLocalRandom.current().nextInt(rounds) : -1;
     BarrierEpochTask task = new BarrierEpochTask(driver.workerSpec,
-        new BarrierEpochTask.EpochStart(epoch, epochClock, roundEnds, firstStartVector, weights),
+        new BarrierEpochTask.EpochStart(epoch, epochClock, roundEnds, firstStartVector, weights,
+            auditRound),
         momentumStart, execution, rendezvous == null ? null : rendezvous.ticket(),
         bytesExchanged);
     jsc.setJobDescription(String.format(Locale.ROOT, "perceptron epoch %d/%d: %d rounds in one"
         + " barrier stage (%s mixing)", epoch, settings.maxIter, rounds,
         settings.mixing.paramValue()));
     ClassTag<BarrierEpochTask.Output> tag = ClassTag$.MODULE$.apply(BarrierEpochTask.Output.class);
+    BarrierSetupWatch watch = BarrierSetupWatch.start(jsc.sc());
     try {
       RDD<PreparedPartition> blocks = BarrierPlacement.placed(jsc, input.blocks.rdd(),
           ClassTag$.MODULE$.apply(PreparedPartition.class));
@@ -353,21 +369,31 @@ final class BarrierRounds implements EpochRounds, AutoCloseable {
       for (BarrierEpochTask.Output o : outputs) {
         byWorker[o.worker] = o;
       }
-      return new Epoch(epoch, byWorker, firstStartVector);
+      return new Epoch(epoch, byWorker, firstStartVector, auditRound);
     } catch (Exception e) {
       // Spark throws its (checked) SparkException from Scala; Java sees no checked exception
       // here, so the rethrow below is precise.
-      if (execution.mode == Mode.BARRIER || !(e instanceof SparkException) || !String.valueOf(
-          e.getMessage()).contains(BarrierEpochTask.SETUP_FAILURE)) {
+      String setup = watch.failure();
+      if (setup == null && e instanceof SparkException && String.valueOf(e.getMessage())
+          .contains(BarrierEpochTask.SETUP_FAILURE)) {
+        setup = firstLine(e.getMessage());
+      }
+      if (setup == null) {
         throw e;
+      }
+      if (execution.mode == Mode.BARRIER) {
+        throw new IllegalStateException(MODE_KEY + "=barrier, but the barrier stage's tasks of"
+            + " epoch " + epoch + " could not connect to the driver or to each other (" + setup
+            + "); set " + PORT_KEY + " to a port the executors can reach, or " + MODE_KEY
+            + "=auto to fall back to one Spark job per round", e);
       }
       abandoned = true;
       LOG.warn("Mixing rounds run as one Spark job each from epoch {} on: the barrier stage's"
           + " tasks could not connect to the driver or to each other ({}); set {} to a port the"
-          + " executors can reach, or {}=jobs", epoch, firstLine(e.getMessage()), PORT_KEY,
-          MODE_KEY);
+          + " executors can reach, or {}=jobs", epoch, setup, PORT_KEY, MODE_KEY);
       return null;
     } finally {
+      watch.close();
       if (supportAtStart != null) {
         supportAtStart.destroy();
       }
@@ -385,11 +411,14 @@ final class BarrierRounds implements EpochRounds, AutoCloseable {
     private final BarrierEpochTask.Output[] outputs;
     /** The vote's index of round 0's start vector the workers used, or −1 without a vote. */
     private final int firstStartVector;
+    /** The round whose own changes every worker reported ({@link MixAudit}), or −1. */
+    private final int auditRound;
 
-    Epoch(int epoch, BarrierEpochTask.Output[] outputs, int firstStartVector) {
+    Epoch(int epoch, BarrierEpochTask.Output[] outputs, int firstStartVector, int auditRound) {
       this.epoch = epoch;
       this.outputs = outputs;
       this.firstStartVector = firstStartVector;
+      this.auditRound = auditRound;
       for (int i = 0; i < outputs.length; i++) {
         if (outputs[i] == null) {
           throw new IllegalStateException("the barrier stage of epoch " + epoch
@@ -417,7 +446,13 @@ final class BarrierRounds implements EpochRounds, AutoCloseable {
       }
       WorkerResult mixed = mix.result();
       StateDelta[] mixes = outputs[0].mixes;
-      return mixes == null ? mixed : mixed.withChange(mixes[round]);
+      if (mixes == null) {
+        return mixed;
+      }
+      if (round == auditRound) {
+        MixAudit.check(epoch, round, mixed.delta(), mixes[round]);
+      }
+      return mixed.withChange(mixes[round]);
     }
 
     /**
