@@ -72,10 +72,10 @@ final class Handshake {
     final byte[] serverToClient;
 
     Keys(byte[] secret, byte[] hello, byte[] serverNonce) {
-      byte[] prk = hmac(concat(hello, serverNonce), secret);
-      proof = expand(prk, "proof");
-      clientToServer = expand(prk, "client to server");
-      serverToClient = expand(prk, "server to client");
+      byte[] salt = concat(hello, serverNonce);
+      proof = hkdf(salt, secret, label("proof"));
+      clientToServer = hkdf(salt, secret, label("client to server"));
+      serverToClient = hkdf(salt, secret, label("server to client"));
     }
 
     byte[] serverProof() {
@@ -167,9 +167,15 @@ final class Handshake {
     }
   }
 
-  private static byte[] expand(byte[] prk, String label) {
-    byte[] info = ("spark-perceptron barrier 1 " + label).getBytes(StandardCharsets.US_ASCII);
-    return hmac(prk, concat(info, new byte[] {1}));
+  private static byte[] label(String what) {
+    return ("spark-perceptron barrier 1 " + what).getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /**
+   * HKDF-SHA256 (RFC 5869) of 32 bytes: T(1) = HMAC(PRK, info ‖ 0x01) with PRK = HMAC(salt, ikm).
+   */
+  static byte[] hkdf(byte[] salt, byte[] ikm, byte[] info) {
+    return hmac(hmac(salt, ikm), concat(info, new byte[] {1}));
   }
 
   static byte[] hmac(byte[] key, byte[] message) {
