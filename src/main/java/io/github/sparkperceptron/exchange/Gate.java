@@ -29,9 +29,9 @@ import org.slf4j.LoggerFactory;
  *   <li>time: the connect timeout, after which it is closed; no connection ever blocks another,
  *       since nothing here waits on a socket;</li>
  *   <li>room: at most {@value #MAX_PENDING} connections are in their handshake at once; the next
- *       one closes the oldest, so a flood cannot keep a real task out (its handshake takes a round
- *       trip; a flood would have to open more than {@value #MAX_PENDING} connections within it),
- *       and the kernel's queue of connections not yet accepted is drained at every wake-up;</li>
+ *       one closes the oldest that has not said a well-formed hello (else the oldest waiting
+ *       for its proof, see {@link #victim}), so a flood cannot keep a real task out, and the
+ *       kernel's queue of connections not yet accepted is drained at every wake-up;</li>
  *   <li>failures: whatever one connection throws (any {@code Throwable}) closes that connection
  *       and nothing else; the thread goes on serving.</li>
  * </ul>
@@ -68,8 +68,12 @@ final class Gate implements AutoCloseable {
   private final Arrival arrival;
   private final String name;
   private final Thread thread;
-  /** Connections still in their handshake, oldest first (deadlines in the same order). */
+  /**
+   * Connections with a deadline (in their handshake, or authenticated and not yet through their
+   * first frame), oldest first: deadlines in the same order.
+   */
   private final ArrayDeque<Conn> pending = new ArrayDeque<>();
+  /** Connections in {@link Step#HELLO} or {@link Step#PROOF}: those a newcomer may evict. */
   private int unauthenticated;
   private volatile boolean closed;
   private final AtomicLong refused = new AtomicLong();
@@ -285,24 +289,51 @@ final class Gate implements AutoCloseable {
         continue;
       }
       while (unauthenticated > MAX_PENDING) {
-        drop(oldestPending(), new IOException("evicted: " + MAX_PENDING
-            + " newer connections are in their handshake"));
+        drop(victim(), new IOException("evicted: " + MAX_PENDING
+            + " other connections are in their handshake"));
       }
     }
   }
 
-  /** The oldest connection still in its handshake, the closed ones before it discarded. */
+  /** The oldest connection with a deadline, the ones past it discarded. */
   private Conn oldestPending() {
     Conn c = pending.peekFirst();
-    while (c != null && !inHandshake(c)) {
+    while (c != null && !timed(c)) {
       pending.pollFirst();
       c = pending.peekFirst();
     }
     return c;
   }
 
+  /**
+   * The connection to close to admit a new one: the oldest that has not sent a well-formed
+   * hello yet (silent, partial, slow: what a flood leaves), else the oldest waiting for its
+   * proof. A task sends its hello as it connects and its proof one round trip later, so only
+   * more than {@value #MAX_PENDING} hellos arriving within that round trip can close a task's
+   * handshake, which then tries again ({@link Connection#dial}): the server confirms a proof
+   * before the task sends anything else, so nothing a task sent is ever lost unnoticed.
+   */
+  private Conn victim() {
+    Conn proof = null;
+    for (Conn c : pending) {
+      if (c.step == Step.HELLO) {
+        return c;
+      }
+      if (proof == null && c.step == Step.PROOF) {
+        proof = c;
+      }
+    }
+    return proof;
+  }
+
+  /** In the handshake: before the proof checked out. */
   private static boolean inHandshake(Conn c) {
-    return c.step == Step.HELLO || c.step == Step.PROOF || c.step == Step.FIRST;
+    return c.step == Step.HELLO || c.step == Step.PROOF;
+  }
+
+  /** Held to a deadline: in the handshake or before the first frame. */
+  private static boolean timed(Conn c) {
+    return inHandshake(c) || c.step == Step.FIRST;
   }
 
   private void expire() {
@@ -315,7 +346,7 @@ final class Gate implements AutoCloseable {
   }
 
   private void read(Conn c) throws IOException {
-    while (inHandshake(c)) {
+    while (timed(c)) {
       if (c.body == null) {
         if (c.channel.read(c.header) < 0) {
           throw new IOException("closed by the other end");
@@ -375,11 +406,13 @@ final class Gate implements AutoCloseable {
       case PROOF:
         c.session = c.handshake.verify(body);
         c.step = Step.FIRST;
+        unauthenticated--;
+        c.out = Handshake.accepted();
+        write(c);
         break;
       default:
         ByteBuffer first = c.session.open(body.array(), body.limit());
         c.step = Step.PARKED;
-        unauthenticated--;
         // Parked: nothing more is read until the owner answers (the client waits for it).
         c.key.interestOps(0);
         admitted.incrementAndGet();
@@ -411,6 +444,8 @@ final class Gate implements AutoCloseable {
     }
     if (inHandshake(c)) {
       unauthenticated--;
+    }
+    if (timed(c)) {
       refused.incrementAndGet();
     }
     if (why != null) {

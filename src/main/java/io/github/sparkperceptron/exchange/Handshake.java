@@ -25,12 +25,15 @@ import javax.crypto.spec.SecretKeySpec;
  * client → server  hello     = magic ‖ purpose ‖ sealed ‖ Nc          (38 bytes, Nc 32 random)
  * server → client  challenge = Ns ‖ HMAC(K_proof, "server")            (64 bytes, Ns 32 random)
  * client → server  proof     = HMAC(K_proof, "client")                 (32 bytes)
+ * server → client  accepted  = 0x01                                   (1 byte)
  *   PRK = HMAC(salt = hello ‖ Ns, secret)                              (HKDF-Extract)
  *   K_label = HMAC(PRK, "spark-perceptron barrier 1 " ‖ label ‖ 0x01)  (HKDF-Expand, 32 bytes)
  *   K_proof, K_client→server, K_server→client                         ({@link Session})
  * </pre>
  *
- * Each frame travels length-prefixed ({@link Frames}), the lengths fixed, so neither end reads
+ * The client sends nothing else until the server accepted its proof, so a connection the server
+ * closed before reading the proof (a flood made room, {@link Gate}) is seen by the client, which
+ * tries again, instead of a registration lost on the way. Each frame travels length-prefixed ({@link Frames}), the lengths fixed, so neither end reads
  * more than a few dozen bytes from an end it has not authenticated. The server answers only a
  * well-formed hello and proves itself first, so a task never sends its proof, let alone its
  * registration or changes, to a server that does not hold the secret (an impostor on a fixed
@@ -50,6 +53,7 @@ final class Handshake {
   static final int HELLO_BYTES = 4 + 1 + 1 + NONCE_BYTES;
   static final int CHALLENGE_BYTES = NONCE_BYTES + MAC_BYTES;
   static final int PROOF_BYTES = MAC_BYTES;
+  static final int ACCEPTED_BYTES = 1;
   private static final String HMAC = "HmacSHA256";
   private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -112,8 +116,16 @@ final class Handshake {
           + " is not this training's");
     }
     Frames.writeFrame(out, Session.clear(), ByteBuffer.wrap(keys.clientProof()));
+    if (Frames.readExactly(socket, ACCEPTED_BYTES, deadlineNanos, cancelled, what).get() != 1) {
+      throw new Refused(what + " did not accept this task's proof");
+    }
     return wire.sealed ? Session.sealed(keys.clientToServer, keys.serverToClient)
         : Session.clear();
+  }
+
+  /** The frame a server sends once the client's proof checked out (framing included). */
+  static ByteBuffer accepted() {
+    return ByteBuffer.allocate(4 + ACCEPTED_BYTES).putInt(ACCEPTED_BYTES).put((byte) 1).flip();
   }
 
   /** The server's side of one connection, driven by the frames the client sends. */

@@ -109,6 +109,39 @@ class GateTest {
   }
 
   /**
+   * A connection that sent a well-formed hello and waits for its own proof (a task between its
+   * two messages) outlives a flood of silent connections: the flood's own oldest make room.
+   */
+  @Test
+  void aFloodOfSilentConnectionsCannotEvictAHandshakeInProgress() throws Exception {
+    WireSettings wire = new WireSettings(SECRET, false, 60_000, 60_000);
+    List<Socket> flood = new ArrayList<>();
+    try (Gate gate = echo(wire); Socket task = new Socket("127.0.0.1", gate.port())) {
+      byte[] hello = java.nio.ByteBuffer.allocate(4 + Handshake.HELLO_BYTES)
+          .putInt(Handshake.HELLO_BYTES).putInt(Handshake.MAGIC).put(Handshake.PEER)
+          .put((byte) 0).put(new byte[Handshake.NONCE_BYTES]).array();
+      task.getOutputStream().write(hello);
+      byte[] challenge = new byte[4 + Handshake.CHALLENGE_BYTES];
+      task.setSoTimeout(30_000);
+      for (int got = 0; got < challenge.length; ) {
+        got += Math.max(0, task.getInputStream().read(challenge, got, challenge.length - got));
+      }
+      try {
+        for (int i = 0; i < 2 * Gate.MAX_PENDING; i++) {
+          flood.add(new Socket("127.0.0.1", gate.port()));
+        }
+        waitFor(() -> gate.refused() >= Gate.MAX_PENDING);
+        assertTrue(closedWithin(flood.get(0), 30_000), "the flood's oldest made room");
+        assertTrue(!closedWithin(task, 50), "the handshake in progress is kept");
+      } finally {
+        for (Socket s : flood) {
+          s.close();
+        }
+      }
+    }
+  }
+
+  /**
    * Lengths a handshake cannot have (2³¹ − 1, negative, a hello of the wrong size) close the
    * connection at once, before any of its body is read or allocated; the gate goes on.
    */

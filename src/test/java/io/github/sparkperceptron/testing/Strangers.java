@@ -71,6 +71,7 @@ public final class Strangers implements AutoCloseable {
   private final ArrayDeque<Socket> held = new ArrayDeque<>();
   private final Random random = new Random(30);
   private final AtomicLong connections = new AtomicLong();
+  private final Set<Integer> portsHit = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private volatile boolean stop;
 
   private Strangers(Kind kind, Supplier<int[]> ports) {
@@ -97,18 +98,27 @@ public final class Strangers implements AutoCloseable {
     return connections.get();
   }
 
+  /** The ports this stranger connected to so far. */
+  public Set<Integer> portsHit() {
+    return new TreeSet<>(portsHit);
+  }
+
   private void run() {
     try {
       while (!stop) {
+        // Looking the ports up costs milliseconds: hammer the ones found for a while first.
         int[] targets = ports.get();
-        for (int port : targets) {
-          if (stop) {
-            break;
+        long until = System.nanoTime() + 20_000_000L;
+        do {
+          for (int port : targets) {
+            if (stop) {
+              break;
+            }
+            act(port);
           }
-          act(port);
-        }
-        drip();
-        Thread.sleep(kind == Kind.SLOW_LORIS ? 100 : targets.length == 0 ? 2 : 1);
+          drip();
+          Thread.sleep(kind == Kind.SLOW_LORIS ? 100 : targets.length == 0 ? 2 : 1);
+        } while (!stop && targets.length > 0 && System.nanoTime() < until);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -129,6 +139,7 @@ public final class Strangers implements AutoCloseable {
       try {
         s.connect(new InetSocketAddress("127.0.0.1", port), 500);
         connections.incrementAndGet();
+        portsHit.add(port);
         s.setSoTimeout(1000);
         OutputStream out = s.getOutputStream();
         switch (kind) {
@@ -266,8 +277,26 @@ public final class Strangers implements AutoCloseable {
    */
   public static Supplier<int[]> newListenersOfThisJvm(int... alsoFixed) {
     Set<Integer> before = listenersOfThisJvm(null);
+    Set<String> ours = new HashSet<>();
+    Set<String> others = new HashSet<>();
     return () -> {
-      Set<Integer> now = listenersOfThisJvm(null);
+      Set<Integer> now = new TreeSet<>();
+      List<String[]> candidates = listening();
+      boolean unknown = false;
+      for (String[] c : candidates) {
+        unknown |= !ours.contains(c[1]) && !others.contains(c[1]);
+      }
+      if (unknown) {
+        Set<String> mine = socketsOfThisJvm();
+        for (String[] c : candidates) {
+          (mine.contains(c[1]) ? ours : others).add(c[1]);
+        }
+      }
+      for (String[] c : candidates) {
+        if (ours.contains(c[1])) {
+          now.add(Integer.parseInt(c[0]));
+        }
+      }
       now.removeAll(before);
       for (int p : alsoFixed) {
         now.add(p);
@@ -282,10 +311,57 @@ public final class Strangers implements AutoCloseable {
    */
   public static Set<Integer> listenersOfThisJvm(Set<Integer> wildcard) {
     Set<Integer> out = new TreeSet<>();
+    Set<String> mine = socketsOfThisJvm();
+    for (String[] c : listening()) {
+      if (mine.contains(c[1])) {
+        int port = Integer.parseInt(c[0]);
+        out.add(port);
+        if (c[2] != null && wildcard != null) {
+          wildcard.add(port);
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The machine's listening TCP sockets on loopback or every interface: {port, inode, "any" or
+   * null} each, from {@code /proc/net/tcp} and {@code tcp6}.
+   */
+  private static List<String[]> listening() {
+    List<String[]> out = new ArrayList<>();
+    for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+      List<String> lines;
+      try {
+        lines = Files.readAllLines(Path.of(table));
+      } catch (IOException e) {
+        continue;
+      }
+      for (String line : lines.subList(Math.min(1, lines.size()), lines.size())) {
+        String[] f = line.trim().split("\\s+");
+        if (f.length < 10 || !f[3].equals("0A")) {
+          continue;
+        }
+        String[] local = f[1].split(":");
+        String ip = local[0];
+        boolean any = ip.matches("0+");
+        boolean loopback = ip.equals("0100007F") || ip.endsWith("FFFF00000100007F")
+            || ip.equals("00000000000000000000000001000000");
+        if (any || loopback) {
+          out.add(new String[] {String.valueOf(Integer.parseInt(local[1], 16)), f[9],
+              any ? "any" : null});
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The inodes of this process' sockets ({@code /proc/self/fd}). */
+  private static Set<String> socketsOfThisJvm() {
     Set<String> inodes = new HashSet<>();
     Path fds = Path.of("/proc/self/fd");
     if (!Files.isDirectory(fds)) {
-      return out;
+      return inodes;
     }
     try (Stream<Path> list = Files.list(fds)) {
       for (Path fd : (Iterable<Path>) list::iterator) {
@@ -299,35 +375,9 @@ public final class Strangers implements AutoCloseable {
         }
       }
     } catch (IOException e) {
-      return out;
+      return inodes;
     }
-    for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
-      List<String> lines;
-      try {
-        lines = Files.readAllLines(Path.of(table));
-      } catch (IOException e) {
-        continue;
-      }
-      for (String line : lines.subList(Math.min(1, lines.size()), lines.size())) {
-        String[] f = line.trim().split("\\s+");
-        if (f.length < 10 || !f[3].equals("0A") || !inodes.contains(f[9])) {
-          continue;
-        }
-        String[] local = f[1].split(":");
-        int port = Integer.parseInt(local[1], 16);
-        String ip = local[0];
-        boolean any = ip.matches("0+");
-        boolean loopback = ip.equals("0100007F") || ip.endsWith("FFFF00000100007F")
-            || ip.equals("00000000000000000000000001000000");
-        if (any || loopback) {
-          out.add(port);
-        }
-        if (any && wildcard != null) {
-          wildcard.add(port);
-        }
-      }
-    }
-    return out;
+    return inodes;
   }
 
   /** Every kind, in order. */
