@@ -10,7 +10,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.util.ArrayDeque;
+import java.util.LinkedHashSet;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -70,9 +70,11 @@ final class Gate implements AutoCloseable {
   private final Thread thread;
   /**
    * Connections with a deadline (in their handshake, or authenticated and not yet through their
-   * first frame), oldest first: deadlines in the same order.
+   * first frame), oldest first: deadlines in the same order. A connection leaves it as soon as
+   * it is parked or closed, so it holds at most {@value #MAX_PENDING} connections in their
+   * handshake and the few authenticated ones about to send their first frame.
    */
-  private final ArrayDeque<Conn> pending = new ArrayDeque<>();
+  private final LinkedHashSet<Conn> pending = new LinkedHashSet<>();
   /** Connections in {@link Step#HELLO} or {@link Step#PROOF}: those a newcomer may evict. */
   private int unauthenticated;
   private volatile boolean closed;
@@ -282,7 +284,7 @@ final class Gate implements AutoCloseable {
       try {
         channel.configureBlocking(false);
         channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-        pending.addLast(new Conn(channel));
+        pending.add(new Conn(channel));
         unauthenticated++;
       } catch (Throwable t) {
         closeQuietly(channel);
@@ -295,14 +297,9 @@ final class Gate implements AutoCloseable {
     }
   }
 
-  /** The oldest connection with a deadline, the ones past it discarded. */
+  /** The oldest connection with a deadline, or null. */
   private Conn oldestPending() {
-    Conn c = pending.peekFirst();
-    while (c != null && !timed(c)) {
-      pending.pollFirst();
-      c = pending.peekFirst();
-    }
-    return c;
+    return pending.isEmpty() ? null : pending.iterator().next();
   }
 
   /**
@@ -413,6 +410,7 @@ final class Gate implements AutoCloseable {
       default:
         ByteBuffer first = c.session.open(body.array(), body.limit());
         c.step = Step.PARKED;
+        pending.remove(c);
         // Parked: nothing more is read until the owner answers (the client waits for it).
         c.key.interestOps(0);
         admitted.incrementAndGet();
@@ -453,6 +451,7 @@ final class Gate implements AutoCloseable {
           c.channel.socket().getRemoteSocketAddress(), why.toString());
     }
     c.step = Step.CLOSED;
+    pending.remove(c);
     c.key.cancel();
     closeQuietly(c.channel);
   }

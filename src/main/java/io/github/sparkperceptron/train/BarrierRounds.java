@@ -77,8 +77,10 @@ import scala.reflect.ClassTag$;
  * no coalesce, union or partition pruning), and memory for the stage's extra arrays
  * ({@link MemoryPlan#barrierProblem}). Otherwise one INFO line says why, and the rounds run
  * as one Spark job each. If the tasks cannot reach the driver's rendezvous or each other
- * (firewalled ports), the epoch is run again as jobs and the rest of the training stays there
- * (one WARN line).
+ * (firewalled ports), the first task that gives up (after the connect timeout) ends the stage
+ * ({@link BarrierSetupWatch}), the epoch is run again as jobs and the rest of the training stays
+ * there (one WARN line). After each stage the driver checks the workers' digests and audits
+ * worker 0's mixes ({@link MixAudit}).
  *
  * <p>Cost per epoch, besides the rounds: one stage of W tasks and a one-task stage reading the
  * W results, W registrations with the driver, 2(W − 1) connections. Per round: W − 1 messages up
