@@ -91,7 +91,8 @@ final class Frames {
   static ByteBuffer readFrame(Socket socket, Session session, int maxPlain, long deadlineNanos,
       BooleanSupplier cancelled, String what) throws IOException {
     int length = readLength(socket, deadlineNanos, cancelled, what);
-    int most = maxPlain + session.overhead();
+    // In long: a bound near Integer.MAX_VALUE plus the tag must not wrap around.
+    long most = (long) maxPlain + session.overhead();
     if (length < session.overhead() || length > most) {
       throw new IOException(what + " announced a frame of " + length + " bytes; this exchange's"
           + " frames hold " + session.overhead() + " to " + most);

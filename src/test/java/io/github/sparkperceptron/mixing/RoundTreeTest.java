@@ -238,4 +238,40 @@ class RoundTreeTest {
         .flip();
     assertThrows(IllegalArgumentException.class, () -> RoundTree.decode(longer, 1, d));
   }
+
+  /**
+   * A frame that announces more than it holds, or another state than the round's, is refused
+   * before anything of the announced size is allocated: a count of 2³⁰ entries in a 60-byte
+   * frame, a delta over another length, averages where the round has none, a worker outside
+   * [0, W), unknown flags.
+   */
+  @Test
+  void aHostileFrameIsRefusedBeforeAllocating() {
+    StateDelta shape = StateDelta.sparse(10, new int[] {2, 5}, new double[] {1, 2}, null);
+    ByteBuffer good = RoundTree.encode(new WorkerResult(1, 1, shape, new EpochStats[0]));
+    assertEquals(1, RoundTree.decode(good.duplicate(), 2, shape).worker());
+    int count = 4 + 8 + 8 + 4 + 8 + 1;
+    int flags = count - 1;
+    ByteBuffer huge = copy(good);
+    huge.putInt(count, 1 << 30);
+    ByteBuffer longer = copy(good);
+    longer.putInt(4 + 8 + 8, 1 << 30);
+    ByteBuffer averaged = copy(good);
+    averaged.put(flags, (byte) 2);
+    ByteBuffer unknown = copy(good);
+    unknown.put(flags, (byte) 8);
+    ByteBuffer stranger = copy(good);
+    stranger.putInt(0, 7);
+    for (ByteBuffer bad : List.of(huge, longer, averaged, unknown, stranger)) {
+      assertThrows(IllegalArgumentException.class, () -> RoundTree.decode(bad, 2, shape));
+    }
+    assertTrue(RoundTree.maxFrameBytes(10) >= good.remaining());
+    assertEquals(Integer.MAX_VALUE - 8, RoundTree.maxFrameBytes(Integer.MAX_VALUE));
+  }
+
+  private static ByteBuffer copy(ByteBuffer b) {
+    ByteBuffer out = ByteBuffer.allocate(b.remaining());
+    out.put(b.duplicate()).flip();
+    return out;
+  }
 }
