@@ -83,7 +83,7 @@ public final class BenchmarkRunner implements Callable<Integer> {
           + " memory is measured with epoch), and on request mixing-cost (issue 9), model-size,"
           + " many-class (issue 10), order (= order-kernel and order-accuracy, issue 14),"
           + " export (ONNX export and scoring, issue 23), scoring (issue 21),"
-          + " rounds (issue 18), pipeline (issue 20)")
+          + " rounds (issue 18), pipeline (issue 20), strangers (issue 30)")
   List<String> sections = new ArrayList<>(List.of("mllib", "epoch", "partitions", "scale"));
 
   @Option(names = "--datasets", split = ",", paramLabel = "NAME",
@@ -207,6 +207,21 @@ public final class BenchmarkRunner implements Callable<Integer> {
           + " driver), leaves (every worker's changes to the driver), allgather (Spark's);"
           + " default: tree")
   List<String> roundsExchanges = new ArrayList<>(List.of("tree"));
+
+  @Option(names = "--strangers-rows", defaultValue = "32000",
+      description = "training rows of the strangers section (default: ${DEFAULT-VALUE})")
+  long strangersRows;
+
+  @Option(names = "--strangers-epochs", defaultValue = "10",
+      description = "epochs per fit of the strangers section (default: ${DEFAULT-VALUE})")
+  int strangersEpochs;
+
+  @Option(names = "--strangers-kinds", split = ",", paramLabel = "K",
+      description = "kinds of stranger of the strangers section (default: all of"
+          + " testing/Strangers.Kind: huge_length, negative_length, half_frame, silent,"
+          + " slow_loris, garbage, http, no_secret, reset, flood)")
+  List<String> strangersKinds = new ArrayList<>(List.of("huge_length", "negative_length",
+      "half_frame", "silent", "slow_loris", "garbage", "http", "no_secret", "reset", "flood"));
 
   @Option(names = "--rounds-layout-rows", defaultValue = "1000000",
       description = "rows of the rounds section's layout table (4W input partitions for W"
@@ -344,6 +359,10 @@ public final class BenchmarkRunner implements Callable<Integer> {
         if (roundsLayoutRows > 0) {
           rounds.layout(roundsW, roundsLayoutRows, load());
         }
+      }
+      if (sections.contains("strangers")) {
+        new StrangersBench(spark, report, repeats).run(strangersRows, strangersEpochs,
+            strangersKinds);
       }
       if (sections.contains("pipeline")) {
         new PipelineBench(report, master, out, repeats).run(

@@ -20,6 +20,12 @@ public final class SparkTestSupport {
 
   /** Stops the shared session and starts one on {@code master} (e.g. local[2,3] for retries). */
   public static synchronized SparkSession restart(String master) {
+    return restart(master, java.util.Map.of());
+  }
+
+  /** As {@link #restart(String)}, with these Spark settings besides the tests' own. */
+  public static synchronized SparkSession restart(String master,
+      java.util.Map<String, String> settings) {
     SparkSession.getActiveSession().foreach(session -> {
       session.stop();
       return null;
@@ -30,7 +36,9 @@ public final class SparkTestSupport {
     });
     SparkSession.clearActiveSession();
     SparkSession.clearDefaultSession();
-    return builder(master).getOrCreate();
+    SparkSession.Builder builder = builder(master);
+    settings.forEach(builder::config);
+    return builder.getOrCreate();
   }
 
   /**

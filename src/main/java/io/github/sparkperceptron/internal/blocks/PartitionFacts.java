@@ -55,24 +55,30 @@ final class PartitionFacts implements Serializable {
   /** What a one-pass text read found in this worker's lines; null for a DataFrame's rows. */
   final SplitReport textReport;
 
-  /** The counts of a conversion; see the fields. */
-  PartitionFacts(Counts c, int numFeatures, long storedValues, int workerFeatures,
-      long[] bytes, SplitReport textReport, double[] workerWeights) {
-    this.chunks = (int) bytes[2];
+  /**
+   * The counts {@code c} of a conversion whose rows are {@code numFeatures} wide, stored in the
+   * chunks {@code training} and {@code validation} (each may be null) holding
+   * {@code storedValues} training values; see the fields.
+   */
+  PartitionFacts(Counts c, int numFeatures, ChunkRows training, ChunkRows validation,
+      long storedValues, SplitReport textReport, double[] workerWeights) {
+    this.chunks = (training == null ? 0 : training.chunks())
+        + (validation == null ? 0 : validation.chunks());
     this.worker = c.worker;
     this.rows = c.rows;
     this.validationRows = c.validationRows;
     this.numFeatures = c.rows + c.validationRows == 0 ? -1 : numFeatures;
     this.firstRowId = c.firstRowId;
     this.storedValues = storedValues;
-    this.workerFeatures = workerFeatures;
+    this.workerFeatures = training == null ? 0 : training.features() == null
+        ? training.width() : training.features().size();
     this.totalWeight = c.totalWeight;
     this.classCounts = c.classCounts;
     this.classWeightSums = c.classWeightSums;
     this.maxWeightByClass = c.maxWeightByClass;
     this.maxSquaredNorm = c.maxSquaredNorm;
-    this.trainingBytes = bytes[0];
-    this.validationBytes = bytes[1];
+    this.trainingBytes = training == null ? 0 : training.sizeInBytes();
+    this.validationBytes = validation == null ? 0 : validation.sizeInBytes();
     this.problem = null;
     this.problemRowId = -1;
     this.textReport = textReport;

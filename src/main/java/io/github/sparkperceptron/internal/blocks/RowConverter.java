@@ -335,12 +335,7 @@ final class RowConverter {
     ChunkRows train = training == null ? null : training.finish(numFeatures);
     ChunkRows held = validation == null ? null : validation.finish(numFeatures);
     long stored = training == null ? 0 : training.storedValues();
-    int features = train == null ? 0 : train.features() == null ? train.width()
-        : train.features().size();
-    PartitionFacts facts = new PartitionFacts(counts, numFeatures, stored, features,
-        new long[] {train == null ? 0 : train.sizeInBytes(),
-            held == null ? 0 : held.sizeInBytes(),
-            (train == null ? 0 : train.chunks()) + (held == null ? 0 : held.chunks())}, report,
+    PartitionFacts facts = new PartitionFacts(counts, numFeatures, train, held, stored, report,
         workerWeights);
     return new WorkerBlocks(facts, train, held);
   }

@@ -338,8 +338,8 @@ public final class TrainingInput implements AutoCloseable {
     for (PartitionFacts f : facts) {
       all += f.trainingBytes + f.validationBytes;
     }
-    return new DataFacts(numWorkers, numRows, storedValues, workerFeatures, numClasses,
-        maxWeightByClass, maxSquaredNorm, new long[] {all, workerBytes});
+    return DataFacts.builder().rows(numWorkers, numRows, storedValues, workerFeatures)
+        .classes(numClasses, maxWeightByClass, maxSquaredNorm).bytes(all, workerBytes).build();
   }
 
   /** The plan the training rows were laid out by; null for data only to be scored. */

@@ -3,28 +3,32 @@ package io.github.sparkperceptron.internal.exchange;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.util.function.BooleanSupplier;
 
 /**
- * Blocking reads from a socket that still notice a killed task and a dead line: Spark kills the
- * other tasks of a failed barrier stage without interrupting their threads (unless
- * {@code spark.job.interruptOnCancel} is set), and a socket read does not respond to interrupts
- * anyway, so a read waits in short ticks and checks between them. A tick that times out has read
- * nothing, so the stream stays in step; data that arrives wakes the read at once, so the ticks
- * cost no latency.
+ * Length-prefixed frames on a blocking socket: a 4-byte length, then that many bytes of body
+ * (a {@link Session}'s clear or sealed body). Every length is checked against what the reader
+ * expects before anything is allocated, so a peer cannot make a reader allocate more than the
+ * largest frame its exchange can carry.
+ *
+ * <p>Reads still notice a killed task and a dead line: Spark kills the other tasks of a failed
+ * barrier stage without interrupting their threads (unless {@code spark.job.interruptOnCancel} is
+ * set), and a socket read does not respond to interrupts anyway, so a read waits in short ticks
+ * and checks between them. A tick that times out has read nothing, so the stream stays in step;
+ * data that arrives wakes the read at once, so the ticks cost no latency. Reads between
+ * established peers have no dead line ({@link #NO_DEADLINE}): a round may take as long as its
+ * slowest worker computes, and a peer whose host vanished is noticed by TCP keep-alive
+ * ({@link PeerLinks}); a killed or failed peer closes its socket, which ends the wait at once.
  */
 final class Frames {
   /** How often a waiting read checks whether its task was killed. */
   static final int TICK_MILLIS = 100;
-  /**
-   * How long a connection may take to introduce itself (a registration, a hello): a task sends
-   * it right after connecting, so a connection silent for longer is a stranger, and waiting for
-   * it must not hold up the others.
-   */
-  static final long HELLO_NANOS = 10_000_000_000L;
+  /** A wait bounded only by the task's life and the connection's. */
+  static final long NO_DEADLINE = Long.MIN_VALUE;
 
   private Frames() {
   }
@@ -40,7 +44,8 @@ final class Frames {
 
   /**
    * Fills {@code buf} from the socket, waiting at most until {@code deadlineNanos}
-   * ({@link System#nanoTime()}) and giving up when {@code cancelled} says so.
+   * ({@link System#nanoTime()}, or {@link #NO_DEADLINE}) and giving up when {@code cancelled}
+   * says so.
    *
    * @param what names the peer in the error messages
    */
@@ -72,35 +77,64 @@ final class Frames {
     if (cancelled.getAsBoolean()) {
       throw new Abandoned("the task was killed while waiting for " + what);
     }
-    if (System.nanoTime() - deadlineNanos > 0) {
-      throw new Abandoned("no message from " + what + " within the barrier timeout");
+    if (deadlineNanos != NO_DEADLINE && System.nanoTime() - deadlineNanos > 0) {
+      throw new Abandoned("no answer from " + what + " in time");
     }
   }
 
-  /** Reads one length-prefixed frame. */
-  static ByteBuffer readFrame(Socket socket, long deadlineNanos, BooleanSupplier cancelled,
-      String what) throws IOException {
-    byte[] header = new byte[4];
-    readFully(socket, header, 0, 4, deadlineNanos, cancelled, what);
-    int length = ByteBuffer.wrap(header).getInt();
-    if (length < 0) {
-      throw new IOException(what + " sent a frame of " + length + " bytes");
+  /**
+   * Reads one frame of at most {@code maxPlain} bytes of plaintext and opens it.
+   *
+   * @throws IOException when the announced length exceeds what such a frame can hold (nothing
+   *     allocated), or the body does not open
+   */
+  static ByteBuffer readFrame(Socket socket, Session session, int maxPlain, long deadlineNanos,
+      BooleanSupplier cancelled, String what) throws IOException {
+    int length = readLength(socket, deadlineNanos, cancelled, what);
+    // In long: a bound near Integer.MAX_VALUE plus the tag must not wrap around.
+    long most = (long) maxPlain + session.overhead();
+    if (length < session.overhead() || length > most) {
+      throw new IOException(what + " announced a frame of " + length + " bytes; this exchange's"
+          + " frames hold " + session.overhead() + " to " + most);
     }
     byte[] body = new byte[length];
     readFully(socket, body, 0, length, deadlineNanos, cancelled, what);
+    return session.open(body, length);
+  }
+
+  /** Reads one clear frame of exactly {@code size} bytes (a handshake's). */
+  static ByteBuffer readExactly(Socket socket, int size, long deadlineNanos,
+      BooleanSupplier cancelled, String what) throws IOException {
+    int length = readLength(socket, deadlineNanos, cancelled, what);
+    if (length != size) {
+      throw new Handshake.Refused(what + " answered with a frame of " + length + " bytes where"
+          + " the handshake expects " + size + ": it is not this training's");
+    }
+    byte[] body = new byte[size];
+    readFully(socket, body, 0, size, deadlineNanos, cancelled, what);
     return ByteBuffer.wrap(body);
   }
 
-  /** Writes one length-prefixed frame (the buffer's remaining bytes) and flushes. */
-  static int writeFrame(java.io.OutputStream out, ByteBuffer frame) throws IOException {
-    int length = frame.remaining();
-    byte[] header = ByteBuffer.allocate(4).putInt(length).array();
-    out.write(header);
-    if (frame.hasArray()) {
-      out.write(frame.array(), frame.arrayOffset() + frame.position(), length);
+  private static int readLength(Socket socket, long deadlineNanos, BooleanSupplier cancelled,
+      String what) throws IOException {
+    byte[] header = new byte[4];
+    readFully(socket, header, 0, 4, deadlineNanos, cancelled, what);
+    return ByteBuffer.wrap(header).getInt();
+  }
+
+  /**
+   * Writes one frame (the buffer's remaining bytes, sealed by {@code session}) and flushes;
+   * returns the bytes written, header included.
+   */
+  static int writeFrame(OutputStream out, Session session, ByteBuffer frame) throws IOException {
+    ByteBuffer body = session.seal(frame);
+    int length = body.remaining();
+    out.write(ByteBuffer.allocate(4).putInt(length).array());
+    if (body.hasArray()) {
+      out.write(body.array(), body.arrayOffset() + body.position(), length);
     } else {
       byte[] copy = new byte[length];
-      frame.duplicate().get(copy);
+      body.duplicate().get(copy);
       out.write(copy);
     }
     out.flush();

@@ -1,83 +1,131 @@
 package io.github.sparkperceptron.internal.exchange;
 
 import io.github.sparkperceptron.internal.mixing.RoundTree;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
+import java.net.InetAddress;
 import java.nio.ByteBuffer;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
  * One barrier task's connections to its neighbours in {@link RoundTree}'s tree (its parent and
  * its children), opened once per stage attempt and used by every mixing round of the epoch.
  *
- * <p>Setting up: listen on a free port (when the task has children), register with the driver's
- * {@link Rendezvous} and receive every task's address, connect to the parent and introduce
- * itself (token, group, worker), accept the children. Every wait checks whether the task was
- * killed and gives up at the barrier timeout ({@link Frames}). Frames are length-prefixed and
- * written with Nagle's algorithm off, so a round's small messages leave at once.
+ * <p>Setting up: when the task has children, listen on a free port of the executor's own address
+ * (the one Spark uses for it, never every interface) through a {@link Gate}, which authenticates
+ * whoever connects; register with the driver's {@link Rendezvous} and receive every task's
+ * address; connect to the parent and introduce itself (group and worker, after the handshake);
+ * take the children the gate admitted, then close the listening port: for the rest of the epoch
+ * no port of the task listens. Connecting is bounded by the connect timeout (with retries within
+ * it, {@link Connection#dial}); waiting for the other tasks and for a round's frames is bounded by
+ * the task's life (a killed task stops within {@value Frames#TICK_MILLIS} ms, a failed peer's
+ * closed socket ends the wait at once) and by TCP keep-alive for a peer whose host vanished: a
+ * round is as slow as its slowest worker needs, never failed by a clock. Every frame is bounded
+ * by the largest change the model's shape allows ({@link Seat#maxFrameBytes}) and sealed when the
+ * training seals ({@link WireSettings}). Frames are written with Nagle's algorithm off, so a
+ * round's small messages leave at once.
  */
 public final class PeerLinks implements RoundTree.Link, AutoCloseable {
-  private final int worker;
-  private final long timeoutNanos;
+  /** Bytes of a child's introduction: its group key and worker. */
+  static final int HELLO_BYTES = 8 + 4;
+
+  private final Seat seat;
+  private final WireSettings wire;
   private final BooleanSupplier cancelled;
-  private final Socket[] sockets;
-  private final OutputStream[] outs;
-  private final ServerSocket listener;
+  private final Connection[] links;
+  /** Children the listener admitted, for the task's thread to take. */
+  private final LinkedBlockingQueue<Arrived> arrivals = new LinkedBlockingQueue<>();
+  private Gate listener;
   private long bytesSent;
 
-  private PeerLinks(int worker, int workers, long timeoutNanos, BooleanSupplier cancelled,
-      ServerSocket listener) {
-    this.worker = worker;
-    this.timeoutNanos = timeoutNanos;
+  /**
+   * Where a task sits in its barrier stage: its group (the stage attempt: stage · 2³² +
+   * attempt; tasks of other attempts never meet), W, its worker, the host the others reach it at,
+   * the address it listens on, and the largest frame its rounds may carry.
+   */
+  public static final class Seat {
+    final long group;
+    final int workers;
+    final int worker;
+    final String host;
+    final String bindHost;
+    final int maxFrameBytes;
+    final int advertisedPort;
+
+    /**
+     * @param host the host name the other tasks reach this one at (Spark's for its executor)
+     * @param bindHost the address this task listens on (Spark's bind address for its executor)
+     * @param maxFrameBytes the largest frame a round sends
+     *     ({@link RoundTree#maxFrameBytes(int)} of the model's length)
+     */
+    public Seat(long group, int workers, int worker, String host, String bindHost,
+        int maxFrameBytes) {
+      this(group, workers, worker, host, bindHost, maxFrameBytes, 0);
+    }
+
+    private Seat(long group, int workers, int worker, String host, String bindHost,
+        int maxFrameBytes, int advertisedPort) {
+      this.group = group;
+      this.workers = workers;
+      this.worker = worker;
+      this.host = host;
+      this.bindHost = bindHost;
+      this.maxFrameBytes = maxFrameBytes;
+      this.advertisedPort = advertisedPort;
+    }
+
+    /**
+     * This seat telling the others {@code port} instead of its listener's (a test's black hole:
+     * a port whose connections a firewall drops).
+     */
+    public Seat advertising(int port) {
+      return new Seat(group, workers, worker, host, bindHost, maxFrameBytes, port);
+    }
+  }
+
+  /** A child's authenticated connection, handed over by the listener's gate. */
+  private static final class Arrived {
+    final int worker;
+    final Connection connection;
+
+    Arrived(int worker, Connection connection) {
+      this.worker = worker;
+      this.connection = connection;
+    }
+  }
+
+  private PeerLinks(Seat seat, WireSettings wire, BooleanSupplier cancelled) {
+    this.seat = seat;
+    this.wire = wire;
     this.cancelled = cancelled;
-    this.sockets = new Socket[workers];
-    this.outs = new OutputStream[workers];
-    this.listener = listener;
+    this.links = new Connection[seat.workers];
   }
 
   /**
    * Connects this task to its tree neighbours.
    *
-   * @param rendezvous the driver's {@link Rendezvous}: where, the training's secret, how long
-   *     any single wait may take
-   * @param group the stage attempt (stage · 2³² + attempt): tasks of other attempts never meet
-   * @param ownHost the host name the other tasks reach this one at
+   * @param ticket the driver's {@link Rendezvous} and the training's wire settings
    * @param cancelled whether the task was killed (checked while waiting)
    */
-  public static PeerLinks connect(Rendezvous.Ticket rendezvous, long group, int workers,
-      int worker, String ownHost, BooleanSupplier cancelled) throws IOException {
-    long token = rendezvous.token;
-    int timeoutMillis = rendezvous.timeoutMillis;
-    int[] children = RoundTree.children(worker, workers);
-    ServerSocket listener = null;
-    if (children.length > 0) {
-      listener = new ServerSocket();
-      listener.bind(new InetSocketAddress(0), Math.max(50, children.length));
-    }
-    PeerLinks links = new PeerLinks(worker, workers, timeoutMillis * 1_000_000L, cancelled,
-        listener);
+  public static PeerLinks connect(Rendezvous.Ticket ticket, Seat seat, BooleanSupplier cancelled)
+      throws IOException {
+    int[] children = RoundTree.children(seat.worker, seat.workers);
+    PeerLinks links = new PeerLinks(seat, ticket.wire, cancelled);
     try {
-      String[] hosts = new String[workers];
-      int[] ports = new int[workers];
-      links.meet(rendezvous.host, rendezvous.port, Rendezvous.registration(token, group, workers,
-          worker, listener == null ? 0 : listener.getLocalPort(), ownHost), hosts, ports,
-          timeoutMillis);
-      int parent = RoundTree.parent(worker);
+      int port = children.length > 0 ? links.listen(children) : 0;
+      String[] hosts = new String[seat.workers];
+      int[] ports = new int[seat.workers];
+      links.meet(ticket, seat.advertisedPort != 0 ? seat.advertisedPort : port, hosts, ports);
+      int parent = RoundTree.parent(seat.worker);
       if (parent >= 0) {
-        Socket s = links.open(hosts[parent], ports[parent], timeoutMillis,
-            "worker " + parent + " (" + hosts[parent] + ":" + ports[parent] + ")");
-        links.attach(parent, s);
-        ByteBuffer hello = ByteBuffer.allocate(20).putLong(token).putLong(group)
-            .putInt(worker);
-        hello.flip();
-        links.send(parent, hello);
+        Connection c = Connection.dial(hosts[parent], ports[parent], ticket.wire,
+            Handshake.PEER, cancelled, "worker " + parent + " (" + hosts[parent] + ":"
+                + ports[parent] + ")");
+        links.attach(parent, c);
+        c.send(ByteBuffer.allocate(HELLO_BYTES).putLong(seat.group).putInt(seat.worker).flip());
       }
-      links.acceptChildren(children, token, group);
+      links.acceptChildren(children.length);
       return links;
     } catch (IOException | RuntimeException e) {
       links.close();
@@ -85,84 +133,78 @@ public final class PeerLinks implements RoundTree.Link, AutoCloseable {
     }
   }
 
-  private void meet(String host, int port, ByteBuffer registration, String[] hosts, int[] ports,
-      int timeoutMillis) throws IOException {
-    try (Socket s = open(host, port, timeoutMillis, "the driver's barrier rendezvous at " + host
-        + ":" + port)) {
-      Frames.writeFrame(new BufferedOutputStream(s.getOutputStream()), registration);
-      ByteBuffer reply = Frames.readFrame(s, System.nanoTime() + timeoutNanos, cancelled,
-          "the driver's barrier rendezvous (waiting for the other tasks of the stage)");
+  /** Opens the listening gate for {@code children}; returns its port. */
+  private int listen(int[] children) throws IOException {
+    boolean[] expected = new boolean[seat.workers];
+    for (int c : children) {
+      expected[c] = true;
+    }
+    // On the gate's thread: a child of this group that has not arrived yet is handed over.
+    Gate.Arrival arrival = (guest, hello) -> {
+      long group = hello.remaining() == HELLO_BYTES ? hello.getLong() : ~seat.group;
+      int from = group == seat.group ? hello.getInt() : -1;
+      if (from < 0 || from >= seat.workers || !expected[from]) {
+        throw new IOException("an introduction from worker " + from + " of group " + group
+            + ", not a child of worker " + seat.worker + " in group " + seat.group);
+      }
+      expected[from] = false;
+      arrivals.add(new Arrived(from, guest.detach()));
+    };
+    listener = Gate.open(InetAddress.getByName(seat.bindHost), 0, wire, Handshake.PEER,
+        HELLO_BYTES, arrival, "spark-perceptron barrier listener of worker " + seat.worker);
+    return listener.port();
+  }
+
+  private void meet(Rendezvous.Ticket ticket, int port, String[] hosts, int[] ports)
+      throws IOException {
+    String where = "the driver's barrier rendezvous at " + ticket.host + ":" + ticket.port;
+    try (Connection c = Connection.dial(ticket.host, ticket.port, ticket.wire,
+        Handshake.RENDEZVOUS, cancelled, where)) {
+      c.keepAlive(wire.livenessMillis);
+      c.send(Rendezvous.registration(seat.group, seat.workers, seat.worker, port, seat.host));
+      ByteBuffer reply = c.receive(Rendezvous.maxAddressesBytes(seat.workers),
+          Frames.NO_DEADLINE, cancelled, where + " (waiting for the other tasks of the stage)");
       Rendezvous.readAddresses(reply, hosts, ports);
     }
   }
 
-  private Socket open(String host, int port, int timeoutMillis, String what) throws IOException {
-    Socket s = new Socket();
-    try {
-      s.setTcpNoDelay(true);
-      s.connect(new InetSocketAddress(host, port), timeoutMillis);
-      return s;
-    } catch (IOException e) {
-      s.close();
-      throw new IOException("cannot connect to " + what + ": " + e.getMessage(), e);
-    }
+  private void attach(int peer, Connection c) throws IOException {
+    c.keepAlive(wire.livenessMillis);
+    links[peer] = c;
   }
 
-  private void attach(int peer, Socket s) throws IOException {
-    sockets[peer] = s;
-    outs[peer] = new BufferedOutputStream(s.getOutputStream(), 1 << 16);
-  }
-
-  private void acceptChildren(int[] children, long token, long group) throws IOException {
-    int missing = children.length;
-    long deadline = System.nanoTime() + timeoutNanos;
-    listenerTicks();
-    while (missing > 0) {
-      Socket s;
+  private void acceptChildren(int children) throws IOException {
+    for (int missing = children; missing > 0; ) {
+      Arrived arrived;
       try {
-        s = listener.accept();
-      } catch (SocketTimeoutException tick) {
-        Frames.check(deadline, cancelled, "the workers that send to worker " + worker);
+        arrived = arrivals.poll(Frames.TICK_MILLIS, TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("interrupted while waiting for the workers"
+            + " that send to worker " + seat.worker);
+      }
+      if (arrived == null) {
+        Frames.check(Frames.NO_DEADLINE, cancelled, "the workers that send to worker "
+            + seat.worker);
         continue;
       }
-      s.setTcpNoDelay(true);
-      ByteBuffer hello;
-      try {
-        hello = Frames.readFrame(s, Math.min(deadline, System.nanoTime() + Frames.HELLO_NANOS),
-            cancelled, "a connecting worker");
-      } catch (IOException e) {
-        s.close();
-        continue;
-      }
-      int from = hello.remaining() == 20 && hello.getLong() == token && hello.getLong() == group
-          ? hello.getInt() : -1;
-      boolean expected = false;
-      for (int c : children) {
-        expected |= c == from;
-      }
-      if (!expected || sockets[from] != null) {
-        s.close();
-        continue;
-      }
-      attach(from, s);
+      attach(arrived.worker, arrived.connection);
       missing--;
     }
-  }
-
-  private void listenerTicks() throws IOException {
     if (listener != null) {
-      listener.setSoTimeout(Frames.TICK_MILLIS);
+      listener.close();
+      listener = null;
     }
   }
 
   @Override
   public void send(int peer, ByteBuffer frame) throws IOException {
-    bytesSent += Frames.writeFrame(outs[peer], frame);
+    bytesSent += links[peer].send(frame);
   }
 
   @Override
   public ByteBuffer receive(int peer) throws IOException {
-    return Frames.readFrame(sockets[peer], System.nanoTime() + timeoutNanos, cancelled,
+    return links[peer].receive(seat.maxFrameBytes, Frames.NO_DEADLINE, cancelled,
         "worker " + peer);
   }
 
@@ -173,21 +215,17 @@ public final class PeerLinks implements RoundTree.Link, AutoCloseable {
 
   @Override
   public void close() {
-    for (Socket s : sockets) {
-      if (s != null) {
-        try {
-          s.close();
-        } catch (IOException ignored) {
-          // The stage is over for this task.
-        }
+    if (listener != null) {
+      listener.close();
+      listener = null;
+    }
+    for (Connection c : links) {
+      if (c != null) {
+        c.close();
       }
     }
-    if (listener != null) {
-      try {
-        listener.close();
-      } catch (IOException ignored) {
-        // As above.
-      }
+    for (Arrived left; (left = arrivals.poll()) != null; ) {
+      left.connection.close();
     }
   }
 }

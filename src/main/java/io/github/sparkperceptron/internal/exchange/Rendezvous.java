@@ -1,21 +1,12 @@
 package io.github.sparkperceptron.internal.exchange;
 
-import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The driver's meeting point for the tasks of a barrier stage: each task registers (its worker
@@ -25,51 +16,56 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Why not {@code BarrierTaskContext.allGather}: it waits for its reply in whole seconds
  * ({@code Thread.sleep(1000)} between checks in Spark 4.2's {@code BarrierTaskContext.runBarrier}),
- * so even one address exchange per epoch would cost about a second; this costs one TCP round
- * trip. XGBoost4J-Spark's tracker and Vowpal Wabbit's spanning-tree daemon play the same part.
+ * so even one address exchange per epoch would cost about a second; this costs a few TCP round
+ * trips. XGBoost's tracker and Vowpal Wabbit's spanning-tree daemon play the same part, and
+ * admit any client that sends the expected numbers (XGBoost checks a fixed magic number, Vowpal
+ * Wabbit none, and allocates what the client's count asks for); here only a task that proves it
+ * holds the training's secret is heard, and nothing a connection sends is allocated beyond a
+ * fixed bound ({@link Gate}).
  *
  * <p>Tasks of one stage attempt share a group key; a registration of a later attempt of the same
  * stage drops the groups of earlier attempts (their tasks are being killed) and refuses any of
- * their stragglers, and a registration without the training's token is refused, so stray
- * connections cannot join a group. One thread; a registration is a few dozen bytes.
+ * their stragglers. Registrations are served by the {@link Gate}'s one thread, all at once.
  */
 public final class Rendezvous implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(Rendezvous.class);
+  /** The longest host name a registration may carry (DNS names are at most 253 bytes). */
+  static final int MAX_HOST_BYTES = 255;
+  /** The most tasks a barrier stage may have here (a bound for the addresses' frame). */
+  static final int MAX_WORKERS = 1 << 16;
+  /** Bytes of a registration: group key, W, worker, port, host length, host. */
+  static final int MAX_REGISTRATION_BYTES = 8 + 4 + 4 + 4 + 4 + MAX_HOST_BYTES;
 
-  private final ServerSocket server;
+  private final Gate gate;
   private final String advertisedHost;
-  private final long token;
-  private final int timeoutMillis;
-  private final Thread thread;
+  private final WireSettings wire;
+  /** Touched on the gate's thread only. */
   private final Map<Long, Group> groups = new HashMap<>();
   /** The latest attempt seen of each stage: registrations of older attempts are refused. */
   private final Map<Long, Long> latestAttempt = new HashMap<>();
-  private volatile boolean closed;
-  private long completedGroups;
+  private volatile long completedGroups;
 
   /** The tasks of one stage attempt that registered so far, by worker. */
   private static final class Group {
     final int workers;
-    final Socket[] sockets;
-    final String[] hosts;
+    final Gate.Guest[] guests;
+    final byte[][] hosts;
     final int[] ports;
     int registered;
 
     Group(int workers) {
       this.workers = workers;
-      this.sockets = new Socket[workers];
-      this.hosts = new String[workers];
+      this.guests = new Gate.Guest[workers];
+      this.hosts = new byte[workers][];
       this.ports = new int[workers];
     }
   }
 
-  private Rendezvous(ServerSocket server, String advertisedHost, long token, int timeoutMillis) {
-    this.server = server;
+  private Rendezvous(String advertisedHost, WireSettings wire, InetAddress bind, int port)
+      throws IOException {
     this.advertisedHost = advertisedHost;
-    this.token = token;
-    this.timeoutMillis = timeoutMillis;
-    this.thread = new Thread(this::serve, "spark-perceptron barrier rendezvous");
-    this.thread.setDaemon(true);
+    this.wire = wire;
+    this.gate = Gate.open(bind, port, wire, Handshake.RENDEZVOUS, MAX_REGISTRATION_BYTES,
+        this::register, "spark-perceptron barrier rendezvous");
   }
 
   /**
@@ -77,46 +73,38 @@ public final class Rendezvous implements AutoCloseable {
    * daemon thread until {@link #close()}.
    *
    * @param advertisedHost the host name the tasks connect to (the driver's)
-   * @param token the training's secret: registrations without it are refused
-   * @param timeoutMillis how long a registration may take to arrive once connected
+   * @param wire the training's secret and timeouts
    */
-  public static Rendezvous start(String bindHost, String advertisedHost, int port, long token,
-      int timeoutMillis) throws IOException {
-    ServerSocket server = new ServerSocket();
-    try {
-      server.setReuseAddress(true);
-      server.bind(new InetSocketAddress(InetAddress.getByName(bindHost), port), 1024);
-    } catch (IOException e) {
-      server.close();
-      throw e;
-    }
-    Rendezvous r = new Rendezvous(server, advertisedHost, token, timeoutMillis);
-    r.thread.start();
-    return r;
+  public static Rendezvous start(String bindHost, String advertisedHost, int port,
+      WireSettings wire) throws IOException {
+    return new Rendezvous(advertisedHost, wire, InetAddress.getByName(bindHost), port);
   }
 
   /**
-   * What a task needs to join this rendezvous: where it is, the training's secret and how long
-   * any single wait may last. Small and serializable: it travels in the task's closure.
+   * What a task needs to join this rendezvous: where it is and the training's wire settings.
+   * Small and serializable: it travels in the task's closure.
    */
   public static final class Ticket implements java.io.Serializable {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
     final String host;
     final int port;
-    final long token;
-    final int timeoutMillis;
+    final WireSettings wire;
 
-    public Ticket(String host, int port, long token, int timeoutMillis) {
+    public Ticket(String host, int port, WireSettings wire) {
       this.host = host;
       this.port = port;
-      this.token = token;
-      this.timeoutMillis = timeoutMillis;
+      this.wire = wire;
+    }
+
+    /** The same ticket pointing at another port (a test's black hole). */
+    public Ticket atPort(int otherPort) {
+      return new Ticket(host, otherPort, wire);
     }
   }
 
   /** This rendezvous' ticket for the tasks. */
   public Ticket ticket() {
-    return new Ticket(advertisedHost, port(), token, timeoutMillis);
+    return new Ticket(advertisedHost, port(), wire);
   }
 
   /** The host the tasks connect to. */
@@ -126,91 +114,68 @@ public final class Rendezvous implements AutoCloseable {
 
   /** The port it listens on. */
   public int port() {
-    return server.getLocalPort();
+    return gate.port();
   }
 
   /** Stage attempts whose W tasks all received their addresses so far. */
-  public synchronized long completedGroups() {
+  public long completedGroups() {
     return completedGroups;
   }
 
-  private void serve() {
-    while (!closed) {
-      Socket socket;
-      try {
-        socket = server.accept();
-      } catch (IOException e) {
-        if (!closed) {
-          LOG.warn("Barrier rendezvous stopped accepting connections: {}", e.toString());
-        }
-        return;
-      }
-      try {
-        register(socket);
-      } catch (IOException | RuntimeException e) {
-        LOG.debug("Refused a barrier registration from {}: {}", socket.getRemoteSocketAddress(),
-            e.toString());
-        closeQuietly(socket);
-      }
-    }
+  /** Connections refused so far (they did not authenticate, or sent a bad registration). */
+  public long refusedConnections() {
+    return gate.refused();
   }
 
-  private void register(Socket socket) throws IOException {
-    socket.setTcpNoDelay(true);
-    ByteBuffer frame = Frames.readFrame(socket, System.nanoTime()
-        + Math.min(timeoutMillis * 1_000_000L, Frames.HELLO_NANOS), () -> closed,
-        "a registering task");
-    if (frame.getLong() != token) {
-      throw new IOException("wrong token");
+  /** Runs on the gate's thread for every authenticated registration. */
+  private void register(Gate.Guest guest, ByteBuffer frame) throws IOException {
+    if (frame.remaining() < MAX_REGISTRATION_BYTES - MAX_HOST_BYTES) {
+      throw new IOException("a registration of " + frame.remaining() + " bytes");
     }
     long key = frame.getLong();
     int workers = frame.getInt();
     int worker = frame.getInt();
     int port = frame.getInt();
-    byte[] hostBytes = new byte[frame.getInt()];
-    frame.get(hostBytes);
-    if (workers < 1 || worker < 0 || worker >= workers) {
-      throw new IOException("worker " + worker + " of " + workers);
+    int hostLength = frame.getInt();
+    if (workers < 1 || workers > MAX_WORKERS || worker < 0 || worker >= workers || port < 0
+        || port > 65535 || hostLength < 1 || hostLength != frame.remaining()) {
+      throw new IOException("a registration of worker " + worker + " of " + workers + ", port "
+          + port + ", host of " + hostLength + " bytes");
     }
-    List<Socket> ready = null;
-    byte[] reply = null;
-    synchronized (this) {
-      long stage = key >>> 32;
-      long attempt = key & 0xffffffffL;
-      Long latest = latestAttempt.get(stage);
-      if (latest != null && attempt < latest) {
-        throw new IOException("attempt " + attempt + " of stage " + stage + " was superseded");
-      }
-      latestAttempt.put(stage, attempt);
-      dropEarlierAttempts(key);
-      Group g = groups.computeIfAbsent(key, k -> new Group(workers));
-      if (g.workers != workers) {
-        throw new IOException("group of " + g.workers + " tasks, registration says " + workers);
-      }
-      if (g.sockets[worker] != null) {
-        closeQuietly(g.sockets[worker]);
-      } else {
-        g.registered++;
-      }
-      g.sockets[worker] = socket;
-      g.hosts[worker] = new String(hostBytes, StandardCharsets.UTF_8);
-      g.ports[worker] = port;
-      if (g.registered == workers) {
-        groups.remove(key);
-        completedGroups++;
-        ready = List.of(g.sockets);
-        reply = addresses(g);
-      }
+    byte[] host = new byte[hostLength];
+    frame.get(host);
+    long stage = key >>> 32;
+    long attempt = key & 0xffffffffL;
+    Long latest = latestAttempt.get(stage);
+    if (latest != null && attempt < latest) {
+      throw new IOException("attempt " + attempt + " of stage " + stage + " was superseded");
     }
-    if (ready != null) {
-      for (Socket s : ready) {
+    latestAttempt.put(stage, attempt);
+    dropEarlierAttempts(key);
+    Group g = groups.computeIfAbsent(key, k -> new Group(workers));
+    if (g.workers != workers) {
+      throw new IOException("group of " + g.workers + " tasks, registration says " + workers);
+    }
+    if (g.guests[worker] != null) {
+      // The same task registering again (authenticated, so one of ours): the newer connection
+      // is the one it waits on.
+      g.guests[worker].close();
+    } else {
+      g.registered++;
+    }
+    g.guests[worker] = guest;
+    g.hosts[worker] = host;
+    g.ports[worker] = port;
+    if (g.registered == workers) {
+      groups.remove(key);
+      completedGroups++;
+      ByteBuffer reply = addresses(g);
+      for (Gate.Guest s : g.guests) {
         try {
-          OutputStream out = new BufferedOutputStream(s.getOutputStream());
-          Frames.writeFrame(out, ByteBuffer.wrap(reply));
-        } catch (IOException e) {
-          LOG.debug("A barrier task left before its addresses arrived: {}", e.toString());
-        } finally {
-          closeQuietly(s);
+          s.replyAndClose(reply.duplicate());
+        } catch (IOException | RuntimeException e) {
+          // That task left before its addresses arrived: its stage attempt fails without us.
+          s.close();
         }
       }
     }
@@ -224,9 +189,9 @@ public final class Rendezvous implements AutoCloseable {
     while (it.hasNext()) {
       Map.Entry<Long, Group> e = it.next();
       if (e.getKey() >>> 32 == stage && (e.getKey() & 0xffffffffL) < attempt) {
-        for (Socket s : e.getValue().sockets) {
+        for (Gate.Guest s : e.getValue().guests) {
           if (s != null) {
-            closeQuietly(s);
+            s.close();
           }
         }
         it.remove();
@@ -234,80 +199,63 @@ public final class Rendezvous implements AutoCloseable {
     }
   }
 
-  private static byte[] addresses(Group g) {
-    List<byte[]> hosts = new ArrayList<>(g.workers);
+  private static ByteBuffer addresses(Group g) {
     int size = 4;
     for (int p = 0; p < g.workers; p++) {
-      byte[] h = g.hosts[p].getBytes(StandardCharsets.UTF_8);
-      hosts.add(h);
-      size += 8 + h.length;
+      size += 8 + g.hosts[p].length;
     }
     ByteBuffer out = ByteBuffer.allocate(size).putInt(g.workers);
     for (int p = 0; p < g.workers; p++) {
-      out.putInt(g.ports[p]).putInt(hosts.get(p).length).put(hosts.get(p));
+      out.putInt(g.ports[p]).putInt(g.hosts[p].length).put(g.hosts[p]);
     }
-    return out.array();
+    return out.flip();
+  }
+
+  /** The most bytes the addresses of {@code workers} tasks take. */
+  static int maxAddressesBytes(int workers) {
+    return 4 + workers * (8 + MAX_HOST_BYTES);
   }
 
   /**
-   * The registration a task sends: token, group key, W, its worker, its port and host.
+   * The registration a task sends: group key, W, its worker, its port and host.
    */
-  static ByteBuffer registration(long token, long key, int workers, int worker, int port,
-      String host) {
+  static ByteBuffer registration(long key, int workers, int worker, int port, String host) {
     byte[] h = host.getBytes(StandardCharsets.UTF_8);
-    ByteBuffer out = ByteBuffer.allocate(8 + 8 + 4 + 4 + 4 + 4 + h.length);
-    out.putLong(token).putLong(key).putInt(workers).putInt(worker).putInt(port)
-        .putInt(h.length).put(h);
-    out.flip();
-    return out;
+    if (h.length < 1 || h.length > MAX_HOST_BYTES) {
+      throw new IllegalArgumentException("a host name of " + h.length + " bytes: " + host);
+    }
+    ByteBuffer out = ByteBuffer.allocate(8 + 4 + 4 + 4 + 4 + h.length);
+    out.putLong(key).putInt(workers).putInt(worker).putInt(port).putInt(h.length).put(h);
+    return out.flip();
   }
 
-  /** The addresses of a reply: hosts[p], ports[p] of every worker p. */
+  /**
+   * The addresses of a reply: hosts[p], ports[p] of every worker p; every count checked against
+   * the bytes there before anything is allocated.
+   */
   static void readAddresses(ByteBuffer reply, String[] hosts, int[] ports) throws IOException {
-    int workers = reply.getInt();
+    int workers = reply.remaining() >= 4 ? reply.getInt() : -1;
     if (workers != hosts.length) {
       throw new IOException("the rendezvous answered with " + workers + " addresses, expected "
           + hosts.length);
     }
     for (int p = 0; p < workers; p++) {
-      ports[p] = reply.getInt();
-      byte[] h = new byte[reply.getInt()];
+      int port = reply.remaining() >= 8 ? reply.getInt() : -1;
+      int length = port >= 0 ? reply.getInt() : -1;
+      if (port < 0 || port > 65535 || length < 1 || length > MAX_HOST_BYTES
+          || length > reply.remaining()) {
+        throw new IOException("the rendezvous' address of worker " + p + " is malformed");
+      }
+      byte[] h = new byte[length];
       reply.get(h);
+      ports[p] = port;
       hosts[p] = new String(h, StandardCharsets.UTF_8);
-    }
-  }
-
-  private static void closeQuietly(Socket s) {
-    try {
-      s.close();
-    } catch (IOException ignored) {
-      // Closing a socket nobody will read again.
     }
   }
 
   /** Stops serving; tasks still waiting for their addresses see the connection close. */
   @Override
   public void close() {
-    closed = true;
-    try {
-      server.close();
-    } catch (IOException ignored) {
-      // Nothing to do: the thread ends either way.
-    }
-    synchronized (this) {
-      for (Group g : groups.values()) {
-        for (Socket s : g.sockets) {
-          if (s != null) {
-            closeQuietly(s);
-          }
-        }
-      }
-      groups.clear();
-    }
-    try {
-      thread.join(1000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    gate.close();
   }
 }

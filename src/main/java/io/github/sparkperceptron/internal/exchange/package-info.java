@@ -32,6 +32,18 @@
  * {@code BarrierTaskContext.allGather} is not used for rounds: it waits for its reply in
  * one-second sleeps.
  *
+ * <p>Who may speak there: every connection starts with a mutual challenge and response over the
+ * training's secret ({@link io.github.sparkperceptron.internal.exchange.Handshake}, the secret made per fit
+ * and carried to the tasks by Spark in their closure,
+ * {@link io.github.sparkperceptron.internal.exchange.WireSettings}); under Spark's security settings every
+ * frame after it is sealed with AES-256-GCM ({@link io.github.sparkperceptron.internal.exchange.Session}).
+ * Every listening port (the rendezvous, a task's listener while its children connect) is a
+ * {@link io.github.sparkperceptron.internal.exchange.Gate}: one thread, non-blocking, every length bounded
+ * before allocation, every connection held to the connect timeout until it authenticated, at
+ * most 256 of them at once, whatever one of them throws costing that one alone. Established
+ * connections wait for a round as long as their tasks live (TCP keep-alive notices a vanished
+ * host), never on a wall clock.
+ *
  * <p>Memory, in copies of the K'·(d+1) weights w (8 bytes per value; S = w, plus the averaging
  * accumulator u with averaging), at the peak of a round. The driver holds S, the snapshot's copy
  * and Spark's serialised pieces of it (2w, in every deploy mode: executors fetch the pieces from

@@ -96,11 +96,11 @@ public final class RoundTree {
    */
   public static Mixed allReduce(WorkerResult leaf, int workers, Link link) throws IOException {
     int worker = leaf.worker();
-    WorkerResult node = WorkerResult.node(worker, leaf.mixWeight(), leaf.stepSum(),
-        leaf.delta());
+    StateDelta own = leaf.delta();
+    WorkerResult node = WorkerResult.node(worker, leaf.mixWeight(), leaf.stepSum(), own);
     int[] children = children(worker, workers);
     for (int child : children) {
-      node.absorb(decode(link.receive(child)));
+      node.absorb(decode(link.receive(child), workers, own));
     }
     int parent = parent(worker);
     ByteBuffer mix = null;
@@ -117,7 +117,7 @@ public final class RoundTree {
     if (parent < 0) {
       return new Mixed(node.delta(), node.stepSum());
     }
-    WorkerResult root = decode(mix);
+    WorkerResult root = decode(mix, workers, own);
     return new Mixed(root.delta(), root.stepSum());
   }
 
@@ -125,10 +125,10 @@ public final class RoundTree {
    * The round's mix from every worker's leaf frame ({@link #encode} of its result), in any
    * order: what a worker computes when each one receives all W leaves (an all-gather).
    */
-  public static Mixed mixAll(ByteBuffer[] leaves, int workers) {
+  public static Mixed mixAll(ByteBuffer[] leaves, int workers, StateDelta shape) {
     ParameterMix mix = new ParameterMix(workers);
     for (ByteBuffer leaf : leaves) {
-      mix.add(decode(leaf.duplicate()));
+      mix.add(decode(leaf.duplicate(), workers, shape));
     }
     WorkerResult root = mix.result();
     return new Mixed(root.delta(), root.stepSum());
@@ -144,12 +144,38 @@ public final class RoundTree {
     return out;
   }
 
-  /** The node {@link #encode} wrote (reads the frame's remaining bytes). */
-  static WorkerResult decode(ByteBuffer frame) {
+  /**
+   * The largest frame {@link #encode} writes for a state of {@code length} coordinates (a change
+   * at every coordinate, stored sparse with its averages and exact weights: 4 + 3·8 bytes per
+   * coordinate), capped at the largest array the JVM allocates: the bound a worker's links put
+   * on every frame they read.
+   */
+  public static int maxFrameBytes(int length) {
+    long most = NODE_HEADER_BYTES + StateDelta.maxSerializedSize(length);
+    return (int) Math.min(Integer.MAX_VALUE - 8, most);
+  }
+
+  private static final int NODE_HEADER_BYTES = 4 + 8 + 8;
+
+  /**
+   * The node {@link #encode} wrote (reads the frame's remaining bytes), checked against what a
+   * node of this round can be: a worker in [0, W), a change over the state's coordinates with
+   * averages exactly when {@code shape} has them, every count within the bytes there.
+   *
+   * @throws IllegalArgumentException for a frame that is not such a node
+   */
+  static WorkerResult decode(ByteBuffer frame, int workers, StateDelta shape) {
+    if (frame.remaining() < NODE_HEADER_BYTES) {
+      throw new IllegalArgumentException("a mixing node's frame of " + frame.remaining()
+          + " bytes");
+    }
     int worker = frame.getInt();
     double mixWeight = frame.getDouble();
     double stepSum = frame.getDouble();
-    StateDelta delta = StateDelta.read(frame);
+    if (worker < 0 || worker >= workers) {
+      throw new IllegalArgumentException("a mixing node of worker " + worker + " of " + workers);
+    }
+    StateDelta delta = StateDelta.read(frame, shape.length(), shape.hasAverage());
     if (frame.hasRemaining()) {
       throw new IllegalArgumentException("a mixing node's frame has " + frame.remaining()
           + " bytes too many");

@@ -384,18 +384,44 @@ public final class StateDelta implements Serializable {
   }
 
   /**
-   * The delta {@link #write} wrote at {@code in}'s position; the indices are checked as
-   * {@link #sparse} checks them, so a corrupted message cannot write outside the state.
+   * The most bytes {@link #write} produces for a state of {@code length} coordinates: every
+   * coordinate stored sparse (its index), with δw, δu and the exact weight.
    */
-  static StateDelta read(ByteBuffer in) {
-    int length = in.getInt();
+  static long maxSerializedSize(int length) {
+    return HEADER_BYTES + 28L * length;
+  }
+
+  private static final int HEADER_BYTES = 4 + 8 + 1 + 4;
+
+  /**
+   * The delta {@link #write} wrote at {@code in}'s position, over {@code length} coordinates and
+   * with averages exactly when {@code averaging}: every count is checked against the state's
+   * length and the bytes left before an array is allocated, and the indices as {@link #sparse}
+   * checks them, so a corrupted or hostile message can neither allocate more than it holds nor
+   * write outside the state.
+   *
+   * @throws IllegalArgumentException for bytes that are not such a delta
+   */
+  static StateDelta read(ByteBuffer in, int length, boolean averaging) {
+    if (in.remaining() < HEADER_BYTES) {
+      throw new IllegalArgumentException("not a delta: " + in.remaining() + " bytes");
+    }
+    int declared = in.getInt();
     double denseAbove = in.getDouble();
     int flags = in.get();
     int n = in.getInt();
     boolean dense = (flags & 1) != 0;
-    if (length < 0 || n < 0 || (dense && n != length) || n > length) {
-      throw new IllegalArgumentException("not a delta: " + n + " entries over " + length
-          + " coordinates");
+    boolean hasAverage = (flags & 2) != 0;
+    if (declared != length || (flags & ~7) != 0 || hasAverage != averaging || n < 0
+        || (dense && n != length) || n > length || !(denseAbove >= 0.0)) {
+      throw new IllegalArgumentException("not a delta of this state: " + n + " entries over "
+          + declared + " coordinates (the state has " + length + "), flags " + flags);
+    }
+    int arrays = 1 + (hasAverage ? 1 : 0) + ((flags & 4) != 0 ? 1 : 0);
+    long needed = (dense ? 0L : 4L * n) + 8L * arrays * n;
+    if (needed > in.remaining()) {
+      throw new IllegalArgumentException("not a delta: " + n + " entries need " + needed
+          + " bytes, the message holds " + in.remaining());
     }
     int[] idx = null;
     if (!dense) {
@@ -409,7 +435,7 @@ public final class StateDelta implements Serializable {
       }
     }
     double[] w = getAll(in, n);
-    double[] u = (flags & 2) != 0 ? getAll(in, n) : null;
+    double[] u = hasAverage ? getAll(in, n) : null;
     double[] exact = (flags & 4) != 0 ? getAll(in, n) : null;
     return new StateDelta(length, idx, w, u, exact, denseAbove);
   }

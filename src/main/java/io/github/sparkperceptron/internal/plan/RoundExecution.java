@@ -23,11 +23,24 @@ import org.apache.spark.api.java.JavaSparkContext;
  * <tr><td>{@value #RESULTS_KEY}</td><td>mixes (default), leaves</td><td>what the barrier tasks
  * send the driver after an epoch: per round every worker's stats and worker 0's mixed change, or
  * every worker's own change too (the driver then re-mixes them: W times the bytes)</td></tr>
+ * <tr><td>{@value #CONNECT_TIMEOUT_KEY}</td><td>seconds, default
+ * {@value #DEFAULT_CONNECT_TIMEOUT_S}</td><td>how long setting up one connection of the exchange
+ * may take (the TCP connect and the handshake, retries included; on the listening side, how long
+ * a connection may take to authenticate): a firewalled or unreachable peer makes the training
+ * fall back to one job per round after about this long</td></tr>
  * <tr><td>{@value #TIMEOUT_KEY}</td><td>seconds, default {@value #DEFAULT_TIMEOUT_S}</td>
- * <td>the longest any single wait of the exchange may last (a dead peer is noticed at once
- * through its closed socket, a killed task within 100 ms)</td></tr>
+ * <td>liveness: how long an established connection may go unanswered at the TCP level (keep-alive
+ * probes) before its peer's host counts as gone. Not a bound on a round: a slow worker's host
+ * answers the probes, and a round waits for it as long as its task runs (a failed or killed
+ * peer is noticed at once through its closed socket, a killed task within 100 ms)</td></tr>
  * <tr><td>{@value #PORT_KEY}</td><td>port, default 0 (any free one)</td><td>the driver's
  * rendezvous port, for clusters whose executors reach the driver only on chosen ports</td></tr>
+ * <tr><td>{@value #ENCRYPTION_KEY}</td><td>auto (default), always, jobs</td><td>auto: the
+ * exchange's frames are sealed (AES-256-GCM) when one of Spark's security settings is on
+ * ({@link #SPARK_SECURITY_KEYS}), else they travel in clear after the handshake (connections are
+ * always mutually authenticated); always: sealed whatever Spark's settings; jobs: under Spark's
+ * security settings the exchange is not used at all, and the rounds run as one Spark job each
+ * (through Spark's own RPC; one log line says so)</td></tr>
  * </table>
  */
 public final class RoundExecution implements Serializable {
@@ -37,8 +50,17 @@ public final class RoundExecution implements Serializable {
   public static final String EXCHANGE_KEY = "spark.perceptron.barrier.exchange";
   public static final String RESULTS_KEY = "spark.perceptron.barrier.results";
   public static final String TIMEOUT_KEY = "spark.perceptron.barrier.timeout";
+  public static final String CONNECT_TIMEOUT_KEY = "spark.perceptron.barrier.connectTimeout";
   public static final String PORT_KEY = "spark.perceptron.barrier.port";
-  public static final int DEFAULT_TIMEOUT_S = 600;
+  public static final String ENCRYPTION_KEY = "spark.perceptron.barrier.encryption";
+  public static final int DEFAULT_TIMEOUT_S = 120;
+  public static final int DEFAULT_CONNECT_TIMEOUT_S = 5;
+  /**
+   * Spark's settings that ask it to authenticate or encrypt its own traffic: with any of them
+   * on, the exchange seals its frames too (or stays closed, {@link Encryption#JOBS}).
+   */
+  public static final String[] SPARK_SECURITY_KEYS = {"spark.authenticate",
+      "spark.network.crypto.enabled", "spark.ssl.enabled", "spark.ssl.rpc.enabled"};
 
   /** How the rounds of an epoch run. */
   public enum Mode {
@@ -58,21 +80,22 @@ public final class RoundExecution implements Serializable {
     MIXES, LEAVES
   }
 
+  /** When the exchange seals its frames (see {@link #ENCRYPTION_KEY}). */
+  enum Encryption {
+    AUTO, ALWAYS, JOBS
+  }
+
   public final Mode mode;
   public final Exchange exchange;
   public final Results results;
+  /** Liveness of an established connection ({@link #TIMEOUT_KEY}). */
   public final int timeoutMillis;
+  public final int connectTimeoutMillis;
   /** The driver's rendezvous port (0: any free port). */
   public final int port;
-
-  private RoundExecution(Mode mode, Exchange exchange, Results results, int timeoutMillis,
-      int port) {
-    this.mode = mode;
-    this.exchange = exchange;
-    this.results = results;
-    this.timeoutMillis = timeoutMillis;
-    this.port = port;
-  }
+  final Encryption encryption;
+  /** The first of Spark's security settings that is on ("key=value"), or null. */
+  public final String sparkSecurity;
 
   /**
    * The keys' values for the calling thread.
@@ -80,21 +103,58 @@ public final class RoundExecution implements Serializable {
    * @throws IllegalArgumentException naming the key, the value and what it allows, for a bad
    *     value
    */
-  public static RoundExecution read(JavaSparkContext jsc) {
-    Mode mode = parse(Mode.class, MODE_KEY, setting(jsc, MODE_KEY, "auto"));
-    Exchange exchange = parse(Exchange.class, EXCHANGE_KEY, setting(jsc, EXCHANGE_KEY, "tree"));
-    Results results = parse(Results.class, RESULTS_KEY, setting(jsc, RESULTS_KEY, "mixes"));
-    int timeoutSeconds = wholeNumber(TIMEOUT_KEY,
-        setting(jsc, TIMEOUT_KEY, String.valueOf(DEFAULT_TIMEOUT_S)));
-    if (timeoutSeconds == 0 || timeoutSeconds > Integer.MAX_VALUE / 1000) {
-      throw new IllegalArgumentException(TIMEOUT_KEY + " must be between 1 and "
-          + Integer.MAX_VALUE / 1000 + " seconds, got " + timeoutSeconds);
-    }
-    int port = wholeNumber(PORT_KEY, setting(jsc, PORT_KEY, "0"));
+  private RoundExecution(JavaSparkContext jsc) {
+    this.mode = parse(Mode.class, MODE_KEY, setting(jsc, MODE_KEY, "auto"));
+    this.exchange = parse(Exchange.class, EXCHANGE_KEY, setting(jsc, EXCHANGE_KEY, "tree"));
+    this.results = parse(Results.class, RESULTS_KEY, setting(jsc, RESULTS_KEY, "mixes"));
+    this.timeoutMillis = seconds(jsc, TIMEOUT_KEY, DEFAULT_TIMEOUT_S) * 1000;
+    this.connectTimeoutMillis = seconds(jsc, CONNECT_TIMEOUT_KEY, DEFAULT_CONNECT_TIMEOUT_S)
+        * 1000;
+    this.port = wholeNumber(PORT_KEY, setting(jsc, PORT_KEY, "0"));
     if (port > 65535) {
       throw new IllegalArgumentException(PORT_KEY + " must be a port (0 to 65535), got " + port);
     }
-    return new RoundExecution(mode, exchange, results, timeoutSeconds * 1000, port);
+    this.encryption = parse(Encryption.class, ENCRYPTION_KEY,
+        setting(jsc, ENCRYPTION_KEY, "auto"));
+    String security = null;
+    for (String key : SPARK_SECURITY_KEYS) {
+      if (security == null && jsc.getConf().getBoolean(key, false)) {
+        security = key + "=true";
+      }
+    }
+    this.sparkSecurity = security;
+  }
+
+  /** Whether the exchange seals its frames. */
+  public boolean sealed() {
+    return encryption == Encryption.ALWAYS || sparkSecurity != null;
+  }
+
+  /**
+   * Why the exchange must stay closed ({@link Encryption#JOBS} under Spark's security), or
+   * null.
+   */
+  String closedBySecurity() {
+    return encryption == Encryption.JOBS && sparkSecurity != null ? sparkSecurity + " and "
+        + ENCRYPTION_KEY + "=jobs: the rounds' changes travel only through Spark's own RPC"
+        : null;
+  }
+
+  /** The keys' values for the calling thread (see the constructor). */
+  static RoundExecution read(JavaSparkContext jsc) {
+    return new RoundExecution(jsc);
+  }
+
+  /** A duration setting in whole seconds ("5" or "5s"), at least 1. */
+  private static int seconds(JavaSparkContext jsc, String key, int defaultSeconds) {
+    String value = setting(jsc, key, String.valueOf(defaultSeconds)).trim();
+    int v = wholeNumber(key, value.endsWith("s") ? value.substring(0, value.length() - 1)
+        : value);
+    if (v == 0 || v > Integer.MAX_VALUE / 1000) {
+      throw new IllegalArgumentException(key + " must be between 1 and "
+          + Integer.MAX_VALUE / 1000 + " seconds, got '" + value + "'");
+    }
+    return v;
   }
 
   /** A setting read from the fitting thread's local properties, else the Spark configuration. */

@@ -223,6 +223,10 @@ public final class TrainingPlan {
     if (execution.mode == Mode.JOBS) {
       return RoundExecution.MODE_KEY + "=jobs";
     }
+    String security = execution.closedBySecurity();
+    if (security != null) {
+      return security;
+    }
     if (config.mixing == MixingMode.ONESHOT) {
       return "mixing=oneshot trains in one Spark job";
     }

@@ -17,6 +17,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import org.apache.spark.BarrierTaskContext;
+import org.apache.spark.SparkEnv;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.util.LongAccumulator;
 import scala.collection.Iterator;
@@ -83,8 +84,9 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
 
   /**
    * Where the epoch starts: its number, the averaging clock at its start and at the end of each
-   * round (the driver's values), the vote's index of round 0's start vector (−1 without a vote)
-   * and the shipped weights.
+   * round (the driver's values), the vote's index of round 0's start vector (−1 without a vote),
+   * the shipped weights, and the round whose own changes every worker reports beside worker 0's
+   * mixes ({@link MixAudit}; −1: none).
    */
   static final class EpochStart implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -93,14 +95,16 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
     final double[] roundEnds;
     final int firstStartVector;
     final WeightsRef weights;
+    final int auditRound;
 
     EpochStart(int epoch, double startClock, double[] roundEnds, int firstStartVector,
-        WeightsRef weights) {
+        WeightsRef weights, int auditRound) {
       this.epoch = epoch;
       this.startClock = startClock;
       this.roundEnds = roundEnds;
       this.firstStartVector = firstStartVector;
       this.weights = weights;
+      this.auditRound = auditRound;
     }
   }
 
@@ -197,8 +201,12 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
             + FaultInjection.PROPERTY + "=barrier-setup)");
       }
       long group = ((long) context.stageId() << 32) | context.stageAttemptNumber();
-      links = PeerLinks.connect(rendezvous, group, workers, worker,
-          hostOf(context.getTaskInfos()[worker].address()), context::isInterrupted);
+      String host = hostOf(context.getTaskInfos()[worker].address());
+      PeerLinks.Seat seat = new PeerLinks.Seat(group, workers, worker, host, bindHost(host),
+          RoundTree.maxFrameBytes(spec.learner.stateLength()));
+      int blackHole = FaultInjection.advertisedPort();
+      links = PeerLinks.connect(rendezvous, blackHole > 0 ? seat.advertising(blackHole) : seat,
+          context::isInterrupted);
     } catch (IOException e) {
       throw new IllegalStateException(SETUP_FAILURE + " worker " + worker + " of epoch "
           + epoch + ": " + e.getMessage(), e);
@@ -219,6 +227,19 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
         links.close();
       }
     };
+  }
+
+  /**
+   * The address this executor's listeners bind to: Spark's bind address for it when one is set
+   * ({@code spark.executor.bindAddress}; {@code spark.driver.bindAddress} in local mode, where
+   * the driver runs the tasks), else the host Spark tells others to reach it at; never every
+   * interface.
+   */
+  static String bindHost(String advertised) {
+    SparkEnv env = SparkEnv.get();
+    String key = "driver".equals(env.executorId()) ? "spark.driver.bindAddress"
+        : "spark.executor.bindAddress";
+    return env.conf().get(key, advertised);
   }
 
   /** The host of an executor address "host:port" ("[v6]:port" for IPv6). */
@@ -255,7 +276,7 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
       for (int i = 0; i < all.length; i++) {
         leaves[i] = ByteBuffer.wrap(all[i].getBytes(StandardCharsets.ISO_8859_1));
       }
-      return RoundTree.mixAll(leaves, workers);
+      return RoundTree.mixAll(leaves, workers, leaf.delta());
     }
 
     @Override
@@ -304,25 +325,30 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
           work.baseMoved(jumped);
         }
       }
+      FaultInjection.beforeBarrierRound(epoch, worker, workers, round, rounds);
       WorkerResult leaf = work.run(round, clock, roundEnds[round],
           start.firstStartVector >= 0 ? start.firstStartVector + round : -1);
       RoundTree.Mixed mix = exchanger.mix(leaf);
-      StateDelta change = mix.delta();
+      StateDelta change = FaultInjection.appliedMix(mix.delta());
       int[] changed = work.moveBase(change);
       if (m != null) {
         support = SortedCoordinates.union(support, changed);
         m.afterRound(change, mix.stepSum(), support);
       }
       if (mixesOnly) {
-        // The driver mixes the stats and takes the change from worker 0's mixes.
-        leaf.withChange(StateDelta.none(mixed.length, averaging));
+        // The driver mixes the stats and takes the change from worker 0's mixes; in the audited
+        // round every worker's own change goes along, for the driver to re-mix (MixAudit).
+        if (round != start.auditRound) {
+          leaf.withChange(StateDelta.none(mixed.length, averaging));
+        }
         if (mixes != null) {
-          mixes[round] = change;
+          mixes[round] = FaultInjection.reportedMix(change);
         }
       }
       results[round] = leaf;
     }
-    long digest = BarrierRounds.digest(mixed, work.moved());
+    long digest = FaultInjection.reportedDigest(epoch, worker, workers,
+        BarrierRounds.digest(mixed, work.moved()));
     work.release();
     if (velocity != null) {
       // Δ changed only on the support: the look-ahead writes it there, a mix where it moved w.

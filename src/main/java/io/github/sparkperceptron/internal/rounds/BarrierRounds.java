@@ -8,6 +8,7 @@ import io.github.sparkperceptron.internal.blocks.WorkerBlocks;
 import io.github.sparkperceptron.internal.exchange.Rendezvous;
 import io.github.sparkperceptron.internal.exchange.WeightShipper;
 import io.github.sparkperceptron.internal.exchange.WeightsRef;
+import io.github.sparkperceptron.internal.exchange.WireSettings;
 import io.github.sparkperceptron.internal.kernel.VotedPerceptron;
 import io.github.sparkperceptron.internal.mixing.BlockMomentum;
 import io.github.sparkperceptron.internal.mixing.MixingMode;
@@ -20,10 +21,10 @@ import io.github.sparkperceptron.internal.plan.RoundExecution.Mode;
 import io.github.sparkperceptron.internal.plan.RoundExecution;
 import io.github.sparkperceptron.internal.plan.TrainingPlan;
 import java.io.IOException;
-import java.security.SecureRandom;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import org.apache.spark.HashPartitioner;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkException;
@@ -73,8 +74,10 @@ import scala.reflect.ClassTag;
  * no coalesce, union or partition pruning), and memory for the stage's extra arrays
  * ({@link MemoryPlan#barrierProblem}). Otherwise one INFO line says why, and the rounds run
  * as one Spark job each. If the tasks cannot reach the driver's rendezvous or each other
- * (firewalled ports), the epoch is run again as jobs and the rest of the training stays there
- * (one WARN line).
+ * (firewalled ports), the first task that gives up (after the connect timeout) ends the stage
+ * ({@link BarrierSetupWatch}), the epoch is run again as jobs and the rest of the training stays
+ * there (one WARN line). After each stage the driver checks the workers' digests and audits
+ * worker 0's mixes ({@link MixAudit}).
  *
  * <p>Cost per epoch, besides the rounds: one stage of W tasks and a one-task stage reading the
  * W results, W registrations with the driver, 2(W − 1) connections. Per round: W − 1 messages up
@@ -153,9 +156,10 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
       SparkConf conf = jsc.getConf();
       String host = conf.get("spark.driver.host", "localhost");
       String bind = conf.get("spark.driver.bindAddress", host);
+      WireSettings wire = WireSettings.create(execution.sealed(),
+          execution.connectTimeoutMillis, execution.timeoutMillis);
       try {
-        rendezvous = Rendezvous.start(bind, host, port, new SecureRandom().nextLong(),
-            execution.timeoutMillis);
+        rendezvous = Rendezvous.start(bind, host, port, wire);
       } catch (IOException e) {
         String failure = "the driver cannot listen on " + bind + ":" + port + " for the tasks'"
             + " rendezvous (" + e.getMessage() + ")";
@@ -170,7 +174,11 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
     LOG.info("Mixing rounds: the {} rounds of each epoch run inside one barrier stage of {}"
         + " tasks, which exchange their changes {}", settings.rounds, driver.input.numWorkers,
         rendezvous != null ? String.format(Locale.ROOT, "along a tree of sockets"
-            + " (rendezvous at %s:%d)", rendezvous.host(), rendezvous.port())
+            + " (rendezvous at %s:%d; connections mutually authenticated, frames %s)",
+            rendezvous.host(), rendezvous.port(), execution.sealed()
+                ? "sealed with AES-256-GCM" + (execution.sparkSecurity != null ? " as "
+                    + execution.sparkSecurity + " asks" : "")
+                : "in clear, as Spark's own traffic without spark.network.crypto.enabled")
             : "with BarrierTaskContext.allGather");
     return new BarrierRounds(driver, jobs, execution, rendezvous);
   }
@@ -234,14 +242,19 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
       supportAtStart = jsc.broadcast(supported);
       momentumStart = new BarrierEpochTask.MomentumStart(momentum, velocity, supportAtStart);
     }
+    // Not a model's matter (the audit only reads), so a random draw: see MixAudit.
+    int auditRound = execution.results == RoundExecution.Results.MIXES
+        ? ThreadLocalRandom.current().nextInt(rounds) : -1;
     BarrierEpochTask task = new BarrierEpochTask(driver.workerSpec,
-        new BarrierEpochTask.EpochStart(epoch, epochClock, roundEnds, firstStartVector, weights),
+        new BarrierEpochTask.EpochStart(epoch, epochClock, roundEnds, firstStartVector, weights,
+            auditRound),
         momentumStart, execution, rendezvous == null ? null : rendezvous.ticket(),
         bytesExchanged);
     jsc.setJobDescription(String.format(Locale.ROOT, "perceptron epoch %d/%d: %d rounds in one"
         + " barrier stage (%s mixing)", epoch, settings.maxIter, rounds,
         settings.mixing.paramValue()));
     ClassTag<BarrierEpochTask.Output> tag = ClassTag$.MODULE$.apply(BarrierEpochTask.Output.class);
+    BarrierSetupWatch watch = BarrierSetupWatch.start(jsc.sc());
     try {
       RDD<WorkerBlocks> blocks = BarrierPlacement.placed(jsc, input.blocks.rdd(),
           ClassTag$.MODULE$.apply(WorkerBlocks.class));
@@ -255,21 +268,31 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
       for (BarrierEpochTask.Output o : outputs) {
         byWorker[o.worker] = o;
       }
-      return new Epoch(epoch, byWorker, firstStartVector);
+      return new Epoch(epoch, byWorker, firstStartVector, auditRound);
     } catch (Exception e) {
       // Spark throws its (checked) SparkException from Scala; Java sees no checked exception
       // here, so the rethrow below is precise.
-      if (execution.mode == Mode.BARRIER || !(e instanceof SparkException) || !String.valueOf(
-          e.getMessage()).contains(BarrierEpochTask.SETUP_FAILURE)) {
+      String setup = watch.failure();
+      if (setup == null && e instanceof SparkException && String.valueOf(e.getMessage())
+          .contains(BarrierEpochTask.SETUP_FAILURE)) {
+        setup = firstLine(e.getMessage());
+      }
+      if (setup == null) {
         throw e;
+      }
+      if (execution.mode == Mode.BARRIER) {
+        throw new IllegalStateException(MODE_KEY + "=barrier, but the barrier stage's tasks of"
+            + " epoch " + epoch + " could not connect to the driver or to each other (" + setup
+            + "); set " + PORT_KEY + " to a port the executors can reach, or " + MODE_KEY
+            + "=auto to fall back to one Spark job per round", e);
       }
       abandoned = true;
       LOG.warn("Mixing rounds run as one Spark job each from epoch {} on: the barrier stage's"
           + " tasks could not connect to the driver or to each other ({}); set {} to a port the"
-          + " executors can reach, or {}=jobs", epoch, firstLine(e.getMessage()), PORT_KEY,
-          MODE_KEY);
+          + " executors can reach, or {}=jobs", epoch, setup, PORT_KEY, MODE_KEY);
       return null;
     } finally {
+      watch.close();
       if (supportAtStart != null) {
         supportAtStart.destroy();
       }
@@ -287,11 +310,14 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
     private final BarrierEpochTask.Output[] outputs;
     /** The vote's index of round 0's start vector the workers used, or −1 without a vote. */
     private final int firstStartVector;
+    /** The round whose own changes every worker reported ({@link MixAudit}), or −1. */
+    private final int auditRound;
 
-    Epoch(int epoch, BarrierEpochTask.Output[] outputs, int firstStartVector) {
+    Epoch(int epoch, BarrierEpochTask.Output[] outputs, int firstStartVector, int auditRound) {
       this.epoch = epoch;
       this.outputs = outputs;
       this.firstStartVector = firstStartVector;
+      this.auditRound = auditRound;
       for (int i = 0; i < outputs.length; i++) {
         if (outputs[i] == null) {
           throw new IllegalStateException("the barrier stage of epoch " + epoch
@@ -319,7 +345,13 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
       }
       WorkerResult mixed = mix.result();
       StateDelta[] mixes = outputs[0].mixes;
-      return mixes == null ? mixed : mixed.withChange(mixes[round]);
+      if (mixes == null) {
+        return mixed;
+      }
+      if (round == auditRound) {
+        MixAudit.check(epoch, round, mixed.delta(), mixes[round]);
+      }
+      return mixed.withChange(mixes[round]);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.internal.rounds;
 
+import io.github.sparkperceptron.internal.mixing.StateDelta;
 import org.apache.spark.TaskContext;
 
 /**
@@ -24,7 +25,19 @@ import org.apache.spark.TaskContext;
  *       firewall (the training must go on with one Spark job per round);</li>
  *   <li>{@code exit-mid-epoch:N} (a cluster only): the first attempt of epoch N's barrier stage
  *       ends the JVM of worker (N − 1) mod W's executor halfway through round ⌊R/2⌋, as a
- *       killed executor (Spark must rerun the stage elsewhere, its lost blocks rebuilt).</li>
+ *       killed executor (Spark must rerun the stage elsewhere, its lost blocks rebuilt);</li>
+ *   <li>{@code barrier-blackhole:PORT}: every barrier task tells the others PORT as its
+ *       listener's, a port whose connections are never answered (a firewall that drops
+ *       packets): the children's connects time out (the training must fall back to jobs within
+ *       about the connect timeout, with the same model);</li>
+ *   <li>{@code slow-round:MILLIS}: worker (epoch − 1) mod W of every barrier stage waits MILLIS
+ *       before round ⌊R/2⌋ (a round slower than the exchange's timeout must not fail the
+ *       training);</li>
+ *   <li>{@code corrupt-digest}: worker (epoch − 1) mod W reports a digest of other weights;
+ *       {@code corrupt-report}: worker 0 reports mixes other than those it applied;
+ *       {@code wrong-mix}: every worker applies the same wrong mix, as a defect of the
+ *       all-reduce would (each must be caught on the driver: the digest check, the replay, the
+ *       audit of worker 0's mix).</li>
  * </ul>
  * Without the property (always, outside tests) it costs one property lookup per worker epoch;
  * the kernel knows nothing of it (the failing attempt runs the kernel on a prefix of the order).
@@ -34,6 +47,8 @@ public final class FaultInjection {
   public static final String PROPERTY = "spark.perceptron.test.injectFailure";
   /** The mode that ends an executor's JVM in the middle of a barrier stage's epoch. */
   private static final String EXIT_MID_EPOCH = "exit-mid-epoch:";
+  private static final String BLACKHOLE = "barrier-blackhole:";
+  private static final String SLOW_ROUND = "slow-round:";
 
   private FaultInjection() {
   }
@@ -85,6 +100,55 @@ public final class FaultInjection {
   static boolean barrierSetupFails() {
     TaskContext task = TaskContext.get();
     return task != null && "barrier-setup".equals(task.getLocalProperty(PROPERTY));
+  }
+
+  /**
+   * The port every barrier task tells the others instead of its listener's
+   * ({@code barrier-blackhole:PORT}), or 0.
+   */
+  static int advertisedPort() {
+    String mode = mode();
+    return mode != null && mode.startsWith(BLACKHOLE) ? Integer.parseInt(mode.substring(
+        BLACKHOLE.length())) : 0;
+  }
+
+  /** Under {@code slow-round:MILLIS}, the chosen worker's wait before round ⌊R/2⌋. */
+  static void beforeBarrierRound(int epoch, int worker, int workers, int round, int rounds) {
+    String mode = mode();
+    if (mode != null && mode.startsWith(SLOW_ROUND) && worker == (epoch - 1) % workers
+        && round == rounds / 2) {
+      try {
+        Thread.sleep(Long.parseLong(mode.substring(SLOW_ROUND.length())));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** The round's mix as every worker applies it: under {@code wrong-mix}, a changed one. */
+  static StateDelta appliedMix(StateDelta mix) {
+    return "wrong-mix".equals(mode()) ? perturbed(mix) : mix;
+  }
+
+  /** The mix worker 0 reports: under {@code corrupt-report}, another than it applied. */
+  static StateDelta reportedMix(StateDelta mix) {
+    return "corrupt-report".equals(mode()) ? perturbed(mix) : mix;
+  }
+
+  /** The digest a worker reports: under {@code corrupt-digest}, worker (epoch − 1) mod W's lies. */
+  static long reportedDigest(int epoch, int worker, int workers, long digest) {
+    return "corrupt-digest".equals(mode()) && worker == (epoch - 1) % workers ? digest ^ 1L
+        : digest;
+  }
+
+  /** Every change scaled by 1 − 2⁻¹⁰: the same shape, other bits (where there is a change). */
+  private static StateDelta perturbed(StateDelta mix) {
+    return mix.blend(StateDelta.none(mix.length(), mix.hasAverage()), 1.0 / 1024);
+  }
+
+  private static String mode() {
+    TaskContext task = TaskContext.get();
+    return task == null ? null : task.getLocalProperty(PROPERTY);
   }
 
   /**

@@ -23,16 +23,21 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The barrier exchange's sockets on the loopback interface, without Spark: tasks meet at the
- * driver's {@link Rendezvous}, connect along the tree and run rounds whose mix is the driver's;
- * a task that dies, a killed task and a stranger never leave the others waiting for the timeout.
+ * driver's {@link Rendezvous}, connect along the tree and run rounds whose mix is the driver's,
+ * in clear and sealed; a task that dies, a killed task and a task of another training never
+ * leave the others waiting.
  */
 class PeerLinksTest {
-  /** Far longer than any wait below: a test that reached it would have hung. */
+  /** Far longer than any wait below (connect timeout and liveness): reaching it would be a hang. */
   private static final int TIMEOUT_MS = 120_000;
-  private static final long TOKEN = 0x5eed_cafeL;
+  /** The training's settings, with a fixed secret (tests only). */
+  static final WireSettings WIRE = new WireSettings(new byte[WireSettings.SECRET_BYTES], false,
+      TIMEOUT_MS, TIMEOUT_MS);
 
   private ExecutorService pool;
   private Rendezvous rendezvous;
@@ -40,7 +45,7 @@ class PeerLinksTest {
   @BeforeEach
   void start() throws IOException {
     pool = Executors.newCachedThreadPool();
-    rendezvous = Rendezvous.start("127.0.0.1", "127.0.0.1", 0, TOKEN, TIMEOUT_MS);
+    rendezvous = Rendezvous.start("127.0.0.1", "127.0.0.1", 0, WIRE);
   }
 
   @AfterEach
@@ -49,10 +54,28 @@ class PeerLinksTest {
     pool.shutdownNow();
   }
 
-  private PeerLinks connect(long group, int workers, int worker, long token,
+  /** Another training's settings: the same but for the secret's last byte. */
+  static WireSettings otherTraining(WireSettings wire) {
+    byte[] secret = wire.secret.clone();
+    secret[secret.length - 1] ^= 1;
+    return new WireSettings(secret, wire.sealed, wire.connectTimeoutMillis, wire.livenessMillis);
+  }
+
+  /** The same training, sealed. */
+  static WireSettings sealed(WireSettings wire) {
+    return new WireSettings(wire.secret, true, wire.connectTimeoutMillis, wire.livenessMillis);
+  }
+
+  static PeerLinks connect(Rendezvous at, WireSettings wire, long group, int workers,
+      int worker, AtomicBoolean cancelled) throws IOException {
+    return PeerLinks.connect(new Rendezvous.Ticket("127.0.0.1", at.port(), wire),
+        new PeerLinks.Seat(group, workers, worker, "127.0.0.1", "127.0.0.1",
+            RoundTree.maxFrameBytes(25)), cancelled::get);
+  }
+
+  private PeerLinks connect(long group, int workers, int worker, WireSettings wire,
       AtomicBoolean cancelled) throws IOException {
-    return PeerLinks.connect(new Rendezvous.Ticket("127.0.0.1", rendezvous.port(), token,
-        TIMEOUT_MS), group, workers, worker, "127.0.0.1", cancelled::get);
+    return connect(rendezvous, wire, group, workers, worker, cancelled);
   }
 
   private static WorkerResult leaf(Random rnd, int worker, int length) {
@@ -73,8 +96,14 @@ class PeerLinksTest {
     return w;
   }
 
-  @Test
-  void tasksMeetAndEveryRoundEndsWithTheDriversMix() throws Exception {
+  @ParameterizedTest(name = "sealed={0}")
+  @ValueSource(booleans = {false, true})
+  void tasksMeetAndEveryRoundEndsWithTheDriversMix(boolean sealed) throws Exception {
+    WireSettings wire = sealed ? sealed(WIRE) : WIRE;
+    if (sealed) {
+      rendezvous.close();
+      rendezvous = Rendezvous.start("127.0.0.1", "127.0.0.1", 0, wire);
+    }
     int workers = 6;
     int rounds = 3;
     Random rnd = new Random(11);
@@ -89,7 +118,7 @@ class PeerLinksTest {
       int worker = p;
       done.add(pool.submit(() -> {
         List<double[]> mixes = new ArrayList<>();
-        try (PeerLinks links = connect(1L << 32, workers, worker, TOKEN,
+        try (PeerLinks links = connect(1L << 32, workers, worker, wire,
             new AtomicBoolean())) {
           for (int r = 0; r < rounds; r++) {
             mixes.add(applied(RoundTree.allReduce(leaves[r][worker], workers, links).delta()));
@@ -121,7 +150,7 @@ class PeerLinksTest {
     for (int p = 0; p < workers; p++) {
       int worker = p;
       done.add(pool.submit(() -> {
-        try (PeerLinks links = connect(2L << 32, workers, worker, TOKEN,
+        try (PeerLinks links = connect(2L << 32, workers, worker, WIRE,
             new AtomicBoolean())) {
           if (worker == 2) {
             return null;
@@ -143,7 +172,7 @@ class PeerLinksTest {
   void aKilledTaskStopsWaiting() throws Exception {
     AtomicBoolean killed = new AtomicBoolean();
     // Worker 0 of two waits at the rendezvous for worker 1, which never comes.
-    Future<PeerLinks> waiting = pool.submit(() -> connect(3L << 32, 2, 0, TOKEN, killed));
+    Future<PeerLinks> waiting = pool.submit(() -> connect(3L << 32, 2, 0, WIRE, killed));
     Thread.sleep(300);
     killed.set(true);
     ExecutionException e = assertThrows(ExecutionException.class,
@@ -153,16 +182,17 @@ class PeerLinksTest {
   }
 
   @Test
-  void aStrangerWithoutTheTokenCannotJoin() throws Exception {
-    Future<PeerLinks> stranger = pool.submit(() -> connect(4L << 32, 2, 1, TOKEN + 1,
-        new AtomicBoolean()));
+  void aTaskOfAnotherTrainingCannotJoin() throws Exception {
+    Future<PeerLinks> stranger = pool.submit(() -> connect(4L << 32, 2, 1,
+        otherTraining(WIRE), new AtomicBoolean()));
     ExecutionException e = assertThrows(ExecutionException.class,
         () -> stranger.get(60, TimeUnit.SECONDS));
-    assertTrue(e.getCause() instanceof IOException, e.toString());
+    // Refused at once by the task itself: the rendezvous' proof does not match its secret.
+    assertTrue(e.getCause() instanceof Handshake.Refused, e.toString());
     // The group still waits for its real worker 1.
-    Future<PeerLinks> zero = pool.submit(() -> connect(4L << 32, 2, 0, TOKEN,
+    Future<PeerLinks> zero = pool.submit(() -> connect(4L << 32, 2, 0, WIRE,
         new AtomicBoolean()));
-    Future<PeerLinks> one = pool.submit(() -> connect(4L << 32, 2, 1, TOKEN,
+    Future<PeerLinks> one = pool.submit(() -> connect(4L << 32, 2, 1, WIRE,
         new AtomicBoolean()));
     zero.get(60, TimeUnit.SECONDS).close();
     one.get(60, TimeUnit.SECONDS).close();
@@ -174,14 +204,14 @@ class PeerLinksTest {
     long stage = 9L << 32;
     // In either order: an attempt-0 task that registered first is released, one that comes
     // after attempt 1 is refused.
-    Future<PeerLinks> old = pool.submit(() -> connect(stage, 2, 0, TOKEN, new AtomicBoolean()));
+    Future<PeerLinks> old = pool.submit(() -> connect(stage, 2, 0, WIRE, new AtomicBoolean()));
     Thread.sleep(300);
-    Future<PeerLinks> retried = pool.submit(() -> connect(stage | 1, 2, 0, TOKEN,
+    Future<PeerLinks> retried = pool.submit(() -> connect(stage | 1, 2, 0, WIRE,
         new AtomicBoolean()));
     ExecutionException e = assertThrows(ExecutionException.class,
         () -> old.get(60, TimeUnit.SECONDS));
     assertTrue(e.getCause() instanceof IOException, e.toString());
-    Future<PeerLinks> partner = pool.submit(() -> connect(stage | 1, 2, 1, TOKEN,
+    Future<PeerLinks> partner = pool.submit(() -> connect(stage | 1, 2, 1, WIRE,
         new AtomicBoolean()));
     retried.get(60, TimeUnit.SECONDS).close();
     partner.get(60, TimeUnit.SECONDS).close();

@@ -150,7 +150,8 @@ class RoundTreeTest {
             frames.add(RoundTree.encode(leaf));
           }
           Collections.shuffle(frames, rnd);
-          RoundTree.Mixed gathered = RoundTree.mixAll(frames.toArray(new ByteBuffer[0]), workers);
+          RoundTree.Mixed gathered = RoundTree.mixAll(frames.toArray(new ByteBuffer[0]), workers,
+              leaves.get(0).delta());
           assertArrayEquals(expected[0], dense(gathered.delta())[0], 0.0);
           assertEquals(Double.doubleToRawLongBits(driver.stepSum()),
               Double.doubleToRawLongBits(gathered.stepSum()));
@@ -200,7 +201,7 @@ class RoundTreeTest {
       d.write(out);
       assertEquals(0, out.remaining(), "serializedSize is what write writes");
       out.flip();
-      StateDelta back = StateDelta.read(out);
+      StateDelta back = StateDelta.read(out, d.length(), d.hasAverage());
       assertEquals(d.length(), back.length());
       assertEquals(d.isDense(), back.isDense());
       assertEquals(d.hasAverage(), back.hasAverage());
@@ -231,10 +232,46 @@ class RoundTreeTest {
     ByteBuffer frame = RoundTree.encode(new WorkerResult(0, 1, d, new EpochStats[0]));
     // The second index (after worker, μ, mass, length, share, flags, count, first index).
     frame.putInt(4 + 8 + 8 + 4 + 8 + 1 + 4 + 4, 12);
-    assertThrows(IllegalArgumentException.class, () -> RoundTree.decode(frame.duplicate()));
+    assertThrows(IllegalArgumentException.class, () -> RoundTree.decode(frame.duplicate(), 1, d));
     ByteBuffer longer = ByteBuffer.allocate(frame.capacity() + 1);
     longer.put(RoundTree.encode(new WorkerResult(0, 1, d, new EpochStats[0]))).put((byte) 0)
         .flip();
-    assertThrows(IllegalArgumentException.class, () -> RoundTree.decode(longer));
+    assertThrows(IllegalArgumentException.class, () -> RoundTree.decode(longer, 1, d));
+  }
+
+  /**
+   * A frame that announces more than it holds, or another state than the round's, is refused
+   * before anything of the announced size is allocated: a count of 2³⁰ entries in a 60-byte
+   * frame, a delta over another length, averages where the round has none, a worker outside
+   * [0, W), unknown flags.
+   */
+  @Test
+  void aHostileFrameIsRefusedBeforeAllocating() {
+    StateDelta shape = StateDelta.sparse(10, new int[] {2, 5}, new double[] {1, 2}, null);
+    ByteBuffer good = RoundTree.encode(new WorkerResult(1, 1, shape, new EpochStats[0]));
+    assertEquals(1, RoundTree.decode(good.duplicate(), 2, shape).worker());
+    int count = 4 + 8 + 8 + 4 + 8 + 1;
+    int flags = count - 1;
+    ByteBuffer huge = copy(good);
+    huge.putInt(count, 1 << 30);
+    ByteBuffer longer = copy(good);
+    longer.putInt(4 + 8 + 8, 1 << 30);
+    ByteBuffer averaged = copy(good);
+    averaged.put(flags, (byte) 2);
+    ByteBuffer unknown = copy(good);
+    unknown.put(flags, (byte) 8);
+    ByteBuffer stranger = copy(good);
+    stranger.putInt(0, 7);
+    for (ByteBuffer bad : List.of(huge, longer, averaged, unknown, stranger)) {
+      assertThrows(IllegalArgumentException.class, () -> RoundTree.decode(bad, 2, shape));
+    }
+    assertTrue(RoundTree.maxFrameBytes(10) >= good.remaining());
+    assertEquals(Integer.MAX_VALUE - 8, RoundTree.maxFrameBytes(Integer.MAX_VALUE));
+  }
+
+  private static ByteBuffer copy(ByteBuffer b) {
+    ByteBuffer out = ByteBuffer.allocate(b.remaining());
+    out.put(b.duplicate()).flip();
+    return out;
   }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkperceptron.internal.kernel.Averaging;
+import io.github.sparkperceptron.internal.kernel.EpochPlan;
 import io.github.sparkperceptron.internal.kernel.LearnerConfig;
 import io.github.sparkperceptron.internal.kernel.ShuffleScope;
 import io.github.sparkperceptron.internal.kernel.UpdateRule;
@@ -59,7 +60,7 @@ class MemoryPlanTest {
    * plan reads nothing else of the data; the classes and norms only bound block momentum).
    */
   private static DataFacts data(int workers, long rows, long values, long features) {
-    return new DataFacts(workers, rows, values, features, 2, new double[0], 0.0);
+    return DataFacts.builder().rows(workers, rows, values, features).build();
   }
 
   private static long ceilDiv(long a, long b) {
@@ -111,7 +112,7 @@ class MemoryPlanTest {
     long tasks = w // ExecutorWeights' cached copy
         + 2 * copy // both workers' copies
         + 2 * 2 * partitionDelta // per slot: its change and its serialized form
-        + 2 * (12 * 15_000 + 16 * 500 + 4 * 15_000); // per slot: its block and its feature map
+        + 2 * (12 * 15_000 + 16 * 500); // per slot: its worker's rows, all in one window
     assertEquals(driver + tasks, plan.driverBytes());
     assertEquals(0, plan.executorBytes());
     assertEquals(3, plan.driverBytes() / w, "3 copies of w and less than one more in all");
@@ -138,14 +139,13 @@ class MemoryPlanTest {
     MemoryPlan many = plan(learner, 16, 60_000);
     assertEquals(copy, many.workerCopyBytes);
     assertEquals(2 * global, many.idleCopyBytes);
-    // Against the same data with m = 0 (copies of the biases alone, no feature map), the plan
-    // differs by the copies' term and the 2 running tasks' feature maps (4 bytes per feature).
+    // Against the same data with m = 0 (copies of the biases alone), the plan differs by the
+    // copies' term.
     long biases = 16 * 100 + ceilDiv(100, 8);
-    long maps = 2 * 4 * 60_000L;
-    assertEquals(2 * copy + 2 * global - 16 * biases + maps,
+    assertEquals(2 * copy + 2 * global - 16 * biases,
         many.driverBytes() - plan(learner, 16, 0).driverBytes(),
         "16 workers: 2 copies in use and 2 global copies' worth idle, not 16 copies");
-    assertEquals(2 * copy - 2 * biases + maps,
+    assertEquals(2 * copy - 2 * biases,
         plan(learner, 2, 60_000).driverBytes() - plan(learner, 2, 0).driverBytes(),
         "2 workers: their 2 copies");
   }
@@ -206,10 +206,10 @@ class MemoryPlanTest {
     assertEquals(2 * w, plan.workerDeltaBytes);
     long driver = 2 * w + 2 * w + 24 * (length / 4) + 16 * length + 2 * ceilDiv(length, 8)
         + 2 * 2 * w + 2 * 2 * w;
-    // Each worker has every feature: its copy is a global one (S and a TouchedSet), its block's
-    // map 4 bytes per feature.
+    // Each worker has every feature: its copy is a global one (S and a TouchedSet); its 632 MB of
+    // rows lie in many windows: a task holds one and reads the next ahead.
     long tasks = w + 2 * (2 * w + ceilDiv(length, 8)) + 2 * 2 * 2 * w
-        + 2 * (12 * 50_000_000L + 16 * 1_000_000L + 4 * 999_999L);
+        + 2 * 2 * EpochPlan.WINDOW_BYTES;
     assertEquals(driver + tasks, plan.driverBytes());
   }
 
@@ -233,7 +233,7 @@ class MemoryPlanTest {
     assertEquals(delta, plan.workerDeltaBytes);
     long copy = 8 * 250_010 + ceilDiv(250_010, 8);
     long executor = 2 * w + 24 * (length / 4) + w + 4 * copy
-        + 4 * 2 * delta + 4 * (12 * 25_000 + 16 * 250 + 4 * 25_000);
+        + 4 * 2 * delta + 4 * (12 * 25_000 + 16 * 250);
     assertEquals(executor, plan.executorBytes());
 
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

@@ -1,0 +1,78 @@
+package io.github.sparkperceptron.internal.rounds;
+
+import io.github.sparkperceptron.internal.mixing.ParameterMix;
+import io.github.sparkperceptron.internal.mixing.StateDelta;
+import io.github.sparkperceptron.internal.plan.RoundExecution;
+
+/**
+ * An independent check of worker 0's mixes, the ones the driver replays in the default mode
+ * ({@code spark.perceptron.barrier.results=mixes}), where every other worker reports only its
+ * statistics: once per epoch, in one round drawn at random, every worker also reports its own
+ * change, and the driver mixes them itself with the job-per-round path's {@link ParameterMix}
+ * and compares that mix with worker 0's, bit for bit.
+ *
+ * <p>Why: the digest check ({@link BarrierRounds}) proves that every worker ended the epoch with
+ * the weights the driver replayed, but the driver replays worker 0's mixes, so a defect of the
+ * all-reduce that gave every worker the same wrong mix ({@code mixing/RoundTree}: a blend in the
+ * wrong order, a frame decoded wrong) would pass it; the driver's own mix of the leaves would not.
+ * A random round, not a fixed one, so that over the epochs every round can be drawn and no
+ * defect can hide in the rounds a fixed choice never looks at.
+ *
+ * <p>Cost: one round's changes of every worker travel to the driver per epoch (what
+ * {@code results=leaves} sends every round: 1/R of it), and the driver mixes them once: W − 1
+ * blends of sparse changes.
+ */
+final class MixAudit {
+  private MixAudit() {
+  }
+
+  /**
+   * Checks that {@code driverMix}, the driver's {@link ParameterMix} of the workers' own changes
+   * of round {@code round}, changes the state exactly as {@code workerMix}, the mix worker 0
+   * applied.
+   *
+   * @throws IllegalStateException when they differ (a defect, never a property of the data)
+   */
+  static void check(int epoch, int round, StateDelta driverMix, StateDelta workerMix) {
+    if (!sameChange(driverMix, workerMix)) {
+      throw new IllegalStateException("Epoch " + epoch + ", round " + round + ": worker 0's mix"
+          + " of the barrier stage differs from the driver's mix of the workers' changes (the"
+          + " audit of the all-reduce). This is a defect of spark-perceptron; set "
+          + RoundExecution.MODE_KEY + "=jobs to train without barrier stages");
+    }
+  }
+
+  /**
+   * Whether two changes write the same bits into any state: at every coordinate the same weight
+   * and average change, a coordinate one of them does not store counting as +0.0, and −0.0 as
+   * +0.0 ({@link StateDelta#applyTo} skips both), whatever their representations.
+   */
+  static boolean sameChange(StateDelta a, StateDelta b) {
+    if (a.length() != b.length() || a.hasAverage() != b.hasAverage()) {
+      return false;
+    }
+    int na = a.storedEntries();
+    int nb = b.storedEntries();
+    int x = 0;
+    int y = 0;
+    while (x < na || y < nb) {
+      int ja = x < na ? a.coordinate(x) : Integer.MAX_VALUE;
+      int jb = y < nb ? b.coordinate(y) : Integer.MAX_VALUE;
+      int j = Math.min(ja, jb);
+      double wa = ja == j ? a.weightChange(x) : 0.0;
+      double ua = ja == j ? a.averageChange(x) : 0.0;
+      double wb = jb == j ? b.weightChange(y) : 0.0;
+      double ub = jb == j ? b.averageChange(y) : 0.0;
+      if (!sameBits(wa, wb) || !sameBits(ua, ub)) {
+        return false;
+      }
+      x += ja == j ? 1 : 0;
+      y += jb == j ? 1 : 0;
+    }
+    return true;
+  }
+
+  private static boolean sameBits(double p, double q) {
+    return Double.doubleToLongBits(p + 0.0) == Double.doubleToLongBits(q + 0.0);
+  }
+}

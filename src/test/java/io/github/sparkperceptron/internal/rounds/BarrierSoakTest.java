@@ -1,0 +1,95 @@
+package io.github.sparkperceptron.internal.rounds;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.sparkperceptron.internal.plan.RoundExecution;
+import io.github.sparkperceptron.ml.PerceptronClassificationModel;
+import io.github.sparkperceptron.ml.PerceptronClassifier;
+import io.github.sparkperceptron.testing.BarrierPath;
+import io.github.sparkperceptron.testing.SparkTestSupport;
+import io.github.sparkperceptron.testing.Strangers;
+import io.github.sparkperceptron.testing.TestData;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A soak of the exchange: 64 workers on {@code local[64]}, the default mixing (momentum, 58
+ * rounds an epoch on pendigits' 7,494 rows), 10 epochs, every epoch in a barrier stage, while
+ * five strangers (a flood, the protocol without the secret, a huge length, half frames, a slow
+ * loris) hammer the rendezvous' fixed port and every listener the tasks open: the model equals
+ * the undisturbed one bit for bit. About a minute on two cores (slow: failsafe).
+ */
+@Tag("slow")
+class BarrierSoakTest {
+  private static SparkSession spark;
+  private static int port;
+
+  @BeforeAll
+  static void session() throws IOException {
+    try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = free.getLocalPort();
+    }
+    spark = SparkTestSupport.restart("local[64]", Map.of(RoundExecution.PORT_KEY,
+        String.valueOf(port)));
+  }
+
+  @AfterAll
+  static void stop() {
+    SparkTestSupport.restart(SparkTestSupport.MASTER);
+  }
+
+  @Test
+  void sixtyFourWorkersTrainTheSameModelWhileStrangersHammerEveryPort() {
+    List<TestData.Example> rows = TestData.readLibSvm(TestData.sharedData("pendigits",
+        "train.libsvm"), 16);
+    Dataset<Row> frame = TestData.frameInOrder(spark, rows, 64).cache();
+    frame.count();
+    PerceptronClassifier defaults = new PerceptronClassifier().setNumWorkers(64).setMaxIter(10)
+        .setTol(0.0).setSeed(64);
+    PerceptronClassificationModel undisturbed = BarrierPath.fit(spark, defaults, frame);
+    assertEquals(10, undisturbed.summary().totalIterations());
+
+    Supplier<int[]> ports = Strangers.newListenersOfThisJvm(port);
+    List<Strangers> strangers = new ArrayList<>();
+    PerceptronClassificationModel disturbed;
+    try {
+      for (Strangers.Kind kind : List.of(Strangers.Kind.FLOOD, Strangers.Kind.NO_SECRET,
+          Strangers.Kind.HUGE_LENGTH, Strangers.Kind.HALF_FRAME, Strangers.Kind.SLOW_LORIS)) {
+        strangers.add(Strangers.start(kind, ports));
+      }
+      disturbed = BarrierPath.fit(spark, defaults, frame);
+    } finally {
+      strangers.forEach(Strangers::close);
+    }
+    Set<Integer> hit = new TreeSet<>();
+    long connections = 0;
+    for (Strangers s : strangers) {
+      hit.addAll(s.portsHit());
+      connections += s.connections();
+    }
+    assertTrue(hit.contains(port), "the rendezvous was hammered: " + hit);
+    assertTrue(hit.size() > 1, "tasks' listeners were hammered too: " + hit);
+    assertTrue(connections > 1000, connections + " stranger connections");
+    assertArrayEquals(undisturbed.coefficientMatrix().toArray(),
+        disturbed.coefficientMatrix().toArray(), 0.0);
+    assertArrayEquals(undisturbed.interceptVector().toArray(),
+        disturbed.interceptVector().toArray(), 0.0);
+    frame.unpersist();
+  }
+}
