@@ -45,7 +45,8 @@ public final class BlockEvaluation {
     ConfusionCounts confusion;
     long rows;
     int maxLabel = -1;
-    ScoreRanking.Head head;
+    /** The ranking of each chunk's scores (binary models), in chunk order. */
+    final List<ScoreRanking.Head> heads = new ArrayList<>();
   }
 
   /**
@@ -58,9 +59,9 @@ public final class BlockEvaluation {
     int k = predictor.numClasses();
     Broadcast<Predictor> shipped = data.sparkContext().broadcast(predictor);
     try {
-      int partitions = data.blocks.getNumPartitions();
-      List<Part> parts = data.blocks.map(p -> score(p, shipped.value(), true, partitions))
-          .collect();
+      // Every chunk's ranking shares the driver's limit (ScoreRanking.DRIVER_LIMIT).
+      int runs = (int) Math.min(Integer.MAX_VALUE, Math.max(1, data.chunks()));
+      List<Part> parts = data.blocks.map(p -> score(p, shipped.value(), runs)).collect();
       double[][] confusion = new double[k][k];
       long rows = 0;
       int maxLabel = -1;
@@ -71,7 +72,7 @@ public final class BlockEvaluation {
         if (part.confusion != null) {
           part.confusion.addTo(confusion);
         }
-        heads.add(part.head);
+        heads.addAll(part.heads);
       }
       if (maxLabel >= k) {
         throw new IllegalArgumentException("Column '" + labelCol + "' (labelCol) has "
@@ -82,8 +83,8 @@ public final class BlockEvaluation {
         return new Result(confusion, rows, Double.NaN, Double.NaN);
       }
       JavaRDD<WorkerBlocks> blocks = data.blocks;
-      double[] areas = ScoreRanking.areas(heads, () -> blocks.map(p ->
-          score(p, shipped.value(), false, partitions).head.run));
+      double[] areas = ScoreRanking.areas(heads, () -> blocks.flatMap(p ->
+          rankings(p, shipped.value()).iterator()));
       return new Result(confusion, rows, areas[0], areas[1]);
     } finally {
       shipped.unpersist(false);
@@ -91,47 +92,73 @@ public final class BlockEvaluation {
   }
 
   /**
-   * One worker's confusion and ranking; {@code headOnly}: its ranking shipped as a head (else
-   * whole, for the driver-limit path to cut).
+   * One worker's confusion and, for a binary model, each chunk's ranking of its scores, shipped
+   * as a head (whole when small, see {@link ScoreRanking.Head#of}): a chunk's rows at a time, so
+   * that a worker of any size is scored in bounded memory. Stops at a row whose class the model
+   * lacks (the driver refuses the evaluation).
    */
-  private static Part score(WorkerBlocks worker, Predictor model, boolean headOnly,
-      int partitions) {
+  private static Part score(WorkerBlocks worker, Predictor model, int runs) {
     Part part = new Part();
     int k = model.numClasses();
-    RankedScores.Builder ranking = k == 2 ? new RankedScores.Builder() : null;
-    worker.forEachTrainingChunk(chunk -> {
+    Scorers scorers = new Scorers(model);
+    for (TrainingBlock chunk : worker.trainingChunks()) {
       for (int r = 0; r < chunk.numRows(); r++) {
         part.maxLabel = Math.max(part.maxLabel, chunk.label(r));
       }
-    });
-    if (part.maxLabel < k) {
-      part.confusion = new ConfusionCounts(k);
-      Scorers scorers = new Scorers(model);
-      worker.forEachTrainingChunk(chunk -> {
-        TrainingBlock block = scorers.readable(chunk);
-        Predictor predictor = scorers.of(block);
-        FeatureBlock x = block.features();
-        int[] rowIndices = new int[Math.max(1, x.maxStoredPerRow())];
-        double[] rowValues = new double[rowIndices.length];
-        for (int r = 0; r < block.numRows(); r++) {
-          int label = block.label(r);
-          int predicted;
-          if (ranking != null) {
-            double score = predictor.binaryScore(x, r, rowIndices, rowValues);
-            predicted = Predictor.binaryClass(score, predictor.threshold());
-            ranking.add(score, label == 1, 1.0);
-          } else {
-            predicted = predictor.predict(x, r, rowIndices, rowValues);
-          }
-          part.confusion.add(label, predicted, 1.0);
-        }
-        part.rows += block.numRows();
-      });
+      if (part.maxLabel >= k) {
+        part.confusion = null;
+        part.heads.clear();
+        return part;
+      }
+      if (part.confusion == null) {
+        part.confusion = new ConfusionCounts(k);
+      }
+      RankedScores run = score(chunk, scorers, part.confusion);
+      part.rows += chunk.numRows();
+      if (run != null) {
+        part.heads.add(ScoreRanking.Head.of(run, runs));
+      }
     }
-    RankedScores run = ranking == null ? RankedScores.empty() : ranking.build();
-    part.head = headOnly ? ScoreRanking.Head.of(run, partitions)
-        : ScoreRanking.Head.whole(run);
     return part;
+  }
+
+  /** Each chunk's ranking of a binary model's scores, whole (the path of large rankings). */
+  private static List<RankedScores> rankings(WorkerBlocks worker, Predictor model) {
+    Scorers scorers = new Scorers(model);
+    List<RankedScores> runs = new ArrayList<>();
+    ConfusionCounts ignored = new ConfusionCounts(model.numClasses());
+    for (TrainingBlock chunk : worker.trainingChunks()) {
+      runs.add(score(chunk, scorers, ignored));
+    }
+    return runs;
+  }
+
+  /**
+   * Adds {@code chunk}'s rows to {@code confusion}; for a binary model returns the ranking of
+   * their scores (else null).
+   */
+  private static RankedScores score(TrainingBlock chunk, Scorers scorers,
+      ConfusionCounts confusion) {
+    TrainingBlock block = scorers.readable(chunk);
+    Predictor predictor = scorers.of(block);
+    RankedScores.Builder ranking = predictor.numClasses() == 2 ? new RankedScores.Builder()
+        : null;
+    FeatureBlock x = block.features();
+    int[] rowIndices = new int[Math.max(1, x.maxStoredPerRow())];
+    double[] rowValues = new double[rowIndices.length];
+    for (int r = 0; r < block.numRows(); r++) {
+      int label = block.label(r);
+      int predicted;
+      if (ranking != null) {
+        double score = predictor.binaryScore(x, r, rowIndices, rowValues);
+        predicted = Predictor.binaryClass(score, predictor.threshold());
+        ranking.add(score, label == 1, 1.0);
+      } else {
+        predicted = predictor.predict(x, r, rowIndices, rowValues);
+      }
+      confusion.add(label, predicted, 1.0);
+    }
+    return ranking == null ? null : ranking.build();
   }
 
   /**

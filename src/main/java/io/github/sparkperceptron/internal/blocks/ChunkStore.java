@@ -4,6 +4,7 @@ import io.github.sparkperceptron.internal.kernel.TrainingBlock;
 import java.io.Serializable;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.memory.MemoryManager;
 import org.apache.spark.storage.BlockId;
 import org.apache.spark.storage.BlockManager;
 import org.apache.spark.storage.BlockResult;
@@ -68,12 +69,34 @@ final class ChunkStore implements Serializable {
     return env.blockManager();
   }
 
-  /** Stores chunk {@code chunk} of {@code worker} (a chunk already stored is kept). */
+  /**
+   * Stores chunk {@code chunk} of {@code worker} (a chunk already stored is kept). At a level
+   * that uses memory and disk, a chunk that the storage memory has no room for goes to disk
+   * directly, at the disk half of the level: what Spark would do after trying to unroll it in
+   * memory, without the try and its warning, and without trying (and warning) again every time
+   * the chunk is read back from disk.
+   */
   void put(int worker, int chunk, TrainingBlock rows) {
-    if (!blockManager().putSingle(id(space, worker, chunk), rows, level, true, TAG)) {
+    BlockManager manager = blockManager();
+    StorageLevel at = level;
+    if (level.useMemory() && level.useDisk() && !level.useOffHeap()
+        && !roomInStorageMemory(rows.sizeInBytes())) {
+      at = StorageLevel.apply(true, false, false, false, level.replication());
+    }
+    if (!manager.putSingle(id(space, worker, chunk), rows, at, true, TAG)) {
       throw new IllegalStateException("Spark's block manager did not store chunk " + chunk
           + " of worker " + worker + " at storage level " + level.description());
     }
+  }
+
+  /**
+   * Whether this executor's storage memory has room for {@code bytes} more now (with a margin:
+   * the memory store's estimate of an object graph exceeds its arrays' bytes).
+   */
+  private static boolean roomInStorageMemory(long bytes) {
+    MemoryManager memory = SparkEnv.get().memoryManager();
+    return memory.maxOnHeapStorageMemory() - memory.onHeapStorageMemoryUsed()
+        > bytes + bytes / 4;
   }
 
   /** Stores {@code rows} as chunk {@code chunk} of {@code worker} in place of what it held. */

@@ -36,6 +36,8 @@ final class ConversionSpec implements Serializable {
   final ChunkStore validationChunks;
   /** Bytes per chunk ({@link ChunkWriter#CHUNK_BYTES}; smaller in tests of several chunks). */
   final long chunkBytes;
+  /** The storage level's name, for messages. */
+  final String levelName;
 
   /**
    * @param expectedFeatures the vector size the features column's metadata declares, or −1
@@ -58,6 +60,7 @@ final class ConversionSpec implements Serializable {
     StorageLevel level = config.storageLevel();
     this.trainingChunks = ChunkStore.create(jsc, level);
     this.validationChunks = ChunkStore.create(jsc, level);
+    this.levelName = config.storageLevelName();
     this.chunkBytes = config.chunkBytes() > 0 ? config.chunkBytes() : ChunkWriter.CHUNK_BYTES;
   }
 

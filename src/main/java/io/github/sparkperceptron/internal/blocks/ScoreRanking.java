@@ -56,16 +56,12 @@ public final class ScoreRanking {
     }
 
     /**
-     * The head of {@code run}, one of {@code partitions}' rankings: whole when it takes at most
-     * its share of {@link #DRIVER_LIMIT}.
+     * The head of {@code run}, one of {@code partitions} rankings (a worker's chunk's: a chunk
+     * of rows is ranked at a time, in bounded memory): whole when it takes at most its share of
+     * {@link #DRIVER_LIMIT}.
      */
     public static Head of(RankedScores run, int partitions) {
       return of(run, partitions, DRIVER_LIMIT);
-    }
-
-    /** The head that carries {@code run} whole, whatever its size. */
-    static Head whole(RankedScores run) {
-      return new Head(run, run.size(), new double[0]);
     }
 
     static Head of(RankedScores run, int partitions, int driverLimit) {
@@ -87,9 +83,10 @@ public final class ScoreRanking {
   /**
    * {areaUnderROC, areaUnderPR}; NaN for no rows.
    *
-   * @param heads the partitions' heads, in partition order
-   * @param rankings the partitions' rankings again (one element per partition, the same as the
-   *     heads were made from): computed only when some ranking did not travel whole
+   * @param heads the rankings' heads, in order (a worker's chunks one after the other, the
+   *     workers in order)
+   * @param rankings the same rankings again, in the same order (any number per partition):
+   *     computed only when some ranking did not travel whole
    */
   public static double[] areas(List<Head> heads, Supplier<JavaRDD<RankedScores>> rankings) {
     List<RankedScores> runs = new ArrayList<>();
@@ -141,17 +138,17 @@ public final class ScoreRanking {
   static double[] areasByRange(JavaRDD<RankedScores> rankings, double[] cuts) {
     int ranges = cuts.length + 1;
     JavaRDD<RankedScores> merged = JavaPairRDD.fromJavaRDD(rankings.mapPartitionsWithIndex(
-        (p, it) -> slices(p, it.hasNext() ? it.next() : RankedScores.empty(), cuts), false))
+        (p, it) -> slices(p, it, cuts), false))
         .partitionBy(new HashPartitioner(ranges))
         .values()
         .mapPartitions(it -> {
-          // The shuffle delivers the slices in the order its fetches complete: partition order
-          // is restored, so that equal scores' weights are summed alike in every run.
-          List<Tuple2<Integer, RankedScores>> slices = new ArrayList<>();
+          // The shuffle delivers the slices in the order its fetches complete: the rankings'
+          // order is restored, so that equal scores' weights are summed alike in every run.
+          List<Tuple2<Long, RankedScores>> slices = new ArrayList<>();
           it.forEachRemaining(slices::add);
           slices.sort(Comparator.comparing(Tuple2::_1));
           List<RankedScores> runs = new ArrayList<>();
-          for (Tuple2<Integer, RankedScores> s : slices) {
+          for (Tuple2<Long, RankedScores> s : slices) {
             runs.add(s._2());
           }
           return Collections.singletonList(RankedScores.merge(runs)).iterator();
@@ -181,15 +178,23 @@ public final class ScoreRanking {
     }
   }
 
-  /** Partition {@code p}'s ranking cut into one slice per range, keyed by range. */
-  private static java.util.Iterator<Tuple2<Integer, Tuple2<Integer, RankedScores>>> slices(
-      int p, RankedScores run, double[] cuts) {
-    List<Tuple2<Integer, Tuple2<Integer, RankedScores>>> out = new ArrayList<>();
-    int from = 0;
-    for (int r = 0; r <= cuts.length; r++) {
-      int to = r == cuts.length ? run.size() : run.countAbove(cuts[r]);
-      out.add(new Tuple2<>(r, new Tuple2<>(p, run.slice(from, to))));
-      from = to;
+  /**
+   * Partition {@code p}'s rankings, each cut into one slice per range, keyed by range and by
+   * (partition, ranking): their order.
+   */
+  private static java.util.Iterator<Tuple2<Integer, Tuple2<Long, RankedScores>>> slices(
+      int p, java.util.Iterator<RankedScores> runs, double[] cuts) {
+    List<Tuple2<Integer, Tuple2<Long, RankedScores>>> out = new ArrayList<>();
+    long i = 0;
+    while (runs.hasNext()) {
+      RankedScores run = runs.next();
+      long key = ((long) p << 32) | i++;
+      int from = 0;
+      for (int r = 0; r <= cuts.length; r++) {
+        int to = r == cuts.length ? run.size() : run.countAbove(cuts[r]);
+        out.add(new Tuple2<>(r, new Tuple2<>(key, run.slice(from, to))));
+        from = to;
+      }
     }
     return out.iterator();
   }

@@ -402,13 +402,22 @@ public final class TrainingInput implements AutoCloseable {
     long spilled = spec.diskBytes(JavaSparkContext.fromSparkContext(cached.context()));
     return String.format(Locale.ROOT, "Cached training data: %,d MiB in %,d chunks of up to"
         + " %,d MiB (%s); %s", mib(all), chunks, mib(spec.chunkBytes),
-        spec.trainingChunks.level().description(), spilled == 0 ? "all of it in memory"
+        spec.levelName, spilled == 0 ? "all of it in memory"
             : String.format(Locale.ROOT, "%,d MiB of it spilled to local disk, which every epoch"
                 + " reads back", mib(spilled)));
   }
 
   private static long mib(long bytes) {
     return (bytes + (1 << 20) - 1) >> 20;
+  }
+
+  /** Chunks of every worker's rows (training and validation). */
+  public long chunks() {
+    long n = 0;
+    for (PartitionFacts f : facts) {
+      n += f.chunks;
+    }
+    return n;
   }
 
   /** Bytes of the training rows' chunks, per worker in worker order. */

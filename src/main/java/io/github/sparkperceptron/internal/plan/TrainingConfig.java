@@ -166,6 +166,11 @@ public final class TrainingConfig {
     return Settings.storageLevel("storageLevel", storageLevel);
   }
 
+  /** The storage level's name, as Spark spells it (MEMORY_AND_DISK, ...). */
+  public String storageLevelName() {
+    return storageLevel.trim().toUpperCase(java.util.Locale.ROOT);
+  }
+
   /** Bytes per chunk of cached rows; 0 for the blocks' own. */
   public long chunkBytes() {
     return chunkBytes;

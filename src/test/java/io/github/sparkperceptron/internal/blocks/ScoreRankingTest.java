@@ -47,10 +47,32 @@ class ScoreRankingTest {
   }
 
   private static JavaRDD<RankedScores> rankings(List<double[]> rows, int partitions) {
+    return rankings(rows, partitions, Integer.MAX_VALUE);
+  }
+
+  /**
+   * One ranking of every {@code perRun} rows of each partition, in order: a worker's chunks are
+   * ranked one at a time.
+   */
+  private static JavaRDD<RankedScores> rankings(List<double[]> rows, int partitions,
+      int perRun) {
     return jsc.parallelize(rows, partitions).mapPartitions(it -> {
+      List<RankedScores> runs = new ArrayList<>();
       RankedScores.Builder b = new RankedScores.Builder();
-      it.forEachRemaining(r -> b.add(r[0], r[1] == 1.0, r[2]));
-      return List.of(b.build()).iterator();
+      int n = 0;
+      while (it.hasNext()) {
+        double[] r = it.next();
+        b.add(r[0], r[1] == 1.0, r[2]);
+        if (++n == perRun) {
+          runs.add(b.build());
+          b = new RankedScores.Builder();
+          n = 0;
+        }
+      }
+      if (n > 0 || runs.isEmpty()) {
+        runs.add(b.build());
+      }
+      return runs.iterator();
     });
   }
 
@@ -86,6 +108,14 @@ class ScoreRankingTest {
           throw new AssertionError("the driver merges whole rankings without a job");
         });
         double[] ranges = ScoreRanking.areas(small, () -> rankings);
+        // Several rankings per partition (a worker's chunks), merged by ranges in their order.
+        JavaRDD<RankedScores> chunked = rankings(rows, 4, 300);
+        List<ScoreRanking.Head> chunkHeads = new ArrayList<>();
+        for (RankedScores r : chunked.collect()) {
+          chunkHeads.add(ScoreRanking.Head.of(r, 28, 400));
+        }
+        assertTrue(chunkHeads.size() > 20 && !ScoreRanking.complete(chunkHeads), what);
+        double[] chunkRanges = ScoreRanking.areas(chunkHeads, () -> chunked);
         double[] exact = CurveAreas.of(RankedScores.merge(rankings.collect()), 0);
         double[] sparkExact = mllib(rows, 0);
         double[] sparkBinned = mllib(rows, 1000);
@@ -93,6 +123,8 @@ class ScoreRankingTest {
           String area = k == 0 ? "areaUnderROC" : "areaUnderPR";
           assertEquals(expected[k], driver[k], 1e-12 * expected[k], what + ": " + area);
           assertEquals(driver[k], ranges[k], 1e-12 * driver[k], what + ", ranges: " + area);
+          assertEquals(driver[k], chunkRanges[k], 1e-12 * driver[k],
+              what + ", ranges of many rankings per partition: " + area);
           assertEquals(sparkExact[k], exact[k], 1e-12 * exact[k], what + ", no bins: " + area);
           assertEquals(sparkBinned[k], driver[k], binned ? 1e-5 : 1e-12 * driver[k],
               what + ", Spark's bins: " + area);
