@@ -101,6 +101,19 @@ final class ChunkRows implements Serializable {
     return stored.withLocalFeatures(features);
   }
 
+  /**
+   * Moves these rows' chunks, the last first, from this executor's storage memory to its disk
+   * ({@link ChunkStore#spill}) while the storage memory holds more than {@code cap} bytes;
+   * returns the bytes freed.
+   */
+  long spillWhileAbove(long cap) {
+    long freed = 0;
+    for (int c = rows.length - 1; c >= 0 && ChunkStore.storageMemoryUsed() > cap; c--) {
+      freed += store.spill(worker, c);
+    }
+    return freed;
+  }
+
   /** These rows read at {@code newWidth} (at least their width), without touching a chunk. */
   ChunkRows widened(int newWidth) {
     if (newWidth < width) {

@@ -8,6 +8,7 @@ import org.apache.spark.memory.MemoryManager;
 import org.apache.spark.storage.BlockId;
 import org.apache.spark.storage.BlockManager;
 import org.apache.spark.storage.BlockResult;
+import org.apache.spark.storage.BlockStatus;
 import org.apache.spark.storage.RDDBlockId;
 import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.storage.StorageStatus;
@@ -97,6 +98,37 @@ final class ChunkStore implements Serializable {
     MemoryManager memory = SparkEnv.get().memoryManager();
     return memory.maxOnHeapStorageMemory() - memory.onHeapStorageMemoryUsed()
         > bytes + bytes / 4;
+  }
+
+  /**
+   * Moves chunk {@code chunk} of {@code worker} from this executor's storage memory to its local
+   * disk, for good (at the disk half of the level, so that reading it does not cache it in memory
+   * again); returns the bytes of storage memory it freed: 0 when this executor keeps the chunk
+   * only on disk, or not at all.
+   */
+  long spill(int worker, int chunk) {
+    BlockManager manager = blockManager();
+    BlockId id = id(space, worker, chunk);
+    Option<BlockStatus> status = manager.getStatus(id);
+    if (status.isEmpty() || status.get().memSize() == 0) {
+      return 0;
+    }
+    TrainingBlock rows = get(worker, chunk);
+    if (rows == null) {
+      return 0;
+    }
+    manager.removeBlock(id, true);
+    StorageLevel disk = StorageLevel.apply(true, false, false, false, level.replication());
+    if (!manager.putSingle(id, rows, disk, true, TAG)) {
+      throw new IllegalStateException("Spark's block manager did not store chunk " + chunk
+          + " of worker " + worker + " on disk");
+    }
+    return status.get().memSize();
+  }
+
+  /** Bytes of storage memory this executor uses now (every block, ours and Spark's). */
+  static long storageMemoryUsed() {
+    return SparkEnv.get().memoryManager().onHeapStorageMemoryUsed();
   }
 
   /** Stores {@code rows} as chunk {@code chunk} of {@code worker} in place of what it held. */

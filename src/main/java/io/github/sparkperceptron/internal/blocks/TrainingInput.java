@@ -407,6 +407,16 @@ public final class TrainingInput implements AutoCloseable {
                 + " reads back", mib(spilled)));
   }
 
+  /**
+   * Moves chunks of the training's rows from the executors' storage memory to their local disk
+   * until each executor's storage memory holds at most {@code storageCap} bytes, or none of the
+   * rows is left in memory (one Spark job over the workers); returns the bytes freed in all.
+   * A spilled chunk stays on disk: the epochs read it back without caching it again.
+   */
+  public long spillToDisk(long storageCap) {
+    return cached.toJavaRDD().map(b -> b.spillWhileAbove(storageCap)).reduce(Long::sum);
+  }
+
   private static long mib(long bytes) {
     return (bytes + (1 << 20) - 1) >> 20;
   }

@@ -190,6 +190,16 @@ public final class WorkerBlocks implements Serializable {
     return t;
   }
 
+  /**
+   * Moves this worker's chunks from this executor's storage memory to its disk, the validation
+   * rows' first (read once an epoch, the training rows' once or more), while the storage memory
+   * holds more than {@code cap} bytes; returns the bytes freed.
+   */
+  long spillWhileAbove(long cap) {
+    long freed = validation == null ? 0 : validation.spillWhileAbove(cap);
+    return freed + (training == null ? 0 : training.spillWhileAbove(cap));
+  }
+
   /** The facts alone, for the driver. */
   PartitionFacts facts() {
     return facts;

@@ -57,7 +57,8 @@ public final class MixingLoop {
   final TrainingConfig config;
   final MixingSettings settings;
   /** How the training runs, with the input's data ({@link TrainingPlan#withData}). */
-  final TrainingPlan plan;
+  /** Measured again when {@link #requireMemory} moves cached chunks to disk. */
+  TrainingPlan plan;
 
   /**
    * The loop of the training {@code plan} describes (its settings resolved for the input's data,
@@ -80,6 +81,16 @@ public final class MixingLoop {
     if (learner.averaging() == Averaging.VOTE) {
       MemoryPlan.requireVoteFits(settings.maxIter, settings.rounds, input.numRows,
           input.storedValues, learner.stateLength(), Runtime.getRuntime().maxMemory());
+    }
+    long storageCap = plan.memory().storageCap();
+    if (storageCap >= 0 && storageCap < Long.MAX_VALUE) {
+      long freed = input.spillToDisk(storageCap);
+      if (freed > 0) {
+        LOG.info(String.format(Locale.ROOT, "Moved %,d MiB of the cached training rows from"
+            + " Spark's storage memory to local disk, so that the training's arrays fit the heap"
+            + " beside what stays cached (at most %,d MiB)", freed >> 20, storageCap >> 20));
+        plan = plan.remeasured();
+      }
     }
     plan.memory().enforce(jsc.sc());
     LOG.info(input.describeCache());

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Locale;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
+import org.apache.spark.storage.BlockStatus;
+import org.apache.spark.storage.StorageStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,15 +70,18 @@ import org.slf4j.LoggerFactory;
  * executor: its estimate is the sum, with T = min(W, cores) task slots. One-shot mixing broadcasts
  * the whole state once (S on the driver, S + pieces per executor), each task trains a working copy
  * over its worker's features and returns the change of its model (a copy of that size). The
- * training data's cached chunks themselves are not counted: they live in Spark's storage memory
- * (the storageLevel param's level, MEMORY_AND_DISK by default) and spill to local disk chunk by
- * chunk, so data of any size train (the log says how much spilled: it is read back every epoch).
- * The vote's own worst case (every example a mistake every epoch) is checked apart, against half
+ * vote's own worst case (every example a mistake every epoch) is checked apart, against half
  * the driver's heap ({@link #requireVoteFits}).
  *
- * <p>The budget of a JVM is its maximum heap less Spark's 300 MiB reserve; Spark's storage and
- * execution regions share the rest with these arrays, but what they hold can spill. BENCHMARKS.md
- * ("Memory model") gives the measured limits this plan is checked against.
+ * <p>The budget of a JVM is its maximum heap less Spark's 300 MiB reserve, a tenth for the
+ * garbage collector ({@link #budget}) and what Spark's
+ * storage memory holds or may come to hold ({@link Cluster#storageHeld}): cached blocks, the
+ * training's own chunks among them (the storageLevel param's level, MEMORY_AND_DISK by default),
+ * give up their memory to Spark's own storage and execution, never to an allocation of ours. A
+ * training whose arrays would fit the heap but not beside the cached chunks first moves chunks to
+ * local disk ({@link #storageCap}): data of any size train, at the cost of reading the spilled
+ * chunks back every epoch (the log says how much). BENCHMARKS.md ("Memory model") gives the
+ * measured limits this plan is checked against.
  *
  * <p>Spark also caps the serialized task results of one job ({@code spark.driver.maxResultSize},
  * 1g by default): a round sends W changes (one per worker) to the driver, and a training whose round would exceed
@@ -94,6 +99,9 @@ public final class MemoryPlan {
 
   /** Spark's reserved system memory (UnifiedMemoryManager's RESERVED_SYSTEM_MEMORY_BYTES). */
   static final long SPARK_RESERVED_BYTES = 300L << 20;
+
+  /** The garbage collector's share of a heap: one part in this many ({@link #budget}). */
+  static final long GC_HEADROOM_DIVISOR = 10;
 
   /** Copies of w WeightShipper's full snapshot takes on the driver: the copy and its pieces. */
   static final int DRIVER_SNAPSHOT = 2;
@@ -123,15 +131,48 @@ public final class MemoryPlan {
     final int tasksPerExecutor;
     /** spark.driver.maxResultSize in bytes, 0 for none. */
     final long maxResultSize;
+    /**
+     * Bytes Spark's storage memory holds now: on the driver (local mode: the one JVM), and on
+     * the executor that holds most. Cached data (the training's own chunks among them) do not
+     * yield their memory to our arrays: Spark evicts them only for its own storage and
+     * execution, never for an allocation of ours.
+     */
+    final long driverCached;
+    final long executorCached;
 
     Cluster(boolean local, int cores, long driverHeap, long executorHeap,
         int tasksPerExecutor, long maxResultSize) {
+      this(local, cores, new long[] {driverHeap, executorHeap, 0, 0}, tasksPerExecutor,
+          maxResultSize);
+    }
+
+    /** {@code memory}: the driver's and an executor's heap, then their cached bytes. */
+    private Cluster(boolean local, int cores, long[] memory, int tasksPerExecutor,
+        long maxResultSize) {
       this.local = local;
       this.cores = cores;
-      this.driverHeap = driverHeap;
-      this.executorHeap = executorHeap;
+      this.driverHeap = memory[0];
+      this.executorHeap = memory[1];
+      this.driverCached = memory[2];
+      this.executorCached = memory[3];
       this.tasksPerExecutor = tasksPerExecutor;
       this.maxResultSize = maxResultSize;
+    }
+
+    /** This cluster with {@code driver} and {@code executor} bytes of cached data in memory. */
+    Cluster withCached(long driver, long executor) {
+      return new Cluster(local, cores, new long[] {driverHeap, executorHeap, driver, executor},
+          tasksPerExecutor, maxResultSize);
+    }
+
+    /** Bytes the driver's arrays may take: its heap less Spark's reserve and cached data. */
+    long driverBudget() {
+      return Math.max(0, budget(driverHeap) - driverCached);
+    }
+
+    /** Bytes an executor's arrays may take (not in local mode, where the driver is it). */
+    long executorBudget() {
+      return Math.max(0, budget(executorHeap) - executorCached);
     }
 
     static Cluster of(SparkContext sc) {
@@ -140,10 +181,37 @@ public final class MemoryPlan {
       int executorCores = conf.getInt("spark.executor.cores", -1);
       int taskSlots = Math.max(1, (sc.isLocal() ? localCores(sc.master())
           : sc.defaultParallelism()) / (sc.isLocal() ? 1 : taskCpus));
+      long driverCached = 0;
+      long executorCached = 0;
+      for (StorageStatus s : sc.env().blockManager().master().getStorageStatus()) {
+        if (s.blockManagerId().isDriver()) {
+          driverCached = storageHeld(s);
+        } else {
+          executorCached = Math.max(executorCached, storageHeld(s));
+        }
+      }
       return new Cluster(sc.isLocal(), taskSlots, Runtime.getRuntime().maxMemory(),
           conf.getSizeAsBytes("spark.executor.memory", "1g"),
           executorCores > 0 ? Math.max(1, executorCores / taskCpus) : 1,
-          conf.getSizeAsBytes("spark.driver.maxResultSize", "1g"));
+          conf.getSizeAsBytes("spark.driver.maxResultSize", "1g"))
+          .withCached(driverCached, executorCached);
+    }
+
+    /**
+     * The storage memory a block manager holds now, and may come to hold: blocks at a level
+     * with memory that Spark evicted to disk are cached in memory again when a task reads them
+     * (BlockManager.maybeCacheDiskValuesInMemory), as far as the storage region allows.
+     */
+    private static long storageHeld(StorageStatus status) {
+      long evicted = 0;
+      scala.collection.Iterator<BlockStatus> blocks = status.rddBlocks().valuesIterator();
+      while (blocks.hasNext()) {
+        BlockStatus block = blocks.next();
+        if (block.storageLevel().useMemory() && block.memSize() == 0) {
+          evicted += block.diskSize();
+        }
+      }
+      return Math.max(status.memUsed(), Math.min(status.maxMem(), status.memUsed() + evicted));
     }
 
     /** The N of local[N] or local[N,F] (local[*]: the machine's processors; local: 1). */
@@ -416,8 +484,35 @@ public final class MemoryPlan {
     return sum(executor);
   }
 
+  /** The cached data a budget left out, for a message ("" when none). */
+  private static String cachedNote(long cached) {
+    return cached == 0 ? "" : String.format(Locale.ROOT, " and the %,d MiB of cached data in"
+        + " Spark's storage memory (unpersist what the training does not need)", mib(cached));
+  }
+
+  /**
+   * The bytes of a {@code heap} our arrays may take: less Spark's reserve and a tenth that the
+   * garbage collector needs free (G1's default G1ReservePercent; our weight vectors and chunks
+   * are humongous objects, which need free regions side by side).
+   */
   static long budget(long heap) {
-    return Math.max(0, heap - SPARK_RESERVED_BYTES);
+    return Math.max(0, heap - SPARK_RESERVED_BYTES - heap / GC_HEADROOM_DIVISOR);
+  }
+
+  /**
+   * The bytes of storage memory the JVM that runs the training's tasks (the driver in local
+   * mode, else each executor) may keep beside the arrays of this plan: {@link Long#MAX_VALUE}
+   * when what it holds leaves room enough, −1 when the arrays alone exceed its budget (no
+   * spilling helps). The cached chunks above it are the ones to move to disk.
+   */
+  public long storageCap() {
+    long heap = cluster.local ? cluster.driverHeap : cluster.executorHeap;
+    long held = cluster.local ? cluster.driverCached : cluster.executorCached;
+    long room = budget(heap) - (cluster.local ? driverBytes() : executorBytes());
+    if (room < 0) {
+      return -1;
+    }
+    return held <= room ? Long.MAX_VALUE : room;
   }
 
   /**
@@ -432,9 +527,9 @@ public final class MemoryPlan {
     }
     LOG.info(String.format(Locale.ROOT, "Memory plan: about %,d MiB on the driver (budget %,d"
         + " MiB)%s; one copy of the weights is %,d MiB", mib(driverBytes()),
-        mib(budget(cluster.driverHeap)), cluster.local ? "" : String.format(Locale.ROOT,
+        mib(cluster.driverBudget()), cluster.local ? "" : String.format(Locale.ROOT,
             ", %,d MiB per executor (budget %,d MiB)", mib(executorBytes()),
-            mib(budget(cluster.executorHeap))), mib(weightBytes)));
+            mib(cluster.executorBudget())), mib(weightBytes)));
     switch (mode.trim().toLowerCase(Locale.ROOT)) {
       case "refuse":
         requireFits();
@@ -461,23 +556,24 @@ public final class MemoryPlan {
    */
   void requireFits() {
     long need = driverBytes();
-    if (need > budget(cluster.driverHeap)) {
+    if (need > cluster.driverBudget()) {
       throw new IllegalArgumentException(String.format(Locale.ROOT,
           "Training needs about %,d MiB on the driver, more than the %,d MiB its %,d MiB heap"
-              + " leaves after Spark's %d MiB reserve: %s, and at the peak of a mixing round the"
-              + " driver holds %s. %s",
-          mib(need), mib(budget(cluster.driverHeap)), mib(cluster.driverHeap),
-          mib(SPARK_RESERVED_BYTES), shape(), describe(driver),
+              + " leaves after Spark's %d MiB reserve, the garbage collector's tenth%s: %s, and"
+              + " at the peak of a mixing round the driver holds %s. %s",
+          mib(need), mib(cluster.driverBudget()), mib(cluster.driverHeap),
+          mib(SPARK_RESERVED_BYTES), cachedNote(cluster.driverCached), shape(), describe(driver),
           fixes("give the driver more memory (--driver-memory or spark.driver.memory)")));
     }
     long perExecutor = executorBytes();
-    if (!cluster.local && perExecutor > budget(cluster.executorHeap)) {
+    if (!cluster.local && perExecutor > cluster.executorBudget()) {
       throw new IllegalArgumentException(String.format(Locale.ROOT,
           "Training needs about %,d MiB on each executor, more than the %,d MiB that"
-              + " spark.executor.memory=%dm leaves after Spark's %d MiB reserve: %s, and each"
-              + " executor holds %s. %s",
-          mib(perExecutor), mib(budget(cluster.executorHeap)), mib(cluster.executorHeap),
-          mib(SPARK_RESERVED_BYTES), shape(), describe(executor),
+              + " spark.executor.memory=%dm leaves after Spark's %d MiB reserve, the garbage"
+              + " collector's tenth%s: %s, and each executor holds %s. %s",
+          mib(perExecutor), mib(cluster.executorBudget()), mib(cluster.executorHeap),
+          mib(SPARK_RESERVED_BYTES), cachedNote(cluster.executorCached), shape(),
+          describe(executor),
           fixes("give the executors more memory (spark.executor.memory, --executor-memory) or"
               + " run fewer tasks on each (spark.executor.cores)")));
     }
@@ -525,17 +621,17 @@ public final class MemoryPlan {
           mib(cluster.maxResultSize));
     }
     long driverNeed = driverBytes() + 2 * epochResults + (cluster.local ? tasks : 0);
-    if (driverNeed > budget(cluster.driverHeap)) {
+    if (driverNeed > cluster.driverBudget()) {
       return String.format(Locale.ROOT, "the barrier tasks' extra copies of the weights and the"
           + " epoch's %d mixed changes would need about %,d MiB on the driver, more than its"
-          + " %,d MiB budget", rounds, mib(driverNeed), mib(budget(cluster.driverHeap)));
+          + " %,d MiB budget", rounds, mib(driverNeed), mib(cluster.driverBudget()));
     }
     if (!cluster.local && executorBytes() + tasks + epochResults
-        > budget(cluster.executorHeap)) {
+        > cluster.executorBudget()) {
       return String.format(Locale.ROOT, "the barrier tasks' extra copies of the weights and the"
           + " epoch's %d mixed changes would need about %,d MiB on an executor, more than its"
           + " %,d MiB budget", rounds, mib(executorBytes() + tasks + epochResults),
-          mib(budget(cluster.executorHeap)));
+          mib(cluster.executorBudget()));
     }
     return null;
   }

@@ -124,6 +124,18 @@ public final class TrainingPlan {
         new WithData(data, learner, resolved, plan));
   }
 
+  /**
+   * This plan with its memory measured again against the cluster as it is now (what Spark's
+   * storage memory holds, after chunks were moved to disk): the settings stay as resolved.
+   */
+  public TrainingPlan remeasured() {
+    WithData was = withData();
+    MemoryPlan plan = new MemoryPlan(was.learner, was.data, was.settings,
+        config.hasInitialModel(), MemoryPlan.Cluster.of(jsc.sc()));
+    return new TrainingPlan(jsc, config, execution, slots, barrierRefusal,
+        new WithData(was.data, was.learner, was.settings, plan));
+  }
+
   public TrainingConfig config() {
     return config;
   }

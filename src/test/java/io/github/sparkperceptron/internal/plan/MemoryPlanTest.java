@@ -239,7 +239,7 @@ class MemoryPlanTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         plan::requireFits);
     assertTrue(e.getMessage().startsWith("Training needs about " + ceilDiv(executor, 1 << 20)
-        + " MiB on each executor, more than the 212 MiB that spark.executor.memory=512m"
+        + " MiB on each executor, more than the 161 MiB that spark.executor.memory=512m"
         + " leaves"), e.getMessage());
     assertTrue(e.getMessage().contains("K = 10 classes") && e.getMessage().contains(
         "spark.executor.cores") && e.getMessage().contains("fewer classes"), e.getMessage());
@@ -287,8 +287,9 @@ class MemoryPlanTest {
         () -> new MemoryPlan(binary(1 << 26, Averaging.AVERAGE), rows, defaults, false, twoGig)
             .requireFits());
     String m = e.getMessage();
-    assertTrue(m.startsWith("Training needs about 2,084 MiB on the driver, more than the 1,748"
-        + " MiB its 2,048 MiB heap leaves after Spark's 300 MiB reserve: with d = 67,108,864"
+    assertTrue(m.startsWith("Training needs about 2,084 MiB on the driver, more than the 1,544"
+        + " MiB its 2,048 MiB heap leaves after Spark's 300 MiB reserve, the garbage collector's"
+        + " tenth: with d = 67,108,864"
         + " features and K = 2 classes, one copy of the weights takes 513 MiB"), m);
     assertTrue(m.contains("the weights and their averaging accumulator (2 copies)"), m);
     assertTrue(m.contains("the block momentum's velocity (1 copy)"), m);
@@ -320,7 +321,7 @@ class MemoryPlanTest {
     long epochResults = 8 * 30_001 * 20 + 2 * 8 * 512;
     long perTask = 2 * w + 12 * 30_001;
     long need = probe.driverBytes() + 2 * epochResults + 2 * perTask + epochResults;
-    long heap = need + MemoryPlan.SPARK_RESERVED_BYTES;
+    long heap = heapLeaving(need);
     assertEquals(null, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum,
         false, local(2, heap)).barrierProblem());
     String tooSmall = new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum,
@@ -331,5 +332,53 @@ class MemoryPlanTest {
         .barrierProblem();
     assertTrue(capped != null && capped.contains("spark.driver.maxResultSize"),
         String.valueOf(capped));
+  }
+
+  /**
+   * Cached data take their bytes from the budget: beside 1 GiB of chunks in storage memory a 2g
+   * driver has 1,544 − 1,024 MiB for the arrays, and the plan says how much of the cache must go
+   * to disk (all the room the arrays leave), nothing when the arrays fit beside it, and −1 when
+   * they exceed the heap alone; a refusal names the cached data.
+   */
+  @Test
+  void cachedDataTakeTheirBytesFromTheBudget() {
+    MemoryPlan.Cluster twoGig = local(2, 2L << 30);
+    long gib = 1L << 30;
+    MixingSettings defaults = settings(2, MixingMode.MOMENTUM, 42L, false, 2, 0.5);
+    DataFacts rows = data(2, 2000, 60_000, 30_000);
+    MemoryPlan small = new MemoryPlan(binary(1 << 20, Averaging.AVERAGE), rows, defaults, false,
+        twoGig.withCached(gib, 0));
+    assertEquals(MemoryPlan.budget(2L << 30) - gib, twoGig.withCached(gib, 0).driverBudget());
+    assertEquals(Long.MAX_VALUE, small.storageCap());
+    MemoryPlan large = new MemoryPlan(binary(1 << 25, Averaging.AVERAGE), rows, defaults, false,
+        twoGig.withCached(gib, 0));
+    assertEquals(MemoryPlan.budget(2L << 30) - large.driverBytes(), large.storageCap());
+    assertTrue(large.storageCap() > 0 && large.storageCap() < gib);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        large::requireFits);
+    assertTrue(e.getMessage().contains("and the 1,024 MiB of cached data in Spark's storage"
+        + " memory"), e.getMessage());
+    MemoryPlan huge = new MemoryPlan(binary(1 << 26, Averaging.AVERAGE), rows, defaults, false,
+        twoGig.withCached(gib, 0));
+    assertEquals(-1, huge.storageCap());
+  }
+
+  /** The smallest heap whose budget is {@code bytes}: less Spark's reserve and a tenth. */
+  private static long heapLeaving(long bytes) {
+    long heap = (bytes + MemoryPlan.SPARK_RESERVED_BYTES) * 10 / 9;
+    while (MemoryPlan.budget(heap) < bytes) {
+      heap++;
+    }
+    while (MemoryPlan.budget(heap - 1) >= bytes) {
+      heap--;
+    }
+    return heap;
+  }
+
+  /** 2 GiB leave 2,048 − 300 − 204.8 MiB: Spark's reserve and the collector's tenth. */
+  @Test
+  void aBudgetLeavesSparksReserveAndATenthForTheCollector() {
+    assertEquals((2048L << 20) - (300L << 20) - (2048L << 20) / 10,
+        MemoryPlan.budget(2048L << 20));
   }
 }
