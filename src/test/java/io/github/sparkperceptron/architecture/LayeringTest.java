@@ -28,11 +28,13 @@ import org.junit.jupiter.api.Test;
  * 4  ml                          the Spark face: estimator, model, params, summaries
  * 3  train                       the engine: input layout, the mixing loop, checkpoints, memory
  * 2  exchange, data              how weights travel; synthetic data
- * 1  mixing, store, io           Spark-free mixing; state files; the readers
+ * 1  mixing, store, io,          Spark-free mixing; state files; the readers;
+ *    calibration                 Spark-free probability calibration (Platt, temperature, isotonic)
  * 0  kernel, drift, evaluation   Spark-free learning on primitive arrays; drift detectors;
  *                               ranked scores and curve areas
  * </pre>
- * The math ({@code kernel}, {@code drift}, {@code evaluation}, {@code mixing}) stays free of
+ * The math ({@code kernel}, {@code drift}, {@code evaluation}, {@code mixing},
+ * {@code calibration}) stays free of
  * Spark, Hadoop and Scala, and the state files ({@code store}) free of Spark, so they can be read, tested and
  * benchmarked alone. Every reference counts, an import or a fully qualified name written in the
  * code; comments and strings do not.
@@ -45,6 +47,7 @@ class LayeringTest {
   private static final Map<String, Integer> FLOOR = Map.ofEntries(Map.entry("kernel", 0),
       Map.entry("drift", 0), Map.entry("evaluation", 0),
       Map.entry("mixing", 1), Map.entry("store", 1), Map.entry("io", 1),
+      Map.entry("calibration", 1),
       Map.entry("exchange", 2), Map.entry("data", 2), Map.entry("train", 3), Map.entry("ml", 4),
       Map.entry("streaming", 5), Map.entry("onnx", 5), Map.entry("jobs", 6));
 
@@ -59,6 +62,7 @@ class LayeringTest {
       "drift", List.of("org.apache.spark", "org.apache.hadoop", "scala."),
       "evaluation", List.of("org.apache.spark", "org.apache.hadoop", "scala."),
       "mixing", List.of("org.apache.spark", "org.apache.hadoop", "scala."),
+      "calibration", List.of("org.apache.spark", "org.apache.hadoop", "scala."),
       "store", List.of("org.apache.spark", "scala."));
 
   private static final Pattern OURS = Pattern.compile("\\bio\\.github\\.sparkperceptron\\.(\\w+)");
