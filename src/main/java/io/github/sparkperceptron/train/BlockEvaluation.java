@@ -93,12 +93,14 @@ public final class BlockEvaluation {
    * One worker's confusion and ranking; {@code headOnly}: its ranking shipped as a head (else
    * whole, for the driver-limit path to cut).
    */
-  private static Part score(TrainingBlock block, Predictor predictor, boolean headOnly,
+  private static Part score(TrainingBlock block, Predictor model, boolean headOnly,
       int partitions) {
     Part part = new Part();
-    int k = predictor.numClasses();
+    int k = model.numClasses();
     RankedScores.Builder ranking = k == 2 ? new RankedScores.Builder() : null;
     if (block != null) {
+      // Training rows are numbered by their worker's own features.
+      Predictor predictor = model.forBlock(block);
       FeatureBlock x = block.features();
       for (int r = 0; r < block.numRows(); r++) {
         part.maxLabel = Math.max(part.maxLabel, block.label(r));
@@ -136,7 +138,7 @@ public final class BlockEvaluation {
     Broadcast<Predictor> shipped = data.sparkContext().broadcast(predictor);
     try {
       List<double[]> sums = data.blocks.map(p -> p.block == null ? new double[2]
-          : shipped.value().weightedAccuracy(p.block)).collect();
+          : shipped.value().forBlock(p.block).weightedAccuracy(p.block)).collect();
       double correct = 0;
       double total = 0;
       for (double[] s : sums) {
