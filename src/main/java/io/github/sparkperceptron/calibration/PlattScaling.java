@@ -68,9 +68,10 @@ public final class PlattScaling {
       double mean = (prior1 * hiTarget + prior0 * loTarget) / (prior1 + prior0);
       return new double[] {0.0, Math.log((1.0 - mean) / mean)};
     }
+    double[] targets = {loTarget, hiTarget};
     double a = 0.0;
     double b = Math.log((prior0 + 1.0) / (prior1 + 1.0));
-    double f = objective(margins, labels, weights, n, hiTarget, loTarget, a, b);
+    double f = objective(margins, labels, weights, n, targets, a, b);
     for (int iteration = 0; iteration < MAX_ITERATIONS; iteration++) {
       double h11 = SIGMA;
       double h22 = SIGMA;
@@ -122,7 +123,7 @@ public final class PlattScaling {
       while (step >= MIN_STEP) {
         double na = a + step * da;
         double nb = b + step * db;
-        double nf = objective(margins, labels, weights, n, hiTarget, loTarget, na, nb);
+        double nf = objective(margins, labels, weights, n, targets, na, nb);
         if (nf < f + ARMIJO * step * gd) {
           a = na;
           b = nb;
@@ -139,13 +140,16 @@ public final class PlattScaling {
     return new double[] {a, b};
   }
 
-  /** F(A, B), each term in the form whose exponential cannot overflow. */
+  /**
+   * F(A, B), each term in the form whose exponential cannot overflow; {@code targets} holds t−
+   * and t+ (by class).
+   */
   private static double objective(double[] margins, int[] labels, double[] weights, int n,
-      double hiTarget, double loTarget, double a, double b) {
+      double[] targets, double a, double b) {
     double f = 0;
     for (int i = 0; i < n; i++) {
       double z = a * margins[i] + b;
-      double t = labels[i] == 1 ? hiTarget : loTarget;
+      double t = targets[labels[i]];
       double term = z >= 0 ? t * z + Math.log1p(Math.exp(-z))
           : (t - 1.0) * z + Math.log1p(Math.exp(z));
       f += weights[i] * term;

@@ -38,10 +38,10 @@ public final class TemperatureScaling {
   public static double fit(double[] scores, int[] labels, double[] weights, int n,
       int numClasses) {
     Checks.rows(scores, labels, weights, n, numClasses, numClasses);
-    double[] classWeight = new double[numClasses];
+    Rows rows = new Rows(scores, labels, weights, n, numClasses);
+    double[] classWeight = rows.classWeight;
     double spread = 0;
     for (int i = 0; i < n; i++) {
-      classWeight[labels[i]] += weights[i];
       double max = Double.NEGATIVE_INFINITY;
       double min = Double.POSITIVE_INFINITY;
       for (int k = 0; k < numClasses; k++) {
@@ -51,14 +51,14 @@ public final class TemperatureScaling {
       spread = Math.max(spread, max - min);
     }
     double[] derivatives = new double[2];
-    derivatives(scores, labels, weights, n, numClasses, classWeight, 0.0, derivatives);
+    rows.derivatives(0.0, derivatives);
     if (spread == 0 || derivatives[0] >= 0 || !Double.isFinite(spread)) {
       return 0.0;
     }
     double lo = 0.0;
     double hi = 1.0 / spread;
     for (int doubling = 0; doubling < 2100; doubling++) {
-      derivatives(scores, labels, weights, n, numClasses, classWeight, hi, derivatives);
+      rows.derivatives(hi, derivatives);
       if (derivatives[0] >= 0) {
         break;
       }
@@ -68,7 +68,7 @@ public final class TemperatureScaling {
     double a = (lo + hi) / 2;
     for (int iteration = 0; iteration < MAX_ITERATIONS && hi - lo > TOLERANCE * hi;
         iteration++) {
-      derivatives(scores, labels, weights, n, numClasses, classWeight, a, derivatives);
+      rows.derivatives(a, derivatives);
       if (derivatives[0] == 0) {
         return a;
       }
@@ -83,9 +83,40 @@ public final class TemperatureScaling {
     return a;
   }
 
-  /** Writes L'(a) and L''(a) into {@code out}. */
-  private static void derivatives(double[] scores, int[] labels, double[] weights, int n,
-      int numClasses, double[] classWeight, double a, double[] out) {
+  /** The rows of a fit, and the weight of each class (for the targets). */
+  private static final class Rows {
+    final double[] scores;
+    final int[] labels;
+    final double[] weights;
+    final int n;
+    final int numClasses;
+    final double[] classWeight;
+
+    Rows(double[] scores, int[] labels, double[] weights, int n, int numClasses) {
+      this.scores = scores;
+      this.labels = labels;
+      this.weights = weights;
+      this.n = n;
+      this.numClasses = numClasses;
+      this.classWeight = new double[numClasses];
+      for (int i = 0; i < n; i++) {
+        classWeight[labels[i]] += weights[i];
+      }
+    }
+
+    /** Writes L'(a) and L''(a) into {@code out}. */
+    void derivatives(double a, double[] out) {
+      TemperatureScaling.derivatives(this, a, out);
+    }
+  }
+
+  private static void derivatives(Rows rows, double a, double[] out) {
+    final double[] scores = rows.scores;
+    final int[] labels = rows.labels;
+    final double[] weights = rows.weights;
+    final double[] classWeight = rows.classWeight;
+    final int n = rows.n;
+    final int numClasses = rows.numClasses;
     double first = 0;
     double second = 0;
     for (int i = 0; i < n; i++) {

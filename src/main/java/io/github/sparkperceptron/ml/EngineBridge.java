@@ -53,13 +53,15 @@ public final class EngineBridge {
 
   /**
    * The model of a learner state, carrying {@code params}' param values (averaged weights when
-   * averaging; a stream never votes).
+   * averaging; a stream never votes) but no fitted calibrator: its probabilities are the raw
+   * link, calibration=none (see StreamingPerceptron for why).
    */
   public static PerceptronClassificationModel model(PerceptronClassifier params, int numClasses,
       int numFeatures, LinearState state) {
     PerceptronClassificationModel model = PerceptronClassificationModel.fromStateWeights(
         params.uid(), numClasses, numFeatures, state.modelWeights(), null);
-    return params.copyValues(model, params.extractParamMap()).setParent(params);
+    params.copyValues(model, params.extractParamMap()).setParent(params);
+    return model.withCalibration(model.calibrator());
   }
 
   /**

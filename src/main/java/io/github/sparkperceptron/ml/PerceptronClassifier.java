@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.ml.classification.Classifier;
+import org.apache.spark.ml.classification.ProbabilisticClassifier;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
@@ -39,6 +39,8 @@ import org.slf4j.LoggerFactory;
  * Freund &amp; Schapire (1999); Collins (2002)  averaged and voted perceptron, multiclass perceptron
  * Crammer et al. (2006)                     passive-aggressive updates (pa, pa1, pa2)
  * McDonald, Hall &amp; Mann (2010)              iterative parameter mixing
+ * Platt (1999); Guo et al. (2017);          the probabilities: a sigmoid, temperature scaling or
+ *   Zadrozny &amp; Elkan (2002)               isotonic regression of the scores (calibration)
  * </pre>
  *
  * <p>Binary labels are 0/1 (internally y = 2l − 1); multiclass labels 0 .. K−1, with K from the
@@ -53,7 +55,7 @@ import org.slf4j.LoggerFactory;
  * {@code Pipeline}; see the README for Java and Scala examples.
  */
 public class PerceptronClassifier
-    extends Classifier<Vector, PerceptronClassifier, PerceptronClassificationModel>
+    extends ProbabilisticClassifier<Vector, PerceptronClassifier, PerceptronClassificationModel>
     implements PerceptronParams, MLWritable {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(PerceptronClassifier.class);
@@ -177,6 +179,11 @@ public class PerceptronClassifier
     return (PerceptronClassifier) set(classWeight(), value);
   }
 
+  /** {@code none}, {@code sigmoid} (the default) or {@code isotonic}: see the param's doc. */
+  public PerceptronClassifier setCalibration(String value) {
+    return (PerceptronClassifier) set(calibration(), value);
+  }
+
   /**
    * The number of perceptrons trained in parallel and mixed after every epoch (0, the default:
    * as many as the cluster has task slots). The model depends on it; pin it when models must be
@@ -225,8 +232,19 @@ public class PerceptronClassifier
   }
 
   /**
+   * Spark's {@code fit}, after which the model's {@code calibration} param names the calibrator
+   * it has (fit copies this estimator's params onto the model; a model of a single class has no
+   * fitted calibrator, whatever was asked).
+   */
+  @Override
+  public PerceptronClassificationModel fit(Dataset<?> dataset) {
+    PerceptronClassificationModel model = super.fit(dataset);
+    return model.withCalibration(model.calibrator());
+  }
+
+  /**
    * Trains the model: check the params → read the data into cached blocks (validating every row)
-   * → run the mixing loop → build the model and its summary.
+   * → run the mixing loop → build the model and its summary → fit its calibrator.
    */
   @Override
   public PerceptronClassificationModel train(Dataset<?> dataset) {
@@ -247,7 +265,8 @@ public class PerceptronClassifier
     checkParams();
     PerceptronClassificationModel model = trainOn(input);
     model.setParent(this);
-    return copyValues(model, extractParamMap());
+    copyValues(model, extractParamMap());
+    return model.withCalibration(model.calibrator());
   }
 
   private void checkParams() {
@@ -302,13 +321,15 @@ public class PerceptronClassifier
           uid(), learner.numClasses(), learner.numFeatures(), state.modelWeights(), vote);
       PerceptronClassificationModel m = copyValues(snapshot, extractParamMap());
       m.setParent(this);
+      m.withCalibration(m.calibrator()); // an epoch's model is not calibrated
       epochListener.onEpoch(epoch, m);
     };
     TrainingResult result = loop.run(start, () -> fingerprint(input), callback);
     PerceptronClassificationModel model = PerceptronClassificationModel.fromStateWeights(uid(),
         learner.numClasses(), learner.numFeatures(), result.modelWeights(), result.vote());
-    return model.setSummary(new PerceptronTrainingSummary(result,
-        rule.isPassiveAggressive()));
+    model.setSummary(new PerceptronTrainingSummary(result, rule.isPassiveAggressive()));
+    return model.withCalibration(ModelCalibration.fit(calibrationValue(), input, model,
+        getValidationIndicatorCol()));
   }
 
   /**
@@ -346,16 +367,19 @@ public class PerceptronClassifier
         averaging(), mixing(), mixingRounds(), shuffle(), shuffleScope(), seed(), threshold(),
         aggregationDepth(), validationPatience(), classWeight(), labelCol(), featuresCol(),
         weightCol(), validationIndicatorCol(), checkpointDir(), checkpointInterval(),
-        numWorkers());
+        numWorkers(), calibration());
   }
 
   /**
    * The training params the checkpoint fingerprint hashes, in {@link #trainingParams()}'s order.
-   * Left out: where and how often checkpoints are written, which do not change the training, and
-   * numWorkers, which enters resolved (an automatic numWorkers is the cluster's task slots).
+   * Left out: where and how often checkpoints are written, which do not change the training,
+   * numWorkers, which enters resolved (an automatic numWorkers is the cluster's task slots), and
+   * calibration, fitted after the epochs a checkpoint holds (so checkpoints written before it
+   * existed still resume).
    */
   List<Param<?>> fingerprintedParams() {
-    List<Param<?>> skipped = List.of(checkpointDir(), checkpointInterval(), numWorkers());
+    List<Param<?>> skipped = List.of(checkpointDir(), checkpointInterval(), numWorkers(),
+        calibration());
     List<Param<?>> params = new ArrayList<>(trainingParams());
     params.removeAll(skipped);
     return params;
@@ -409,6 +433,7 @@ public class PerceptronClassifier
       Arrays.fill(intercepts, Double.NEGATIVE_INFINITY);
       intercepts[onlyClass] = Double.POSITIVE_INFINITY;
     }
+    // No calibrator either: the infinite intercept gives its class probability 1.
     PerceptronClassificationModel model = new PerceptronClassificationModel(uid(),
         learner.numClasses(), learner.numFeatures(),
         new double[rows * learner.numFeatures()], intercepts, null);

@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.ml;
 
+import io.github.sparkperceptron.calibration.CalibrationMethod;
 import io.github.sparkperceptron.kernel.Averaging;
 import io.github.sparkperceptron.kernel.ParamValue;
 import io.github.sparkperceptron.kernel.ShuffleScope;
@@ -32,6 +33,12 @@ public final class PerceptronParamSet implements Serializable {
   public static final long DEFAULT_SEED = 42L;
   /** Default of {@code validationPatience}. */
   public static final int DEFAULT_VALIDATION_PATIENCE = 3;
+  /**
+   * Default of {@code calibration}: Platt's sigmoid (temperature scaling for K classes) costs one
+   * pass of scoring after training and leaves the weights and predictions as they are, and its
+   * probabilities are far better than the raw link's (BENCHMARKS.md, issue 33).
+   */
+  public static final CalibrationMethod DEFAULT_CALIBRATION = CalibrationMethod.SIGMOID;
 
   final IntParam maxIter;
   final DoubleParam tol;
@@ -54,6 +61,7 @@ public final class PerceptronParamSet implements Serializable {
   final Param<String> checkpointDir;
   final IntParam checkpointInterval;
   final IntParam numWorkers;
+  final Param<String> calibration;
 
   PerceptronParamSet(Params owner) {
     maxIter = new IntParam(owner, "maxIter",
@@ -135,6 +143,14 @@ public final class PerceptronParamSet implements Serializable {
             + " SparkContext.defaultParallelism counts them when fit starts)",
         ParamChecks.intAtLeast("numWorkers", 0, "0 = auto: the cluster's task slots"));
 
+    calibration = new Param<>(owner, "calibration",
+        "how the raw scores become the probabilityCol: "
+            + ParamValue.describe(CalibrationMethod.class) + ". Fitted after training on the"
+            + " validationIndicatorCol rows when that is set (rows the perceptron did not train"
+            + " on), else on the training rows' own scores; the weights and the predictions do"
+            + " not depend on it (default " + DEFAULT_CALIBRATION.paramValue() + ")",
+        ParamChecks.oneOf("calibration", CalibrationMethod.class));
+
     owner.setDefault(maxIter, DEFAULT_MAX_ITER);
     owner.setDefault(tol, DEFAULT_TOL);
     owner.setDefault(stepSize, 1.0);
@@ -153,5 +169,6 @@ public final class PerceptronParamSet implements Serializable {
     owner.setDefault(classWeight, ClassWeight.NONE.paramValue());
     owner.setDefault(checkpointInterval, 10);
     owner.setDefault(numWorkers, 0);
+    owner.setDefault(calibration, DEFAULT_CALIBRATION.paramValue());
   }
 }

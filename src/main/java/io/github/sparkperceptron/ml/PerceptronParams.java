@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.ml;
 
+import io.github.sparkperceptron.calibration.CalibrationMethod;
 import io.github.sparkperceptron.kernel.Averaging;
 import io.github.sparkperceptron.kernel.ShuffleScope;
 import io.github.sparkperceptron.kernel.UpdateRule;
@@ -102,6 +103,10 @@ public interface PerceptronParams extends Params {
     return perceptronParamSet().numWorkers;
   }
 
+  default Param<String> calibration() {
+    return perceptronParamSet().calibration;
+  }
+
   default int getMaxIter() {
     return (Integer) getOrDefault(maxIter());
   }
@@ -192,6 +197,15 @@ public interface PerceptronParams extends Params {
   /** The number of workers asked for; 0 means automatic (the cluster's task slots). */
   default int getNumWorkers() {
     return (Integer) getOrDefault(numWorkers());
+  }
+
+  default String getCalibration() {
+    return getOrDefault(calibration());
+  }
+
+  /** {@link #getCalibration()} as the calibration package's enum. */
+  default CalibrationMethod calibrationValue() {
+    return CalibrationMethod.fromParam(getCalibration());
   }
 
   /** {@link #getUpdateRule()} as the kernel's enum. */

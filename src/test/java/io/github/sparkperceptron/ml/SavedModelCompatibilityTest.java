@@ -121,7 +121,8 @@ class SavedModelCompatibilityTest {
         () -> PerceptronClassificationModel.load(newer.toString()));
     assertEquals("'" + newer + "' holds a PerceptronClassificationModel saved in format version"
         + " 99 by a newer spark-perceptron (with Spark 4.2.0); this version reads format"
-        + " versions up to 1: load it with a newer spark-perceptron", e.getMessage());
+        + " versions up to " + ModelFiles.FORMAT_VERSION + ": load it with a newer"
+        + " spark-perceptron", e.getMessage());
 
     Path garbled = copy(original, tmp.resolve("garbled"));
     rewriteMetadata(garbled, "\"formatVersion\":1", "\"formatVersion\":\"one\"");

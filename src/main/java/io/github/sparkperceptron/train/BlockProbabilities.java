@@ -1,0 +1,132 @@
+package io.github.sparkperceptron.train;
+
+import io.github.sparkperceptron.calibration.Calibrator;
+import io.github.sparkperceptron.calibration.ScoreSample;
+import io.github.sparkperceptron.evaluation.ProbabilityMetrics;
+import io.github.sparkperceptron.kernel.FeatureBlock;
+import io.github.sparkperceptron.kernel.Predictor;
+import io.github.sparkperceptron.kernel.TrainingBlock;
+import java.util.List;
+import org.apache.spark.broadcast.Broadcast;
+
+/**
+ * A model's raw scores and probabilities on cached blocks ({@link TrainingInput}), each in one
+ * Spark job: the calibration sample a calibrator is fitted on ({@link #sample}: every worker
+ * scores its calibration rows and ships their scores, classes and weights), and how good a
+ * calibrator's probabilities are on scored rows ({@link #metrics}: log-loss, Brier, ECE, summed
+ * per worker). The model travels in one broadcast; rows are scored as stored
+ * ({@link Predictor#forBlock}), with the model's {@link Predictor}, the scorer of its transform.
+ *
+ * <p><b>Bounded.</b> The driver receives at most {@value #MAX_SCORES} scores (8 MiB, plus a class
+ * and a weight per row): above that, every worker keeps every s-th of its calibration rows, s =
+ * ⌈rows·K' / {@value #MAX_SCORES}⌉ (K' = 1 for a binary model, else K), the same rows for the
+ * same blocks. A one- or two-parameter fit (Platt, temperature) on a million rows is as exact as
+ * on all of them for any practical purpose; an isotonic fit keeps up to two steps per distinct
+ * sampled score. The sample is joined in worker order: the same blocks give the same bits.
+ */
+public final class BlockProbabilities {
+  /** The most scores the driver receives for a calibration fit. */
+  public static final int MAX_SCORES = 1 << 20;
+
+  private BlockProbabilities() {
+  }
+
+  /**
+   * The scores of the calibration rows of {@code data}: its validation rows
+   * ({@code validationIndicatorCol}) when {@code validationRows}, else its training rows.
+   */
+  public static ScoreSample sample(TrainingInput data, Predictor predictor,
+      boolean validationRows) {
+    long rows = validationRows ? data.validationRows : data.numRows;
+    int width = predictor.numClasses() == 2 ? 1 : predictor.numClasses();
+    long stride = Math.max(1, (rows * width + MAX_SCORES - 1) / MAX_SCORES);
+    int numClasses = predictor.numClasses();
+    Broadcast<Predictor> shipped = data.sparkContext().broadcast(predictor);
+    try {
+      List<ScoreSample> parts = data.blocks.map(p -> scores(validationRows ? p.validation
+          : p.block, shipped.value(), stride)).collect();
+      return ScoreSample.concat(numClasses, parts);
+    } finally {
+      shipped.unpersist(false);
+    }
+  }
+
+  /** One worker's sample: every {@code stride}-th row of {@code block} (null: none). */
+  private static ScoreSample scores(TrainingBlock block, Predictor model, long stride) {
+    int numClasses = model.numClasses();
+    if (block == null) {
+      return ScoreSample.withCapacity(numClasses, 0);
+    }
+    int n = block.numRows();
+    ScoreSample sample = ScoreSample.withCapacity(numClasses, (int) ((n + stride - 1) / stride));
+    Predictor predictor = model.forBlock(block);
+    FeatureBlock x = block.features();
+    int[] rowIndices = new int[Math.max(1, x.maxStoredPerRow())];
+    double[] rowValues = new double[rowIndices.length];
+    double[] raw = new double[numClasses == 2 ? 1 : numClasses];
+    for (int r = 0; r < n; r += (int) stride) {
+      predictor.rawScores(x, r, rowIndices, rowValues, raw);
+      sample.add(raw, 0, block.label(r), block.weight(r));
+    }
+    return sample;
+  }
+
+  /**
+   * The probability metrics of {@code calibrator} over {@code predictor}'s scores of the
+   * training rows of {@code data}'s blocks (validation rows left out), every row counting its
+   * sample weight; the workers' parts summed in worker order.
+   *
+   * @throws IllegalArgumentException when a row's class is not one of the model's
+   */
+  public static ProbabilityMetrics metrics(TrainingInput data, Predictor predictor,
+      Calibrator calibrator) {
+    int k = predictor.numClasses();
+    if (data.numClasses > k) {
+      throw new IllegalArgumentException("the scored data hold " + data.numClasses
+          + " classes, more than this " + k + "-class model's");
+    }
+    Broadcast<Predictor> shippedModel = data.sparkContext().broadcast(predictor);
+    Broadcast<Calibrator> shippedCalibrator = data.sparkContext().broadcast(calibrator);
+    try {
+      List<ProbabilityMetrics> parts = data.blocks.map(p -> measure(p.block,
+          shippedModel.value(), shippedCalibrator.value())).collect();
+      ProbabilityMetrics all = new ProbabilityMetrics(k);
+      for (ProbabilityMetrics part : parts) {
+        all.merge(part);
+      }
+      return all;
+    } finally {
+      shippedModel.unpersist(false);
+      shippedCalibrator.unpersist(false);
+    }
+  }
+
+  private static ProbabilityMetrics measure(TrainingBlock block, Predictor model,
+      Calibrator calibrator) {
+    int k = model.numClasses();
+    ProbabilityMetrics metrics = new ProbabilityMetrics(k);
+    if (block == null) {
+      return metrics;
+    }
+    Predictor predictor = model.forBlock(block);
+    FeatureBlock x = block.features();
+    int[] rowIndices = new int[Math.max(1, x.maxStoredPerRow())];
+    double[] rowValues = new double[rowIndices.length];
+    double[] scores = new double[k == 2 ? 1 : k];
+    // Spark's raw prediction: [−m, m] for a binary model, the K scores otherwise.
+    double[] raw = new double[k];
+    double[] probabilities = new double[k];
+    for (int r = 0; r < block.numRows(); r++) {
+      predictor.rawScores(x, r, rowIndices, rowValues, scores);
+      if (k == 2) {
+        raw[0] = -scores[0];
+        raw[1] = scores[0];
+      } else {
+        System.arraycopy(scores, 0, raw, 0, k);
+      }
+      calibrator.probabilities(raw, probabilities);
+      metrics.add(probabilities, block.label(r), block.weight(r));
+    }
+    return metrics;
+  }
+}
