@@ -5,6 +5,8 @@ import io.github.sparkperceptron.calibration.Calibrator;
 import io.github.sparkperceptron.calibration.ScoreSample;
 import io.github.sparkperceptron.train.BlockProbabilities;
 import io.github.sparkperceptron.train.TrainingInput;
+import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.sql.Dataset;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,12 +37,38 @@ final class ModelCalibration {
    */
   static Calibrator fit(CalibrationMethod method, TrainingInput input,
       PerceptronClassificationModel model, String validationCol) {
+    boolean validation = !validationCol.isEmpty();
+    return fit(method, input, model, validation, validation ? "the validation rows"
+        + " (validationIndicatorCol '" + validationCol + "')" : "the training rows");
+  }
+
+  /**
+   * A copy of {@code model} with a calibrator of {@code method} fitted on every row of
+   * {@code dataset} (the model's label, features and weight columns), read and checked as fit
+   * reads training data: {@link PerceptronClassificationModel#calibrate}.
+   */
+  static PerceptronClassificationModel onRows(PerceptronClassificationModel model,
+      Dataset<?> dataset, CalibrationMethod method) {
+    PerceptronClassifier columns = new PerceptronClassifier().setLabelCol(model.getLabelCol())
+        .setFeaturesCol(model.getFeaturesCol()).setWeightCol(model.getWeightCol());
+    int slots = dataset.sparkSession().sparkContext().defaultParallelism();
+    try (TrainingInput input = TrainingInput.prepare(dataset, columns.trainingConfig(), slots)) {
+      if (input.numFeatures() != model.numFeatures() || input.numClasses() > model.numClasses()) {
+        throw new IllegalArgumentException("The calibration rows have " + input.numFeatures()
+            + " features and " + input.numClasses() + " classes, but this model was trained on "
+            + model.numFeatures() + " features and " + model.numClasses() + " classes; calibrate"
+            + " on rows built the same way as the training data");
+      }
+      return model.copy(ParamMap.empty()).withCalibration(fit(method, input, model, false,
+          "the given rows"));
+    }
+  }
+
+  private static Calibrator fit(CalibrationMethod method, TrainingInput input,
+      PerceptronClassificationModel model, boolean validation, String rows) {
     if (method == CalibrationMethod.NONE) {
       return Calibrator.none(model.numClasses());
     }
-    boolean validation = !validationCol.isEmpty();
-    String rows = validation ? "the validation rows (validationIndicatorCol '" + validationCol
-        + "')" : "the training rows";
     ScoreSample sample = BlockProbabilities.sample(input, model.predictor(), validation);
     Calibrator calibrator;
     try {

@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.ml;
 
+import io.github.sparkperceptron.calibration.CalibrationMethod;
 import io.github.sparkperceptron.calibration.Calibrator;
 import io.github.sparkperceptron.train.InputChecks;
 import java.util.List;
@@ -277,6 +278,15 @@ public class PerceptronClassificationModel
    */
   public Calibrator calibrator() {
     return calibrator;
+  }
+
+  /**
+   * A copy of this model whose calibrator ({@code method}: none, sigmoid or isotonic) is fitted
+   * on every row of {@code dataset} (its labelCol, featuresCol and weightCol, as fit reads them):
+   * rows held out of training, or a stream's published model. Weights and predictions are kept.
+   */
+  public PerceptronClassificationModel calibrate(Dataset<?> dataset, String method) {
+    return ModelCalibration.onRows(this, dataset, CalibrationMethod.fromParam(method));
   }
 
   /** Sets the calibrator (fit, load), and the {@code calibration} param to its method. */
