@@ -76,7 +76,9 @@ public final class TrainJob implements Callable<Integer> {
 
   @Option(names = "--plot", paramLabel = "FILE.png",
       description = "draw the training curves (mistakes, losses and, with --test or --validation,"
-          + " accuracy per epoch) as a PNG; with --test this scores the test data after every epoch")
+          + " accuracy per epoch) as a PNG, and beside it (FILE-reliability.png) the reliability"
+          + " diagram of the model's probabilities on the test data (without --test: the training"
+          + " data); with --test this scores the test data after every epoch")
   String plotPath;
 
   @Option(names = "--overwrite", description = "replace an existing model or metrics file")
@@ -177,6 +179,16 @@ public final class TrainJob implements Callable<Integer> {
           throw new java.io.UncheckedIOException("Could not draw the plot", e);
         }
         out.println("Plot written to " + plotPath);
+        Evaluation shown = testEval != null ? testEval : trainEval;
+        String reliability = ReliabilityPlot.besidePlot(plotPath);
+        try {
+          output.writeBytes(reliability, ReliabilityPlot.png("Reliability of the "
+              + model.calibrator().method().paramValue() + " probabilities on the "
+              + (testEval != null ? "test" : "training") + " data", shown.probabilities));
+        } catch (java.io.IOException e) {
+          throw new java.io.UncheckedIOException("Could not draw the reliability diagram", e);
+        }
+        out.println("Reliability diagram written to " + reliability);
       }
       times.end("write");
       if (metricsPath != null) {
@@ -234,6 +246,8 @@ public final class TrainJob implements Callable<Integer> {
     }
     if (plotPath != null) {
       output.checkWritable(plotPath, overwrite, "--plot");
+      output.checkWritable(ReliabilityPlot.besidePlot(plotPath), overwrite,
+          "--plot (its reliability diagram)");
     }
   }
 

@@ -1,9 +1,11 @@
 package io.github.sparkperceptron.ml;
 
+import io.github.sparkperceptron.evaluation.ProbabilityMetrics;
 import io.github.sparkperceptron.kernel.Averaging;
 import io.github.sparkperceptron.kernel.LinearState;
 import io.github.sparkperceptron.mixing.MixingMode;
 import io.github.sparkperceptron.train.BlockEvaluation;
+import io.github.sparkperceptron.train.BlockProbabilities;
 import io.github.sparkperceptron.train.TrainingConfig;
 import io.github.sparkperceptron.train.TrainingInput;
 
@@ -44,6 +46,15 @@ public final class EngineBridge {
         model.getLabelCol());
     return PerceptronClassificationSummary.of(r.confusion(), r.rows(), r.areaUnderROC(),
         r.areaUnderPR());
+  }
+
+  /**
+   * The log-loss, Brier score and expected calibration error of {@code model}'s probabilities
+   * (its calibrator) on cached blocks, unweighted, in one pass.
+   */
+  public static ProbabilityMetrics probabilityMetrics(PerceptronClassificationModel model,
+      TrainingInput data) {
+    return BlockProbabilities.metrics(data, model.predictor(), model.calibrator());
   }
 
   /** The accuracy of {@code model} on cached blocks of data read only to be scored, in one pass. */

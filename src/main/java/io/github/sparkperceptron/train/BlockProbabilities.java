@@ -14,7 +14,7 @@ import org.apache.spark.broadcast.Broadcast;
  * Spark job: the calibration sample a calibrator is fitted on ({@link #sample}: every worker
  * scores its calibration rows and ships their scores, classes and weights), and how good a
  * calibrator's probabilities are on scored rows ({@link #metrics}: log-loss, Brier, ECE, summed
- * per worker). The model travels in one broadcast; rows are scored as stored
+ * per worker, every row counting 1). The model travels in one broadcast; rows are scored as stored
  * ({@link Predictor#forBlock}), with the model's {@link Predictor}, the scorer of its transform.
  *
  * <p><b>Bounded.</b> The driver receives at most {@value #MAX_SCORES} scores (8 MiB, plus a class
@@ -73,8 +73,9 @@ public final class BlockProbabilities {
 
   /**
    * The probability metrics of {@code calibrator} over {@code predictor}'s scores of the
-   * training rows of {@code data}'s blocks (validation rows left out), every row counting its
-   * sample weight; the workers' parts summed in worker order.
+   * training rows of {@code data}'s blocks (validation rows left out), unweighted (every row
+   * counts 1, as the jobs evaluate the rows as read: {@link BlockEvaluation}); the workers' parts
+   * summed in worker order.
    *
    * @throws IllegalArgumentException when a row's class is not one of the model's
    */
@@ -125,7 +126,7 @@ public final class BlockProbabilities {
         System.arraycopy(scores, 0, raw, 0, k);
       }
       calibrator.probabilities(raw, probabilities);
-      metrics.add(probabilities, block.label(r), block.weight(r));
+      metrics.add(probabilities, block.label(r), 1.0);
     }
     return metrics;
   }
