@@ -147,7 +147,8 @@ public final class TrainJob implements Callable<Integer> {
     checkOutputs(new ModelOutput(spark.sparkContext().hadoopConfiguration()), estimator);
 
     List<Double> testAccuracy = new ArrayList<>();
-    try (TrainingData data = onePass() ? readOnePass(spark, estimator, weighted, testAccuracy)
+    try (TrainingData data = onePass(estimator)
+        ? readOnePass(spark, estimator, weighted, testAccuracy)
         : readFrames(spark, estimator, weighted, testAccuracy)) {
       if (!data.labelNote.isEmpty()) {
         out.println("Training data: " + data.labelNote);
@@ -207,11 +208,13 @@ public final class TrainJob implements Callable<Integer> {
   /**
    * Whether the data take the one-pass path: text files, read by the workers straight into the
    * training blocks. Parquet (already binary: no text to parse, and Spark's columnar reader
-   * splits it by row groups), a validation file (its rows join the training rows' workers) and
-   * --partitions (a repartition of the rows) take the DataFrame path.
+   * splits it by row groups), a validation file (its rows join the training rows' workers),
+   * --partitions (a repartition of the rows) and --calibration-folds (fold models train on
+   * filtered rows) take the DataFrame path.
    */
-  boolean onePass() {
-    return input.format != DataFormat.parquet && validationPath == null && partitions == 0;
+  boolean onePass(PerceptronClassifier estimator) {
+    return input.format != DataFormat.parquet && validationPath == null && partitions == 0
+        && estimator.getCalibrationFolds() < 2;
   }
 
   /**

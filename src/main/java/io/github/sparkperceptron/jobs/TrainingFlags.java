@@ -157,6 +157,10 @@ final class TrainingFlags {
           .notInStreams("a stream publishes uncalibrated models (the logistic or softmax link of"
               + " the scores), whose scores grow as it learns; calibrate a published model on"
               + " held-out rows instead"),
+      flag("--calibration-folds", "calibrationFolds", "K", "K >= 2: fit the calibrator on"
+          + " out-of-fold scores of K fold models instead of the training rows (K more fits;"
+          + " for data the perceptron nearly separates, e.g. sparse text); 0 = off")
+          .notInStreams("a stream publishes uncalibrated models"),
       flag("--checkpoint-dir", "checkpointDir", "DIR", "write training checkpoints here (any"
           + " Hadoop path); with --resume, a restarted training continues from the last one")
           .streamHasItsOwn(),

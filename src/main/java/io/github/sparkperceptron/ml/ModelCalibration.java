@@ -5,8 +5,13 @@ import io.github.sparkperceptron.calibration.Calibrator;
 import io.github.sparkperceptron.calibration.ScoreSample;
 import io.github.sparkperceptron.train.BlockProbabilities;
 import io.github.sparkperceptron.train.TrainingInput;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.functions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,6 +30,14 @@ import org.slf4j.LoggerFactory;
 final class ModelCalibration {
   private static final Logger LOG = LoggerFactory.getLogger(ModelCalibration.class);
 
+  /**
+   * Below this many training rows per weight, calibrating on the training rows' own scores warns:
+   * on 10,000 generated sparse rows of 10,000 features their sigmoid gave a test log-loss of 2.95
+   * where held-out rows gave 0.60 (BENCHMARKS.md, issue 33); at 5 rows per weight still 0.46
+   * against 0.39.
+   */
+  static final int OVERCONFIDENT_ROWS_PER_WEIGHT = 10;
+
   private ModelCalibration() {
   }
 
@@ -38,6 +51,16 @@ final class ModelCalibration {
   static Calibrator fit(CalibrationMethod method, TrainingInput input,
       PerceptronClassificationModel model, String validationCol) {
     boolean validation = !validationCol.isEmpty();
+    long weights = (long) (model.numClasses() == 2 ? 1 : model.numClasses())
+        * (model.numFeatures() + 1L);
+    if (!validation && method != CalibrationMethod.NONE
+        && input.numRows() < OVERCONFIDENT_ROWS_PER_WEIGHT * weights) {
+      LOG.warn("calibration={} on the training rows' own scores: {} rows for {} weights, where a"
+          + " perceptron can come close to separating its training rows, whose scores then"
+          + " overstate its confidence on new rows (BENCHMARKS.md, issue 33); calibrate on rows"
+          + " it did not train on: validationIndicatorCol, or model.calibrate(heldOutRows, \"{}\")",
+          method.paramValue(), input.numRows(), weights, method.paramValue());
+    }
     return fit(method, input, model, validation, validation ? "the validation rows"
         + " (validationIndicatorCol '" + validationCol + "')" : "the training rows");
   }
@@ -62,6 +85,51 @@ final class ModelCalibration {
       return model.copy(ParamMap.empty()).withCalibration(fit(method, input, model, false,
           "the given rows"));
     }
+  }
+
+  /** The column that holds each row's fold while fold models are trained. */
+  private static final String FOLD = "__spark_perceptron_calibration_fold";
+
+  /**
+   * Cross-fitted calibration (param {@code calibrationFolds} = k ≥ 2): k fold models, each
+   * trained with {@code estimator}'s params (calibration none) on the rows outside one fold,
+   * score that fold's rows; the calibrator of {@code model} (trained on every row) is fitted on
+   * all k folds' scores, joined in fold order. A row's fold is xxhash64(label, features, seed)
+   * mod k: a function of the row and the seed alone, whatever the partitioning or order, so the
+   * same data and seed give the same folds (and, the fold models being reproducible, the same
+   * calibrator).
+   */
+  static Calibrator crossFitted(PerceptronClassifier estimator, Dataset<?> dataset,
+      PerceptronClassificationModel model) {
+    int k = estimator.getCalibrationFolds();
+    CalibrationMethod method = estimator.calibrationValue();
+    Dataset<Row> marked = dataset.toDF().withColumn(FOLD, functions.pmod(functions.xxhash64(
+        functions.col(estimator.getLabelCol()), functions.col(estimator.getFeaturesCol()),
+        functions.lit(estimator.getSeed())), functions.lit(k)));
+    PerceptronClassifier foldEstimator = estimator.copy(ParamMap.empty()).setCalibration("none")
+        .setCalibrationFolds(0).setCheckpointDir("").setEpochListener(null);
+    int slots = dataset.sparkSession().sparkContext().defaultParallelism();
+    List<ScoreSample> parts = new ArrayList<>();
+    for (int f = 0; f < k; f++) {
+      Column inFold = functions.col(FOLD).equalTo(f);
+      PerceptronClassificationModel foldModel = foldEstimator.fit(marked.filter(
+          functions.not(inFold)));
+      try (TrainingInput rows = TrainingInput.prepare(marked.filter(inFold),
+          foldEstimator.trainingConfig(), slots)) {
+        parts.add(BlockProbabilities.sample(rows, foldModel.predictor(), false));
+      }
+    }
+    ScoreSample sample = ScoreSample.concat(model.numClasses(), parts);
+    Calibrator calibrator;
+    try {
+      calibrator = Calibrator.fit(method, sample);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("calibration=" + method.paramValue() + " on the"
+          + " out-of-fold scores of " + k + " folds: " + e.getMessage(), e);
+    }
+    LOG.info("Calibrated {} on the out-of-fold scores of {} folds ({} rows scored): {}",
+        model.uid(), k, sample.size(), calibrator);
+    return calibrator;
   }
 
   private static Calibrator fit(CalibrationMethod method, TrainingInput input,

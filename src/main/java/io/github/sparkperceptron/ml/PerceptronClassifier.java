@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.ml;
 
+import io.github.sparkperceptron.calibration.CalibrationMethod;
 import io.github.sparkperceptron.kernel.LearnerConfig;
 import io.github.sparkperceptron.kernel.LinearState;
 import io.github.sparkperceptron.kernel.UpdateRule;
@@ -184,6 +185,11 @@ public class PerceptronClassifier
     return (PerceptronClassifier) set(calibration(), value);
   }
 
+  /** k ≥ 2: calibrate on out-of-fold scores of k fold models (k more fits); 0 = off. */
+  public PerceptronClassifier setCalibrationFolds(int value) {
+    return (PerceptronClassifier) set(calibrationFolds(), value);
+  }
+
   /**
    * The number of perceptrons trained in parallel and mixed after every epoch (0, the default:
    * as many as the cluster has task slots). The model depends on it; pin it when models must be
@@ -252,7 +258,7 @@ public class PerceptronClassifier
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(dataset.sparkSession().sparkContext());
     try (TrainingInput input = TrainingInput.prepare(dataset, trainingConfig(),
         jsc.sc().defaultParallelism())) {
-      return trainOn(input);
+      return trainOn(input, dataset);
     }
   }
 
@@ -263,7 +269,12 @@ public class PerceptronClassifier
    */
   PerceptronClassificationModel fit(TrainingInput input) {
     checkParams();
-    PerceptronClassificationModel model = trainOn(input);
+    if (getCalibrationFolds() >= 2) {
+      throw new IllegalArgumentException("calibrationFolds=" + getCalibrationFolds()
+          + " trains fold models on the rows as a DataFrame, which this one-pass reading does"
+          + " not keep; fit a DataFrame, or set calibrationFolds=0");
+    }
+    PerceptronClassificationModel model = trainOn(input, null);
     model.setParent(this);
     copyValues(model, extractParamMap());
     return model.withCalibration(model.calibrator());
@@ -282,14 +293,25 @@ public class PerceptronClassifier
           + " mixing, but mixing=oneshot trains every worker alone and mixes once; use"
           + " mixing=momentum or mistakes, or leave mixingRounds at 0");
     }
+    if (getCalibrationFolds() == 1) {
+      throw new IllegalArgumentException("calibrationFolds=1 leaves no rows to train a fold"
+          + " model on; use 2 or more folds, or 0 for none");
+    }
+    if (getCalibrationFolds() >= 2 && !getValidationIndicatorCol().isEmpty()) {
+      throw new IllegalArgumentException("calibrationFolds=" + getCalibrationFolds()
+          + " and validationIndicatorCol both choose the calibration rows; set one of them");
+    }
     if (rule.isPassiveAggressive() && getStepSize() != 1.0) {
       LOG.warn("stepSize={} has no effect with updateRule={}: passive-aggressive rules compute"
           + " their own step", getStepSize(), getUpdateRule());
     }
   }
 
-  /** The mixing loop over the blocks, then the model and its summary. */
-  private PerceptronClassificationModel trainOn(TrainingInput input) {
+  /**
+   * The mixing loop over the blocks, then the model, its summary and its calibrator;
+   * {@code dataset} (the rows as a DataFrame, or null) serves cross-fitted calibration.
+   */
+  private PerceptronClassificationModel trainOn(TrainingInput input, Dataset<?> dataset) {
     UpdateRule rule = updateRuleValue();
     JavaSparkContext jsc = input.sparkContext();
     TrainingConfig config = trainingConfig();
@@ -328,8 +350,10 @@ public class PerceptronClassifier
     PerceptronClassificationModel model = PerceptronClassificationModel.fromStateWeights(uid(),
         learner.numClasses(), learner.numFeatures(), result.modelWeights(), result.vote());
     model.setSummary(new PerceptronTrainingSummary(result, rule.isPassiveAggressive()));
-    return model.withCalibration(ModelCalibration.fit(calibrationValue(), input, model,
-        getValidationIndicatorCol()));
+    return model.withCalibration(getCalibrationFolds() >= 2
+        && calibrationValue() != CalibrationMethod.NONE
+        ? ModelCalibration.crossFitted(this, dataset, model)
+        : ModelCalibration.fit(calibrationValue(), input, model, getValidationIndicatorCol()));
   }
 
   /**
@@ -367,19 +391,19 @@ public class PerceptronClassifier
         averaging(), mixing(), mixingRounds(), shuffle(), shuffleScope(), seed(), threshold(),
         aggregationDepth(), validationPatience(), classWeight(), labelCol(), featuresCol(),
         weightCol(), validationIndicatorCol(), checkpointDir(), checkpointInterval(),
-        numWorkers(), calibration());
+        numWorkers(), calibration(), calibrationFolds());
   }
 
   /**
    * The training params the checkpoint fingerprint hashes, in {@link #trainingParams()}'s order.
    * Left out: where and how often checkpoints are written, which do not change the training,
    * numWorkers, which enters resolved (an automatic numWorkers is the cluster's task slots), and
-   * calibration, fitted after the epochs a checkpoint holds (so checkpoints written before it
-   * existed still resume).
+   * calibration and calibrationFolds, which act after the epochs a checkpoint holds (so
+   * checkpoints written before they existed still resume).
    */
   List<Param<?>> fingerprintedParams() {
     List<Param<?>> skipped = List.of(checkpointDir(), checkpointInterval(), numWorkers(),
-        calibration());
+        calibration(), calibrationFolds());
     List<Param<?>> params = new ArrayList<>(trainingParams());
     params.removeAll(skipped);
     return params;

@@ -62,6 +62,7 @@ public final class PerceptronParamSet implements Serializable {
   final IntParam checkpointInterval;
   final IntParam numWorkers;
   final Param<String> calibration;
+  final IntParam calibrationFolds;
 
   PerceptronParamSet(Params owner) {
     maxIter = new IntParam(owner, "maxIter",
@@ -150,6 +151,14 @@ public final class PerceptronParamSet implements Serializable {
             + " on), else on the training rows' own scores; the weights and the predictions do"
             + " not depend on it (default " + DEFAULT_CALIBRATION.paramValue() + ")",
         ParamChecks.oneOf("calibration", CalibrationMethod.class));
+    calibrationFolds = new IntParam(owner, "calibrationFolds",
+        "k >= 2: fit the calibrator on out-of-fold scores instead (cross-fitting, as"
+            + " scikit-learn's CalibratedClassifierCV with ensemble=False): k more perceptrons,"
+            + " each trained on the rows outside one of k folds (a seeded hash of each row's"
+            + " label and features), score that fold; the model itself still trains on every row."
+            + " Costs k more fits; needs the rows as a DataFrame and no validationIndicatorCol."
+            + " 0 = off (>= 0, not 1)",
+        ParamChecks.intAtLeast("calibrationFolds", 0, "0 = off; at least 2 folds otherwise"));
 
     owner.setDefault(maxIter, DEFAULT_MAX_ITER);
     owner.setDefault(tol, DEFAULT_TOL);
@@ -170,5 +179,6 @@ public final class PerceptronParamSet implements Serializable {
     owner.setDefault(checkpointInterval, 10);
     owner.setDefault(numWorkers, 0);
     owner.setDefault(calibration, DEFAULT_CALIBRATION.paramValue());
+    owner.setDefault(calibrationFolds, 0);
   }
 }

@@ -107,6 +107,15 @@ public interface PerceptronParams extends Params {
     return perceptronParamSet().calibration;
   }
 
+  default IntParam calibrationFolds() {
+    return perceptronParamSet().calibrationFolds;
+  }
+
+  /** The folds of cross-fitted calibration; 0 = off. */
+  default int getCalibrationFolds() {
+    return (Integer) getOrDefault(calibrationFolds());
+  }
+
   default int getMaxIter() {
     return (Integer) getOrDefault(maxIter());
   }

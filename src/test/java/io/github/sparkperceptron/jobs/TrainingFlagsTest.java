@@ -93,7 +93,7 @@ class TrainingFlagsTest {
       }
     }
     assertEquals(List.of("--max-iter", "--validation-patience", "--class-weight",
-        "--calibration", "--checkpoint-interval"), refused);
+        "--calibration", "--calibration-folds", "--checkpoint-interval"), refused);
     // The three missing flags are there.
     for (String flag : new String[] {"--mixing-rounds", "--shuffle-scope", "--weight-col"}) {
       assertNotNull(stream.findOption(flag), flag);

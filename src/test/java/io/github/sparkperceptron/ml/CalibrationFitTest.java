@@ -96,6 +96,51 @@ class CalibrationFitTest {
     assertArrayEquals(ab, model.calibrator().parameters(), 1e-9);
   }
 
+  /**
+   * calibrationFolds=3: the sigmoid of the out-of-fold margins, rebuilt here from Spark's own
+   * xxhash64 folds, three fold models fitted through the public API and their predictRaw; the
+   * model's weights are those of a fit without calibration. The fit's rows may be stored in
+   * another order within a fold, which moves Newton's minimum by rounding only.
+   */
+  @Test
+  void crossFittingFitsTheOutOfFoldScores() {
+    Dataset<Row> data = TestData.frame(SPARK, cancer, 2).cache();
+    PerceptronClassifier estimator = new PerceptronClassifier().setNumWorkers(2).setMaxIter(3)
+        .setSeed(5);
+    PerceptronClassificationModel model = estimator.copy(org.apache.spark.ml.param.ParamMap
+        .empty()).setCalibrationFolds(3).fit(data);
+    assertArrayEquals(estimator.copy(org.apache.spark.ml.param.ParamMap.empty())
+        .setCalibration("none").fit(data).coefficients().toArray(),
+        model.coefficients().toArray(), 0.0);
+    Dataset<Row> folds = data.withColumn("fold", functions.pmod(functions.xxhash64(
+        functions.col("label"), functions.col("features"), functions.lit(5L)),
+        functions.lit(3)));
+    List<Double> margins = new ArrayList<>();
+    List<Integer> classes = new ArrayList<>();
+    for (int f = 0; f < 3; f++) {
+      PerceptronClassificationModel foldModel = estimator.copy(
+          org.apache.spark.ml.param.ParamMap.empty()).setCalibration("none")
+          .fit(folds.filter(functions.col("fold").notEqual(f)));
+      for (Row r : folds.filter(functions.col("fold").equalTo(f)).collectAsList()) {
+        margins.add(foldModel.predictRaw(r.getAs("features")).apply(1));
+        classes.add((int) r.getDouble(0));
+      }
+    }
+    double[] m = margins.stream().mapToDouble(Double::doubleValue).toArray();
+    int[] y = classes.stream().mapToInt(Integer::intValue).toArray();
+    assertArrayEquals(PlattScaling.fit(m, y, ones(m.length), m.length),
+        model.calibrator().parameters(), 1e-9);
+    assertEquals(3, model.getCalibrationFolds());
+
+    assertThrows(IllegalArgumentException.class, () -> estimator.copy(
+        org.apache.spark.ml.param.ParamMap.empty()).setCalibrationFolds(1).fit(data));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> estimator.copy(org.apache.spark.ml.param.ParamMap.empty()).setCalibrationFolds(2)
+            .setValidationIndicatorCol("v").fit(data.withColumn("v", functions.lit(false))));
+    assertEquals("calibrationFolds=2 and validationIndicatorCol both choose the calibration"
+        + " rows; set one of them", e.getMessage());
+  }
+
   @Test
   void theSameDataWorkersAndSeedGiveTheSameCalibratorBitForBit() {
     for (String method : new String[] {"sigmoid", "isotonic"}) {

@@ -53,6 +53,7 @@ class ParamsConformanceTest {
       Map.entry("aggressiveness", 0.5),
       Map.entry("averaging", "vote"),
       Map.entry("calibration", "isotonic"),
+      Map.entry("calibrationFolds", 3),
       Map.entry("checkpointDir", "/tmp/checkpoints"),
       Map.entry("checkpointInterval", 3),
       Map.entry("classWeight", "balanced"),
