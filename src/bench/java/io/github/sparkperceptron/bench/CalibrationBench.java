@@ -3,9 +3,6 @@ package io.github.sparkperceptron.bench;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.rand;
 
-import io.github.sparkperceptron.calibration.CalibrationMethod;
-import io.github.sparkperceptron.calibration.Calibrator;
-import io.github.sparkperceptron.calibration.ScoreSample;
 import io.github.sparkperceptron.data.SyntheticData;
 import io.github.sparkperceptron.evaluation.ProbabilityMetrics;
 import io.github.sparkperceptron.io.LabeledData;
@@ -41,14 +38,14 @@ import org.apache.spark.sql.SparkSession;
  * isotonic      calibration=isotonic, the same rows
  * held out      the perceptron trained on 80% of the training rows (a seeded split), its
  *               calibrator (sigmoid, isotonic) fitted on the other 20% (model.calibrate)
- * cross-fitted  the perceptron trained on all rows; its sigmoid fitted on out-of-fold scores of
- *               3 fold models (scikit-learn's CalibratedClassifierCV(ensemble=False) layout)
+ * cross-fitted  calibrationFolds=3: the perceptron trained on all rows, its calibrator fitted
+ *               on the out-of-fold scores of 3 fold models (sigmoid, isotonic)
  * validation    validationIndicatorCol on a seeded 20% (early stopping and calibration on them)
  * MLlib LR      LogisticRegression with its defaults
  * </pre>
  *
  * on the same cached train and test frames, and the fit time of calibration=none against the
- * default (the target: at most 10% more) and of LR (medians of the repetitions). The generated
+ * default (the target: at most 10% more), cross-fitting and LR (medians of the repetitions). The generated
  * sets' rows are written to {@code OUT/calibration-data/NAME/{train,test}.libsvm}, so that
  * {@code src/bench/python/calibrated_perceptron.py} fits scikit-learn's
  * {@code CalibratedClassifierCV(Perceptron)} on exactly the same splits.
@@ -188,7 +185,11 @@ final class CalibrationBench {
         metrics(on80.calibrate(split[1], "sigmoid"), d.test()));
     results.put("perceptron on 80%, isotonic on 20% held out",
         metrics(on80.calibrate(split[1], "isotonic"), d.test()));
-    results.put("perceptron, sigmoid cross-fitted (3 folds)", crossFitted(none, d));
+    double[] crossFit = new double[1];
+    results.put("perceptron, sigmoid cross-fitted (calibrationFolds=3)", metrics(timed(
+        () -> perceptron("sigmoid").setCalibrationFolds(3).fit(d.train()), crossFit), d.test()));
+    results.put("perceptron, isotonic cross-fitted (calibrationFolds=3)", metrics(
+        perceptron("isotonic").setCalibrationFolds(3).fit(d.train()), d.test()));
 
     Dataset<Row> marked = d.train().withColumn("isValidation", rand(SPLIT_SEED).lt(0.2));
     results.put("perceptron, validationIndicatorCol 20% (early stopping + sigmoid)",
@@ -220,6 +221,8 @@ final class CalibrationBench {
         defaultFit[0], "s");
     report.add("calibration", d.shape(), partitions, "LogisticRegression", "fit_seconds",
         lrFit[0], "s");
+    report.add("calibration", d.shape(), partitions, "calibrationFolds=3", "fit_seconds",
+        crossFit[0], "s");
     double ours = results.get("perceptron, sigmoid on the training rows (default)").logLoss();
     double theirs = results.get("MLlib LogisticRegression (defaults)").logLoss();
     targets.row(d.shape().name + (d.shape().numClasses > 2 ? " (K=" + d.shape().numClasses + ")"
@@ -227,8 +230,9 @@ final class CalibrationBench {
         Report.f("%.3f", ours / theirs), Report.f("%.2f", noneFit[0]),
         Report.f("%.2f", defaultFit[0]), Report.f("%.3f", defaultFit[0] / noneFit[0]));
     report.markdown("### " + d.shape().name + " (" + d.shape().describe() + ")\n\n")
-        .markdown(Report.f("Fit time: calibration=none %.2f s, sigmoid (default) %.2f s, LR"
-            + " %.2f s.\n\n", noneFit[0], defaultFit[0], lrFit[0])).markdown(t.toString());
+        .markdown(Report.f("Fit time: calibration=none %.2f s, sigmoid (default) %.2f s,"
+            + " sigmoid with calibrationFolds=3 %.2f s, LR %.2f s.\n\n", noneFit[0],
+            defaultFit[0], crossFit[0], lrFit[0])).markdown(t.toString());
     report.flush();
   }
 
@@ -247,39 +251,6 @@ final class CalibrationBench {
     }
     seconds[0] = PlainLoop.median(times.stream().mapToDouble(Double::doubleValue).toArray());
     return model;
-  }
-
-  /** Out-of-fold scores of 3 fold models, a sigmoid fitted on them, applied to {@code full}. */
-  private ProbabilityMetrics crossFitted(PerceptronClassificationModel full, Data d) {
-    int k = d.shape().numClasses;
-    Dataset<Row>[] folds = d.train().randomSplit(new double[] {1, 1, 1}, SPLIT_SEED);
-    List<ScoreSample> parts = new ArrayList<>();
-    for (int f = 0; f < folds.length; f++) {
-      Dataset<Row> rest = null;
-      for (int g = 0; g < folds.length; g++) {
-        if (g != f) {
-          rest = rest == null ? folds[g] : rest.union(folds[g]);
-        }
-      }
-      PerceptronClassificationModel model = perceptron("none").fit(rest);
-      List<Row> rows = model.transform(folds[f]).select(col("label"), col("rawPrediction"))
-          .collectAsList();
-      ScoreSample part = ScoreSample.withCapacity(k, rows.size());
-      for (Row r : rows) {
-        // A binary raw prediction is [−m, m]: its margin is at offset 1.
-        part.add(r.<Vector>getAs(1).toArray(), k == 2 ? 1 : 0, (int) r.getDouble(0), 1.0);
-      }
-      parts.add(part);
-    }
-    Calibrator c = Calibrator.fit(CalibrationMethod.SIGMOID, ScoreSample.concat(k, parts));
-    ProbabilityMetrics m = new ProbabilityMetrics(k);
-    double[] p = new double[k];
-    for (Row r : full.transform(d.test()).select(col("label"), col("rawPrediction"))
-        .collectAsList()) {
-      c.probabilities(r.<Vector>getAs(1).toArray(), p);
-      m.add(p, (int) r.getDouble(0), 1.0);
-    }
-    return m;
   }
 
   private static ProbabilityMetrics metrics(Model<?> model, Dataset<Row> test) {
