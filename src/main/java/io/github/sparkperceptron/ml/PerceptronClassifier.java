@@ -380,10 +380,11 @@ public class PerceptronClassifier
 
   /**
    * The params that configure a training, in one fixed order: the update, the epochs and their
-   * order, mixing, the columns read, validation, checkpoints and the workers (not the output
-   * columns {@code predictionCol} and {@code rawPredictionCol}). The checkpoint fingerprint, the
-   * training's log line and the jobs' flag table ({@code jobs/TrainingFlags}) are derived from
-   * this list, so a new param is added here once. The order is part of the checkpoint format:
+   * order, mixing, the columns read, validation, checkpoints, the workers and the calibration
+   * (not the output columns {@code predictionCol}, {@code rawPredictionCol} and
+   * {@code probabilityCol}, nor Spark's {@code thresholds}, a prediction rule the model also
+   * takes). The checkpoint fingerprint, the training's log line and the jobs' flag table
+   * ({@code jobs/TrainingFlags}) are derived from this list, so a new param is added here once. The order is part of the checkpoint format:
    * the fingerprint hashes the params in it, so append, never reorder.
    */
   public List<Param<?>> trainingParams() {

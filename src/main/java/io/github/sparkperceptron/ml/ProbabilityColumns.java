@@ -41,7 +41,8 @@ final class ProbabilityColumns {
   Column probability() {
     Broadcast<Calibrator> c = calibrator;
     if (!rawCol.isEmpty()) {
-      UDF1<Vector, Vector> fromRaw = raw -> probabilities(c.value(), raw.toArray());
+      // A copy: Spark's DenseVector.toArray is the vector's own array.
+      UDF1<Vector, Vector> fromRaw = raw -> probabilities(c.value(), raw.toArray().clone());
       return functions.udf(fromRaw, SQLDataTypes.VectorType()).apply(functions.col(rawCol));
     }
     Broadcast<Predictor> s = scorer;
