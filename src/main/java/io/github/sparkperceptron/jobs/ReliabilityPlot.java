@@ -77,6 +77,7 @@ final class ReliabilityPlot {
     plot.add(top, 3);
 
     XYBarRenderer bars = new XYBarRenderer(0.1);
+    bars.setBarPainter(new org.jfree.chart.renderer.xy.StandardXYBarPainter());
     bars.setSeriesPaint(0, new Color(0xff7f0e));
     bars.setShadowVisible(false);
     bars.setDrawBarOutline(false);
