@@ -135,6 +135,32 @@ class SavedModelCompatibilityTest {
     assertEquals(1, temperature.calibrator().parameters().length, "one temperature");
   }
 
+  /**
+   * An estimator (alone, or in a saved Pipeline or CrossValidator) saved by format 1 has none of
+   * the params the probabilistic hierarchy and calibration added: its metadata, rewritten here as
+   * format 1 wrote it, loads with their defaults.
+   */
+  @Test
+  void anEstimatorSavedBeforeCalibrationLoadsWithTheNewDefaults() throws IOException {
+    Path saved = tmp.resolve("estimator-format-1");
+    new PerceptronClassifier().setMaxIter(4).write().save(saved.toString());
+    String text = metadata(saved);
+    for (String added : new String[] {"calibration", "calibrationFolds", "probabilityCol"}) {
+      text = text.replaceAll(",?\"" + added + "\":(\"[a-z]*\"|[0-9]+)", "");
+    }
+    text = text.replace("\"formatVersion\":" + ModelFiles.FORMAT_VERSION, "\"formatVersion\":1");
+    assertTrue(!text.contains("calibration") && !text.contains("probabilityCol"), text);
+    Path file = metadataFile(saved);
+    Files.writeString(file, text, StandardCharsets.UTF_8);
+    // Hadoop's local file system would check the old text's checksum beside it.
+    Files.deleteIfExists(file.resolveSibling("." + file.getFileName() + ".crc"));
+    PerceptronClassifier loaded = PerceptronClassifier.load(saved.toString());
+    assertEquals(4, loaded.getMaxIter());
+    assertEquals("sigmoid", loaded.getCalibration());
+    assertEquals("probability", loaded.getProbabilityCol());
+    assertTrue(!loaded.isDefined(loaded.thresholds()));
+  }
+
   @Test
   void everySavedStageDeclaresItsFormatVersion() throws IOException {
     PerceptronClassificationModel model = PerceptronClassificationModel.load(
