@@ -64,6 +64,10 @@ public final class TemperatureScaling {
       }
       lo = hi;
       hi *= 2;
+      if (Double.isInfinite(hi)) {
+        // Not reached with smoothed targets (L' turns positive at a finite a); kept finite.
+        return lo;
+      }
     }
     double a = (lo + hi) / 2;
     for (int iteration = 0; iteration < MAX_ITERATIONS && hi - lo > TOLERANCE * hi;
