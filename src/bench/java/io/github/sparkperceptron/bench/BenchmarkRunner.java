@@ -59,6 +59,10 @@ import picocli.CommandLine;
  * rounds      (only on request) issue 18: the fixed cost of a mixing round in one barrier stage
  *             per epoch against one Spark job per round, and the defaults' fit ({@link
  *             RoundsBench})
+ * calibration (only on request) issue 33: log-loss, Brier and ECE of the perceptron's
+ *             probabilities (none, sigmoid, isotonic; training rows, a held-out share,
+ *             cross-fitting, validation rows) against MLlib's LogisticRegression, and the fit
+ *             time of the default calibration against none ({@link CalibrationBench})
  * pipeline    (only on request) issue 20: a plain single-threaded Java loop over LIBSVM files
  *             against submit/stream-train (one file per batch), submit/train --max-iter 1
  *             (reading, training, evaluation) and a 1-row batch's fixed cost ({@link
@@ -83,7 +87,7 @@ public final class BenchmarkRunner implements Callable<Integer> {
           + " memory is measured with epoch), and on request mixing-cost (issue 9), model-size,"
           + " many-class (issue 10), order (= order-kernel and order-accuracy, issue 14),"
           + " export (ONNX export and scoring, issue 23), scoring (issue 21),"
-          + " rounds (issue 18), pipeline (issue 20), strangers (issue 30)")
+          + " rounds (issue 18), pipeline (issue 20), strangers (issue 30), calibration (issue 33)")
   List<String> sections = new ArrayList<>(List.of("mllib", "epoch", "partitions", "scale"));
 
   @Option(names = "--datasets", split = ",", paramLabel = "NAME",
@@ -385,6 +389,9 @@ public final class BenchmarkRunner implements Callable<Integer> {
             exportRows > 0 ? exportRows : quick ? 2_000 : 20_000,
             exportScoringRows > 0 ? exportScoringRows : quick ? 10_000 : 100_000,
             exportDenseLogD >= 0 ? exportDenseLogD : quick ? 20 : 24);
+      }
+      if (sections.contains("calibration")) {
+        new CalibrationBench(spark, report, partitions, repeats, dataDir, out).run(quick, only);
       }
       if (sections.contains("scoring")) {
         new ScoringBench(spark, report, master, partitions, repeats).run(scoringRows,

@@ -1,13 +1,18 @@
 package io.github.sparkperceptron.jobs;
 
+import static org.apache.spark.sql.functions.col;
+
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkperceptron.internal.blocks.TrainingInput;
+import io.github.sparkperceptron.internal.evaluation.ProbabilityMetrics;
 import io.github.sparkperceptron.ml.EngineBridge;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassificationSummary;
+import java.util.List;
 import java.util.Locale;
 import org.apache.spark.ml.linalg.Matrix;
+import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -16,11 +21,16 @@ import org.apache.spark.sql.Row;
  * What the jobs report about a model on labelled data: {@link PerceptronClassificationModel#evaluate}
  * on the rows as read (every row weighs 1), printed for the console and written as JSON.
  *
- * <p>Every metric comes from one pass over the rows: the train job's text input from its cached
- * blocks, other input from one pass of predictions ({@code model.evaluate}).
+ * <p>The metrics of the predictions come from one pass over the rows, those of the
+ * probabilities from a second: the train job's text input from its cached blocks, other input
+ * from passes of predictions ({@code model.evaluate}, {@code model.transform}).
  *
  * <p>JSON (the evaluate job's whole file; the train job's {@code train} and {@code test}
- * objects): {@code rows}; {@code accuracy}; for binary models {@code areaUnderROC} and
+ * objects): {@code rows}; {@code accuracy}; {@code logLoss}, {@code brier} and
+ * {@code expectedCalibrationError} of the model's probabilities (its calibrator; definitions in
+ * {@link ProbabilityMetrics}) and {@code reliability}, the 15 bins of the last (each with its
+ * {@code rows}, mean {@code confidence} and {@code accuracy}); for binary models
+ * {@code areaUnderROC} and
  * {@code areaUnderPR} of the raw predictions; {@code weightedPrecision}, {@code weightedRecall},
  * {@code weightedFMeasure} (per-class values weighted by each class's share of the rows);
  * {@code classes}, one object per class with {@code label}, {@code support} (rows of that
@@ -34,9 +44,12 @@ final class Evaluation {
   private final PerceptronClassificationSummary summary;
   /** confusion[true][predicted], in rows. */
   private final long[][] confusion;
+  /** Log-loss, Brier score, ECE and the reliability bins of the probabilities. */
+  final ProbabilityMetrics probabilities;
 
-  private Evaluation(PerceptronClassificationSummary summary) {
+  private Evaluation(PerceptronClassificationSummary summary, ProbabilityMetrics probabilities) {
     this.summary = summary;
+    this.probabilities = probabilities;
     this.rows = summary.numInstances();
     this.numClasses = summary.numClasses();
     Matrix m = summary.confusionMatrix();
@@ -64,7 +77,29 @@ final class Evaluation {
     if (summary.numClasses() == 2 && summary.numInstances() > 0) {
       summary.areaUnderROC(); // and areaUnderPR: the summary keeps both from one ranking
     }
-    return new Evaluation(summary);
+    return new Evaluation(summary, probabilities(asRead.transform(data)
+        .select(col("label").cast("double"), col(asRead.getProbabilityCol())),
+        model.numClasses()));
+  }
+
+  /**
+   * The probability metrics of (label, probability) rows: one part per partition, merged in
+   * partition order (the same rows give the same bits).
+   */
+  private static ProbabilityMetrics probabilities(Dataset<Row> rows, int numClasses) {
+    List<ProbabilityMetrics> parts = rows.javaRDD().mapPartitions(it -> {
+      ProbabilityMetrics m = new ProbabilityMetrics(numClasses);
+      while (it.hasNext()) {
+        Row r = it.next();
+        m.add(((Vector) r.get(1)).toArray(), (int) r.getDouble(0), 1.0);
+      }
+      return java.util.Collections.singletonList(m).iterator();
+    }).collect();
+    ProbabilityMetrics all = new ProbabilityMetrics(numClasses);
+    for (ProbabilityMetrics part : parts) {
+      all.merge(part);
+    }
+    return all;
   }
 
   /**
@@ -72,7 +107,8 @@ final class Evaluation {
    * in one pass over them.
    */
   static Evaluation of(PerceptronClassificationModel model, TrainingInput data) {
-    return new Evaluation(EngineBridge.evaluate(model, data));
+    return new Evaluation(EngineBridge.evaluate(model, data),
+        EngineBridge.probabilityMetrics(model, data));
   }
 
   double accuracy() {
@@ -90,6 +126,9 @@ final class Evaluation {
   void writeTo(ObjectNode node) {
     node.put("rows", rows);
     Json.putNumber(node, "accuracy", accuracy());
+    Json.putNumber(node, "logLoss", probabilities.logLoss());
+    Json.putNumber(node, "brier", probabilities.brier());
+    Json.putNumber(node, "expectedCalibrationError", probabilities.expectedCalibrationError());
     if (numClasses == 2 && rows > 0) {
       Json.putNumber(node, "areaUnderROC", summary.areaUnderROC());
       Json.putNumber(node, "areaUnderPR", summary.areaUnderPR());
@@ -118,6 +157,16 @@ final class Evaluation {
         r.add(c);
       }
     }
+    ArrayNode bins = node.putArray("reliability");
+    double[] weights = probabilities.binWeights();
+    double[] confidence = probabilities.binConfidences();
+    double[] accuracy = probabilities.binAccuracies();
+    for (int b = 0; b < weights.length; b++) {
+      ObjectNode bin = bins.addObject();
+      bin.put("rows", (long) weights[b]);
+      Json.putNumber(bin, "confidence", confidence[b]);
+      Json.putNumber(bin, "accuracy", accuracy[b]);
+    }
   }
 
   /** A few lines for the console. */
@@ -128,6 +177,11 @@ final class Evaluation {
       sb.append(String.format(Locale.ROOT, ", areaUnderROC %.4f", summary.areaUnderROC()));
     }
     sb.append('\n');
+    if (rows > 0) {
+      sb.append(String.format(Locale.ROOT, "  probabilities: log-loss %.4f, Brier %.4f,"
+          + " expected calibration error %.4f%n", probabilities.logLoss(), probabilities.brier(),
+          probabilities.expectedCalibrationError()));
+    }
     double[] precision = summary.precisionByLabel();
     double[] recall = summary.recallByLabel();
     double[] f1 = summary.fMeasureByLabel();

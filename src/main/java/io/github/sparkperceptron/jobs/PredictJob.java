@@ -31,14 +31,17 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code submit/predict}: scores a file with a saved {@link PerceptronClassificationModel} and
- * writes the input's columns with the model's {@code prediction} and {@code rawPrediction}.
+ * writes the input's columns with the model's {@code prediction}, {@code rawPrediction} and
+ * {@code probability} (the class probabilities of its calibrator; a model saved before
+ * calibration existed gives the uncalibrated link, as it loads with calibration=none).
  */
 @Command(name = "predict", sortOptions = false, mixinStandardHelpOptions = true,
     version = "spark-perceptron predict 0.1.0",
     description = "Score data with a saved perceptron model; write each input row with its"
-        + " prediction and raw prediction.",
+        + " prediction, raw prediction and class probabilities.",
     footer = {"", "LIBSVM input gives the columns label and features; CSV and Parquet input keep"
-        + " every input column. In CSV and JSON output, vectors (rawPrediction, features) are"
+        + " every input column. In CSV and JSON output, vectors (rawPrediction, probability,"
+        + " features) are"
         + " arrays of doubles; Parquet output keeps them as Spark ML vectors.",
         "Spark options (--master, --conf, --properties-file, --driver-memory, ...) go to"
         + " spark-submit; the default master is local[*].",
@@ -49,6 +52,7 @@ public final class PredictJob implements Callable<Integer> {
 
   static final String PREDICTION = "prediction";
   static final String RAW_PREDICTION = "rawPrediction";
+  static final String PROBABILITY = "probability";
 
   @Option(names = "--model", required = true, paramLabel = "DIR",
       description = "a model saved by submit/train (or PerceptronClassificationModel.save)")
@@ -98,7 +102,7 @@ public final class PredictJob implements Callable<Integer> {
         columns.withNumFeatures(model.numFeatures(), "the model").withLabelsPassedThrough(),
         "input data (--input)");
     SavedModel.requireSameWidth(model, data, "input data (--input)");
-    for (String taken : new String[] {PREDICTION, RAW_PREDICTION}) {
+    for (String taken : new String[] {PREDICTION, RAW_PREDICTION, PROBABILITY}) {
       if (data.inputColumns().contains(taken)) {
         throw new BadInputException("The input data (--input) already have a column '" + taken
             + "', which the predictions would overwrite; rename or drop it first");
@@ -106,13 +110,14 @@ public final class PredictJob implements Callable<Integer> {
     }
 
     model.setFeaturesCol(data.featuresCol()).setPredictionCol(PREDICTION)
-        .setRawPredictionCol(RAW_PREDICTION);
+        .setRawPredictionCol(RAW_PREDICTION).setProbabilityCol(PROBABILITY);
     List<Column> kept = new ArrayList<>();
     for (String c : data.inputColumns()) {
       kept.add(ReaderSupport.column(c));
     }
     kept.add(col(PREDICTION));
     kept.add(col(RAW_PREDICTION));
+    kept.add(col(PROBABILITY));
     Dataset<Row> predictions = model.transform(data.frame()).select(kept.toArray(new Column[0]));
     Dataset<Row> written = forOutput(predictions, outputFormat);
 

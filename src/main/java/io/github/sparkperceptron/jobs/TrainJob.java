@@ -77,7 +77,9 @@ public final class TrainJob implements Callable<Integer> {
 
   @Option(names = "--plot", paramLabel = "FILE.png",
       description = "draw the training curves (mistakes, losses and, with --test or --validation,"
-          + " accuracy per epoch) as a PNG; with --test this scores the test data after every epoch")
+          + " accuracy per epoch) as a PNG, and beside it (FILE-reliability.png) the reliability"
+          + " diagram of the model's probabilities on the test data (without --test: the training"
+          + " data); with --test this scores the test data after every epoch")
   String plotPath;
 
   @Option(names = "--overwrite", description = "replace an existing model or metrics file")
@@ -146,7 +148,8 @@ public final class TrainJob implements Callable<Integer> {
     checkOutputs(new ModelOutput(spark.sparkContext().hadoopConfiguration()), estimator);
 
     List<Double> testAccuracy = new ArrayList<>();
-    try (TrainingData data = onePass() ? readOnePass(spark, estimator, weighted, testAccuracy)
+    try (TrainingData data = onePass(estimator)
+        ? readOnePass(spark, estimator, weighted, testAccuracy)
         : readFrames(spark, estimator, weighted, testAccuracy)) {
       if (!data.labelNote.isEmpty()) {
         out.println("Training data: " + data.labelNote);
@@ -178,6 +181,16 @@ public final class TrainJob implements Callable<Integer> {
           throw new java.io.UncheckedIOException("Could not draw the plot", e);
         }
         out.println("Plot written to " + plotPath);
+        Evaluation shown = testEval != null ? testEval : trainEval;
+        String reliability = ReliabilityPlot.besidePlot(plotPath);
+        try {
+          output.writeBytes(reliability, ReliabilityPlot.png("Reliability of the "
+              + model.calibrator().method().paramValue() + " probabilities on the "
+              + (testEval != null ? "test" : "training") + " data", shown.probabilities));
+        } catch (java.io.IOException e) {
+          throw new java.io.UncheckedIOException("Could not draw the reliability diagram", e);
+        }
+        out.println("Reliability diagram written to " + reliability);
       }
       times.end("write");
       if (metricsPath != null) {
@@ -196,11 +209,13 @@ public final class TrainJob implements Callable<Integer> {
   /**
    * Whether the data take the one-pass path: text files, read by the workers straight into the
    * training blocks. Parquet (already binary: no text to parse, and Spark's columnar reader
-   * splits it by row groups), a validation file (its rows join the training rows' workers) and
-   * --partitions (a repartition of the rows) take the DataFrame path.
+   * splits it by row groups), a validation file (its rows join the training rows' workers),
+   * --partitions (a repartition of the rows) and --calibration-folds (fold models train on
+   * filtered rows) take the DataFrame path.
    */
-  boolean onePass() {
-    return input.format != DataFormat.parquet && validationPath == null && partitions == 0;
+  boolean onePass(PerceptronClassifier estimator) {
+    return input.format != DataFormat.parquet && validationPath == null && partitions == 0
+        && estimator.getCalibrationFolds() < 2;
   }
 
   /**
@@ -235,6 +250,8 @@ public final class TrainJob implements Callable<Integer> {
     }
     if (plotPath != null) {
       output.checkWritable(plotPath, overwrite, "--plot");
+      output.checkWritable(ReliabilityPlot.besidePlot(plotPath), overwrite,
+          "--plot (its reliability diagram)");
     }
   }
 

@@ -1,6 +1,7 @@
 package io.github.sparkperceptron.jobs;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.sparkperceptron.internal.calibration.CalibrationMethod;
 import io.github.sparkperceptron.internal.io.BadInputException;
 import io.github.sparkperceptron.internal.kernel.Averaging;
 import io.github.sparkperceptron.internal.kernel.ParamValue;
@@ -148,6 +149,17 @@ final class TrainingFlags {
           + " (balanced: weight each class inversely to its size)")
           .notInStreams("balanced needs every class's size before training starts, which a"
               + " stream does not know; use --weight-col"),
+      flag("--calibration", "calibration", "METHOD", values(CalibrationMethod.class)
+          + ": how the model turns its scores into probabilities (its probability column, the"
+          + " log-loss, Brier score and reliability diagram of the reports), fitted after"
+          + " training on the --validation rows when given, else on the training rows")
+          .notInStreams("a stream publishes uncalibrated models (the logistic or softmax link of"
+              + " the scores), whose scores grow as it learns; calibrate a published model on"
+              + " held-out rows instead"),
+      flag("--calibration-folds", "calibrationFolds", "K", "K >= 2: fit the calibrator on"
+          + " out-of-fold scores of K fold models instead of the training rows (K more fits;"
+          + " for data the perceptron nearly separates, e.g. sparse text); 0 = off")
+          .notInStreams("a stream publishes uncalibrated models"),
       flag("--checkpoint-dir", "checkpointDir", "DIR", "write training checkpoints here (any"
           + " Hadoop path); with --resume, a restarted training continues from the last one")
           .streamHasItsOwn(),

@@ -1,7 +1,9 @@
 package io.github.sparkperceptron.ml;
 
 import io.github.sparkperceptron.internal.blocks.BlockEvaluation;
+import io.github.sparkperceptron.internal.blocks.BlockProbabilities;
 import io.github.sparkperceptron.internal.blocks.TrainingInput;
+import io.github.sparkperceptron.internal.evaluation.ProbabilityMetrics;
 import io.github.sparkperceptron.internal.kernel.Averaging;
 import io.github.sparkperceptron.internal.kernel.LinearState;
 import io.github.sparkperceptron.internal.mixing.MixingMode;
@@ -46,6 +48,15 @@ public final class EngineBridge {
         r.areaUnderPR());
   }
 
+  /**
+   * The log-loss, Brier score and expected calibration error of {@code model}'s probabilities
+   * (its calibrator) on cached blocks, unweighted, in one pass.
+   */
+  public static ProbabilityMetrics probabilityMetrics(PerceptronClassificationModel model,
+      TrainingInput data) {
+    return BlockProbabilities.metrics(data, model.predictor(), model.calibrator());
+  }
+
   /** The accuracy of {@code model} on cached blocks of data read only to be scored, in one pass. */
   public static double accuracy(PerceptronClassificationModel model, TrainingInput data) {
     return BlockEvaluation.accuracy(data, model.predictor());
@@ -53,13 +64,15 @@ public final class EngineBridge {
 
   /**
    * The model of a learner state, carrying {@code params}' param values (averaged weights when
-   * averaging; a stream never votes).
+   * averaging; a stream never votes) but no fitted calibrator: its probabilities are the raw
+   * link, calibration=none (see StreamingPerceptron for why).
    */
   public static PerceptronClassificationModel model(PerceptronClassifier params, int numClasses,
       int numFeatures, LinearState state) {
     PerceptronClassificationModel model = PerceptronClassificationModel.fromStateWeights(
         params.uid(), numClasses, numFeatures, state.modelWeights(), null);
-    return params.copyValues(model, params.extractParamMap()).setParent(params);
+    params.copyValues(model, params.extractParamMap()).setParent(params);
+    return model.withCalibration(model.calibrator());
   }
 
   /**

@@ -35,6 +35,8 @@ import scala.math.BigInt;
  * <pre>
  * 1  data/: one Parquet row (numClasses, numFeatures, coefficientMatrix K'×d, interceptVector);
  *    vote/starts and vote/segments for a voted model; initialModel/ beside an estimator
+ * 2  as 1, plus calibration/ in every model: its calibrator ({@link CalibratorFiles}); a model
+ *    of version 1 reads with the uncalibrated link (calibration=none)
  * </pre>
  */
 final class ModelFiles {
@@ -42,7 +44,7 @@ final class ModelFiles {
   }
 
   /** The version of the saved layout this code writes, and the newest it reads. */
-  static final int FORMAT_VERSION = 1;
+  static final int FORMAT_VERSION = 2;
   /** The metadata field that holds it. */
   static final String FORMAT_VERSION_KEY = "formatVersion";
 

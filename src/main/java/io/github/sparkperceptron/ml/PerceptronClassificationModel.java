@@ -1,6 +1,8 @@
 package io.github.sparkperceptron.ml;
 
 import io.github.sparkperceptron.internal.blocks.InputChecks;
+import io.github.sparkperceptron.internal.calibration.CalibrationMethod;
+import io.github.sparkperceptron.internal.calibration.Calibrator;
 import io.github.sparkperceptron.internal.kernel.Predictor;
 import io.github.sparkperceptron.internal.kernel.VotedPerceptron;
 import java.util.List;
@@ -10,6 +12,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.ml.attribute.AttributeGroup;
 import org.apache.spark.ml.classification.ClassificationModel;
+import org.apache.spark.ml.classification.ProbabilisticClassificationModel;
 import org.apache.spark.ml.linalg.DenseMatrix;
 import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.ml.linalg.Matrix;
@@ -48,6 +51,16 @@ import org.slf4j.LoggerFactory;
  * instead (see {@link VotedPerceptron}): binary raw prediction [−v, v] with v the weighted vote,
  * predicting 1 when v &gt; {@code threshold}; multiclass raw prediction = the K vote totals.
  *
+ * <p><b>Probabilities.</b> The model is a Spark {@code ProbabilisticClassificationModel}: its
+ * {@link #calibrator()} (param {@code calibration}, fitted after training; see
+ * {@link Calibrator}) maps the raw prediction to the {@code probabilityCol}, which
+ * {@code BinaryClassificationEvaluator}, {@code MulticlassClassificationEvaluator}'s
+ * {@code logLoss}, {@code CrossValidator} and {@code OneVsRest} read as they read logistic
+ * regression's. The prediction does not come from the probabilities: it stays the margin rule
+ * above ({@code threshold}, LinearSVC's semantics), bit for bit as without calibration, unless
+ * {@code thresholds} is set, which switches to Spark's probabilistic rule: the class of the
+ * largest p_k / t_k ({@link ProbabilityColumns}).
+ *
  * <p>Prediction costs O(K'·non-zeros of x) (a vote: see {@link VotedPerceptron}). The model is
  * immutable apart from its output params (column names, {@code threshold}); it carries the
  * estimator's params with the same getters.
@@ -68,7 +81,7 @@ import org.slf4j.LoggerFactory;
  * {@link #predictRaw}/{@link #predict}, which score with the same {@link Predictor}.
  */
 public class PerceptronClassificationModel
-    extends ClassificationModel<Vector, PerceptronClassificationModel>
+    extends ProbabilisticClassificationModel<Vector, PerceptronClassificationModel>
     implements PerceptronParams, GeneralMLWritable,
         HasTrainingSummary<PerceptronTrainingSummary> {
   private static final long serialVersionUID = 1L;
@@ -91,6 +104,8 @@ public class PerceptronClassificationModel
   private final double[] intercepts;
   /** The voted perceptron's vote (averaging=vote), or {@code null}. */
   private final VotedPerceptron vote;
+  /** Raw scores to the probabilityCol: none (the raw link) until fit or load sets one. */
+  private Calibrator calibrator;
   private transient PerceptronTrainingSummary trainingSummary;
   /** The scorer of {@link #predictRaw} and {@link #predict}, built on first use. */
   private transient volatile Predictor scorer;
@@ -130,6 +145,7 @@ public class PerceptronClassificationModel
       throw new IllegalArgumentException("the vote's shape differs from the model's");
     }
     this.vote = vote;
+    this.calibrator = Calibrator.none(numClasses);
   }
 
   private static String stash(String uid) {
@@ -232,15 +248,74 @@ public class PerceptronClassificationModel
     return rawPrediction(scorer(), getFeaturesCol(), features);
   }
 
-  /** The prediction rule of {@link Predictor}: the same as {@code raw2prediction(predictRaw(x))}. */
+  /**
+   * The prediction rule of {@link Predictor} (with {@code thresholds} set: Spark's rule on the
+   * probabilities); the same as {@code raw2prediction(predictRaw(x))}.
+   */
   @Override
   public double predict(Vector features) {
-    return prediction(scorer(), getFeaturesCol(), features);
+    return isDefined(thresholds()) ? probability2prediction(predictProbability(features))
+        : prediction(scorer(), getFeaturesCol(), features);
   }
 
   @Override
   public double raw2prediction(Vector rawPrediction) {
-    return rawToPrediction(numClasses, getThreshold(), rawPrediction);
+    return isDefined(thresholds()) ? probability2prediction(raw2probability(rawPrediction))
+        : rawToPrediction(numClasses, getThreshold(), rawPrediction);
+  }
+
+  @Override
+  public double probability2prediction(Vector probability) {
+    return isDefined(thresholds()) ? ProbabilityColumns.thresholded(probability.toArray(),
+        ProbabilityColumns.thresholds(this)) : super.probability2prediction(probability);
+  }
+
+  /**
+   * The map from this model's raw prediction to its {@code probabilityCol}: the calibrator fitted
+   * after training (param {@code calibration}), or the uncalibrated link (calibration=none, a
+   * model loaded from the format before calibration, a stream's model).
+   */
+  public Calibrator calibrator() {
+    return calibrator;
+  }
+
+  /**
+   * A copy of this model whose calibrator ({@code method}: none, sigmoid or isotonic) is fitted
+   * on every row of {@code dataset} (its labelCol, featuresCol and weightCol, as fit reads them):
+   * rows held out of training, or a stream's published model. Weights and predictions are kept.
+   */
+  public PerceptronClassificationModel calibrate(Dataset<?> dataset, String method) {
+    return ModelCalibration.onRows(this, dataset, CalibrationMethod.fromParam(method));
+  }
+
+  /** Sets the calibrator (fit, load), and the {@code calibration} param to its method. */
+  PerceptronClassificationModel withCalibration(Calibrator fitted) {
+    if (fitted.numClasses() != numClasses) {
+      throw new IllegalArgumentException("a calibrator of " + fitted.numClasses()
+          + " classes for a " + numClasses + "-class model");
+    }
+    this.calibrator = fitted;
+    set(calibration(), fitted.method().paramValue());
+    return this;
+  }
+
+  /**
+   * Spark's probabilistic contract: the class probabilities of a raw prediction (binary
+   * [−m, m], or the K scores), in place for a dense vector; see {@link Calibrator}.
+   */
+  @Override
+  public Vector raw2probabilityInPlace(Vector rawPrediction) {
+    double[] values = rawPrediction instanceof DenseVector
+        ? ((DenseVector) rawPrediction).values() : rawPrediction.toArray();
+    calibrator.probabilities(values, values);
+    return rawPrediction instanceof DenseVector ? rawPrediction : Vectors.dense(values);
+  }
+
+  /** Spark's; declared since Java sees its Scala override of ClassificationModel's as two. */
+  @Override
+  @SuppressWarnings("rawtypes")
+  public scala.Tuple3 findSummaryModel() {
+    return super.findSummaryModel();
   }
 
   /** Whether predictions come from the voted perceptron's vote (averaging=vote). */
@@ -287,7 +362,7 @@ public class PerceptronClassificationModel
   }
 
   /** The raw prediction: binary [−m, m] (m the margin or vote total), multiclass the K scores. */
-  private static Vector rawPrediction(Predictor scorer, String featuresCol, Vector features) {
+  static Vector rawPrediction(Predictor scorer, String featuresCol, Vector features) {
     checkSize(featuresCol, scorer.numFeatures(), features);
     double[] raw = features instanceof SparseVector
         ? scorer.rawScores(((SparseVector) features).indices(),
@@ -313,23 +388,31 @@ public class PerceptronClassificationModel
   }
 
   /**
-   * Spark's {@code ClassificationModel.transform} (the same columns, metadata and values: the raw
-   * prediction from the features, the prediction from the raw prediction when that column is
-   * set, else from the features), with the UDFs closed over a broadcast scorer instead of the
-   * model. The broadcast lives as long as the returned DataFrame can be computed; Spark's
-   * ContextCleaner removes it once that is garbage.
+   * Spark's {@code ProbabilisticClassificationModel.transform} (the same columns, metadata and
+   * values: the raw prediction from the features; the probability from the raw prediction when
+   * that column is set, else from the features; the prediction from the raw prediction when
+   * that column is set, else from the features, by the margin rule, or with {@code thresholds}
+   * by Spark's rule on the probabilities), with the UDFs closed over a broadcast scorer (and
+   * calibrator) instead of the model. The broadcasts live as long as the returned DataFrame can
+   * be computed; Spark's ContextCleaner removes them once that is garbage.
    */
   @Override
   public Dataset<Row> transform(Dataset<?> dataset) {
     StructType outputSchema = transformSchema(dataset.schema(), true);
     String rawCol = getRawPredictionCol();
+    String probabilityCol = getProbabilityCol();
     String predictionCol = getPredictionCol();
-    if (rawCol.isEmpty() && predictionCol.isEmpty()) {
+    if (rawCol.isEmpty() && probabilityCol.isEmpty() && predictionCol.isEmpty()) {
       LOG.warn("{}: transform() was called as NOOP since no output columns were set.", uid());
       return dataset.toDF();
     }
-    Broadcast<Predictor> broadcast = JavaSparkContext
-        .fromSparkContext(dataset.sparkSession().sparkContext()).broadcast(scorer());
+    double[] thresholdValues = isDefined(thresholds()) ? ProbabilityColumns.thresholds(this)
+        : null;
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(dataset.sparkSession()
+        .sparkContext());
+    Broadcast<Predictor> broadcast = jsc.broadcast(scorer());
+    Broadcast<Calibrator> calibration = probabilityCol.isEmpty() && thresholdValues == null
+        ? null : jsc.broadcast(calibrator);
     String featuresCol = getFeaturesCol();
     Dataset<Row> out = dataset.toDF();
     if (!rawCol.isEmpty()) {
@@ -337,8 +420,16 @@ public class PerceptronClassificationModel
           .apply(functions.col(featuresCol))
           .as(rawCol, outputSchema.apply(rawCol).metadata()));
     }
+    ProbabilityColumns columns = new ProbabilityColumns(broadcast, calibration, featuresCol,
+        rawCol);
+    if (!probabilityCol.isEmpty()) {
+      out = out.withColumn(probabilityCol, columns.probability()
+          .as(probabilityCol, outputSchema.apply(probabilityCol).metadata()));
+    }
     if (!predictionCol.isEmpty()) {
-      Column predicted = rawCol.isEmpty()
+      Column predicted = thresholdValues != null
+          ? columns.thresholdedPrediction(probabilityCol, thresholdValues)
+          : rawCol.isEmpty()
           ? predictionUdf(broadcast, featuresCol).apply(functions.col(featuresCol))
           : rawToPredictionUdf(broadcast).apply(functions.col(rawCol));
       out = out.withColumn(predictionCol,
@@ -495,13 +586,15 @@ public class PerceptronClassificationModel
     PerceptronClassificationModel copied = new PerceptronClassificationModel(uid(), numClasses,
         numFeatures, coefficients.clone(), intercepts.clone(), vote);
     copied.trainingSummary = trainingSummary;
+    copied.calibrator = calibrator;
     return copyValues(copied, extra).setParent(parent());
   }
 
   @Override
   public String toString() {
     return "PerceptronClassificationModel: uid=" + uid() + ", numClasses=" + numClasses
-        + ", numFeatures=" + numFeatures + ", averaging=" + getAveraging();
+        + ", numFeatures=" + numFeatures + ", averaging=" + getAveraging() + ", calibration="
+        + calibrator.method().paramValue();
   }
 
   /**
@@ -552,6 +645,7 @@ public class PerceptronClassificationModel
     if (instance.vote != null) {
       VoteFiles.save(spark, instance.vote, path);
     }
+    CalibratorFiles.save(spark, instance.calibrator, path);
   }
 
   private static final class Reader extends MLReader<PerceptronClassificationModel> {
@@ -576,14 +670,17 @@ public class PerceptronClassificationModel
       PerceptronClassificationModel plain = new PerceptronClassificationModel(metadata.uid(),
           numClasses, numFeatures, coef, icpt, null);
       metadata.getAndSetParams(plain, scala.Option.empty());
+      // Format 1 has no calibrator: such a model gives the raw link (calibration=none).
+      Calibrator calibrator = ModelFiles.formatVersion(metadata, path) >= 2
+          ? CalibratorFiles.load(sparkSession(), path, numClasses) : Calibrator.none(numClasses);
       if (!VoteFiles.exists(sparkSession(), path)) {
-        return plain;
+        return plain.withCalibration(calibrator);
       }
       VotedPerceptron vote = VoteFiles.load(sparkSession(), path, numClasses, numFeatures,
           plain.getFitIntercept());
       PerceptronClassificationModel model = new PerceptronClassificationModel(metadata.uid(),
           numClasses, numFeatures, coef, icpt, vote);
-      return plain.copyValues(model, plain.extractParamMap());
+      return plain.copyValues(model, plain.extractParamMap()).withCalibration(calibrator);
     }
   }
 }

@@ -2,6 +2,7 @@ package io.github.sparkperceptron.ml;
 
 import io.github.sparkperceptron.internal.blocks.InputChecks;
 import io.github.sparkperceptron.internal.blocks.TrainingInput;
+import io.github.sparkperceptron.internal.calibration.CalibrationMethod;
 import io.github.sparkperceptron.internal.engine.EpochCallback;
 import io.github.sparkperceptron.internal.engine.MixingLoop;
 import io.github.sparkperceptron.internal.engine.TrainingResult;
@@ -17,7 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.ml.classification.Classifier;
+import org.apache.spark.ml.classification.ProbabilisticClassifier;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
@@ -40,6 +41,8 @@ import org.slf4j.LoggerFactory;
  * Freund &amp; Schapire (1999); Collins (2002)  averaged and voted perceptron, multiclass perceptron
  * Crammer et al. (2006)                     passive-aggressive updates (pa, pa1, pa2)
  * McDonald, Hall &amp; Mann (2010)              iterative parameter mixing
+ * Platt (1999); Guo et al. (2017);          the probabilities: a sigmoid, temperature scaling or
+ *   Zadrozny &amp; Elkan (2002)               isotonic regression of the scores (calibration)
  * </pre>
  *
  * <p>Binary labels are 0/1 (internally y = 2l − 1); multiclass labels 0 .. K−1, with K from the
@@ -54,7 +57,7 @@ import org.slf4j.LoggerFactory;
  * {@code Pipeline}; see the README for Java and Scala examples.
  */
 public class PerceptronClassifier
-    extends Classifier<Vector, PerceptronClassifier, PerceptronClassificationModel>
+    extends ProbabilisticClassifier<Vector, PerceptronClassifier, PerceptronClassificationModel>
     implements PerceptronParams, MLWritable {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(PerceptronClassifier.class);
@@ -178,6 +181,16 @@ public class PerceptronClassifier
     return (PerceptronClassifier) set(classWeight(), value);
   }
 
+  /** {@code none}, {@code sigmoid} (the default) or {@code isotonic}: see the param's doc. */
+  public PerceptronClassifier setCalibration(String value) {
+    return (PerceptronClassifier) set(calibration(), value);
+  }
+
+  /** k ≥ 2: calibrate on out-of-fold scores of k fold models (k more fits); 0 = off. */
+  public PerceptronClassifier setCalibrationFolds(int value) {
+    return (PerceptronClassifier) set(calibrationFolds(), value);
+  }
+
   /**
    * The number of perceptrons trained in parallel and mixed after every epoch (0, the default:
    * as many as the cluster has task slots). The model depends on it; pin it when models must be
@@ -235,8 +248,19 @@ public class PerceptronClassifier
   }
 
   /**
+   * Spark's {@code fit}, after which the model's {@code calibration} param names the calibrator
+   * it has (fit copies this estimator's params onto the model; a model of a single class has no
+   * fitted calibrator, whatever was asked).
+   */
+  @Override
+  public PerceptronClassificationModel fit(Dataset<?> dataset) {
+    PerceptronClassificationModel model = super.fit(dataset);
+    return model.withCalibration(model.calibrator());
+  }
+
+  /**
    * Trains the model: check the params → read the data into cached blocks (validating every row)
-   * → run the mixing loop → build the model and its summary.
+   * → run the mixing loop → build the model and its summary → fit its calibrator.
    */
   @Override
   public PerceptronClassificationModel train(Dataset<?> dataset) {
@@ -244,7 +268,7 @@ public class PerceptronClassifier
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(dataset.sparkSession().sparkContext());
     try (TrainingInput input = TrainingInput.prepare(dataset,
         TrainingPlan.forFit(jsc, trainingConfig()))) {
-      return trainOn(input);
+      return trainOn(input, dataset);
     }
   }
 
@@ -255,9 +279,15 @@ public class PerceptronClassifier
    */
   PerceptronClassificationModel fit(TrainingInput input) {
     checkParams();
-    PerceptronClassificationModel model = trainOn(input);
+    if (getCalibrationFolds() >= 2) {
+      throw new IllegalArgumentException("calibrationFolds=" + getCalibrationFolds()
+          + " trains fold models on the rows as a DataFrame, which this one-pass reading does"
+          + " not keep; fit a DataFrame, or set calibrationFolds=0");
+    }
+    PerceptronClassificationModel model = trainOn(input, null);
     model.setParent(this);
-    return copyValues(model, extractParamMap());
+    copyValues(model, extractParamMap());
+    return model.withCalibration(model.calibrator());
   }
 
   private void checkParams() {
@@ -273,14 +303,25 @@ public class PerceptronClassifier
           + " mixing, but mixing=oneshot trains every worker alone and mixes once; use"
           + " mixing=momentum or mistakes, or leave mixingRounds at 0");
     }
+    if (getCalibrationFolds() == 1) {
+      throw new IllegalArgumentException("calibrationFolds=1 leaves no rows to train a fold"
+          + " model on; use 2 or more folds, or 0 for none");
+    }
+    if (getCalibrationFolds() >= 2 && !getValidationIndicatorCol().isEmpty()) {
+      throw new IllegalArgumentException("calibrationFolds=" + getCalibrationFolds()
+          + " and validationIndicatorCol both choose the calibration rows; set one of them");
+    }
     if (rule.isPassiveAggressive() && getStepSize() != 1.0) {
       LOG.warn("stepSize={} has no effect with updateRule={}: passive-aggressive rules compute"
           + " their own step", getStepSize(), getUpdateRule());
     }
   }
 
-  /** The mixing loop over the blocks, then the model and its summary. */
-  private PerceptronClassificationModel trainOn(TrainingInput input) {
+  /**
+   * The mixing loop over the blocks, then the model, its summary and its calibrator;
+   * {@code dataset} (the rows as a DataFrame, or null) serves cross-fitted calibration.
+   */
+  private PerceptronClassificationModel trainOn(TrainingInput input, Dataset<?> dataset) {
     UpdateRule rule = updateRuleValue();
     TrainingConfig config = input.plan().config();
     LearnerConfig learner = config.learner(input.numFeatures(), input.numClasses(),
@@ -311,13 +352,17 @@ public class PerceptronClassifier
           uid(), learner.numClasses(), learner.numFeatures(), state.modelWeights(), vote);
       PerceptronClassificationModel m = copyValues(snapshot, extractParamMap());
       m.setParent(this);
+      m.withCalibration(m.calibrator()); // an epoch's model is not calibrated
       epochListener.onEpoch(epoch, m);
     };
     TrainingResult result = loop.run(start, () -> fingerprint(input), callback);
     PerceptronClassificationModel model = PerceptronClassificationModel.fromStateWeights(uid(),
         learner.numClasses(), learner.numFeatures(), result.modelWeights(), result.vote());
-    return model.setSummary(new PerceptronTrainingSummary(result,
-        rule.isPassiveAggressive()));
+    model.setSummary(new PerceptronTrainingSummary(result, rule.isPassiveAggressive()));
+    return model.withCalibration(getCalibrationFolds() >= 2
+        && calibrationValue() != CalibrationMethod.NONE
+        ? ModelCalibration.crossFitted(this, dataset, model)
+        : ModelCalibration.fit(calibrationValue(), input, model, getValidationIndicatorCol()));
   }
 
   /**
@@ -345,10 +390,11 @@ public class PerceptronClassifier
 
   /**
    * The params that configure a training, in one fixed order: the update, the epochs and their
-   * order, mixing, the columns read, validation, checkpoints and the workers (not the output
-   * columns {@code predictionCol} and {@code rawPredictionCol}). The checkpoint fingerprint, the
-   * training's log line and the jobs' flag table ({@code jobs/TrainingFlags}) are derived from
-   * this list, so a new param is added here once. The order is part of the checkpoint format:
+   * order, mixing, the columns read, validation, checkpoints, the workers and the calibration
+   * (not the output columns {@code predictionCol}, {@code rawPredictionCol} and
+   * {@code probabilityCol}, nor Spark's {@code thresholds}, a prediction rule the model also
+   * takes). The checkpoint fingerprint, the training's log line and the jobs' flag table
+   * ({@code jobs/TrainingFlags}) are derived from this list, so a new param is added here once. The order is part of the checkpoint format:
    * the fingerprint hashes the params in it, so append, never reorder.
    */
   public List<Param<?>> trainingParams() {
@@ -356,18 +402,19 @@ public class PerceptronClassifier
         averaging(), mixing(), mixingRounds(), shuffle(), shuffleScope(), seed(), threshold(),
         aggregationDepth(), validationPatience(), classWeight(), labelCol(), featuresCol(),
         weightCol(), validationIndicatorCol(), checkpointDir(), checkpointInterval(),
-        numWorkers(), storageLevel());
+        numWorkers(), storageLevel(), calibration(), calibrationFolds());
   }
 
   /**
    * The training params the checkpoint fingerprint hashes, in {@link #trainingParams()}'s order.
    * Left out: where and how often checkpoints are written and where the data are cached, which
-   * do not change the training, and numWorkers, which enters resolved (an automatic numWorkers is
-   * the cluster's task slots).
+   * do not change the training, numWorkers, which enters resolved (an automatic numWorkers is
+   * the cluster's task slots), and calibration and calibrationFolds, which act after the epochs a
+   * checkpoint holds (so checkpoints written before they existed still resume).
    */
   List<Param<?>> fingerprintedParams() {
     List<Param<?>> skipped = List.of(checkpointDir(), checkpointInterval(), numWorkers(),
-        storageLevel());
+        storageLevel(), calibration(), calibrationFolds());
     List<Param<?>> params = new ArrayList<>(trainingParams());
     params.removeAll(skipped);
     return params;
@@ -421,6 +468,7 @@ public class PerceptronClassifier
       Arrays.fill(intercepts, Double.NEGATIVE_INFINITY);
       intercepts[onlyClass] = Double.POSITIVE_INFINITY;
     }
+    // No calibrator either: the infinite intercept gives its class probability 1.
     PerceptronClassificationModel model = new PerceptronClassificationModel(uid(),
         learner.numClasses(), learner.numFeatures(),
         new double[rows * learner.numFeatures()], intercepts, null);

@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.ml;
 
+import io.github.sparkperceptron.internal.calibration.CalibrationMethod;
 import io.github.sparkperceptron.internal.kernel.Averaging;
 import io.github.sparkperceptron.internal.kernel.ShuffleScope;
 import io.github.sparkperceptron.internal.kernel.UpdateRule;
@@ -106,6 +107,19 @@ public interface PerceptronParams extends Params {
     return perceptronParamSet().storageLevel;
   }
 
+  default Param<String> calibration() {
+    return perceptronParamSet().calibration;
+  }
+
+  default IntParam calibrationFolds() {
+    return perceptronParamSet().calibrationFolds;
+  }
+
+  /** The folds of cross-fitted calibration; 0 = off. */
+  default int getCalibrationFolds() {
+    return (Integer) getOrDefault(calibrationFolds());
+  }
+
   default int getMaxIter() {
     return (Integer) getOrDefault(maxIter());
   }
@@ -201,6 +215,15 @@ public interface PerceptronParams extends Params {
   /** The number of workers asked for; 0 means automatic (the cluster's task slots). */
   default int getNumWorkers() {
     return (Integer) getOrDefault(numWorkers());
+  }
+
+  default String getCalibration() {
+    return getOrDefault(calibration());
+  }
+
+  /** {@link #getCalibration()} as the calibration package's enum. */
+  default CalibrationMethod calibrationValue() {
+    return CalibrationMethod.fromParam(getCalibration());
   }
 
   /** {@link #getUpdateRule()} as the kernel's enum. */

@@ -162,7 +162,8 @@ final class VoteFiles {
         + " written by another program");
   }
 
-  private static Seq<Object> boxed(double[] values) {
+  /** {@code values} as a Scala sequence, for a Parquet array column (also CalibratorFiles'). */
+  static Seq<Object> boxed(double[] values) {
     List<Object> list = new ArrayList<>(values.length);
     for (double v : values) {
       list.add(v);
@@ -178,7 +179,8 @@ final class VoteFiles {
     return CollectionConverters.asScala(list).toSeq();
   }
 
-  private static double[] doubles(List<Object> list) {
+  /** A Parquet array column's doubles (also CalibratorFiles'). */
+  static double[] doubles(List<Object> list) {
     double[] out = new double[list.size()];
     for (int i = 0; i < out.length; i++) {
       out[i] = ((Number) list.get(i)).doubleValue();

@@ -9,7 +9,15 @@
  * {@code io.github.sparkperceptron.internal.engine}) runs the epochs and calls back after each, which the
  * estimator turns into {@link io.github.sparkperceptron.ml.EpochListener} calls with models → the
  * model and its {@link io.github.sparkperceptron.ml.PerceptronTrainingSummary} are built from the
- * engine's {@code TrainingResult}. {@link io.github.sparkperceptron.ml.EngineBridge} offers the
- * same conversions to the stream learner.
+ * engine's {@code TrainingResult} → its calibrator is fitted ({@code ModelCalibration}: one pass
+ * over the calibration rows' scores, {@code calibration} and {@code calibrationFolds}).
+ * {@link io.github.sparkperceptron.ml.EngineBridge} offers the same conversions to the stream
+ * learner.
+ *
+ * <p>Both classes are Spark's probabilistic ones ({@code ProbabilisticClassifier},
+ * {@code ProbabilisticClassificationModel}): the model's {@code probabilityCol} comes from its
+ * {@link io.github.sparkperceptron.internal.calibration.Calibrator}, saved in {@code calibration/}
+ * ({@code CalibratorFiles}); its predictions stay the margin rule unless {@code thresholds} is
+ * set ({@code ProbabilityColumns}).
  */
 package io.github.sparkperceptron.ml;

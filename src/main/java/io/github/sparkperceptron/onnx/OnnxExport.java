@@ -13,9 +13,11 @@ import org.apache.spark.ml.linalg.Matrix;
  * A trained {@link PerceptronClassificationModel} as an ONNX model, for serving it outside Spark
  * (ONNX Runtime in Java, Python, C#, C++, JavaScript...). The graph ({@link PerceptronGraphs})
  * takes one input, {@code features}, a dense double tensor [N, d], and gives {@code prediction}
- * (double [N], the class index as Spark gives it, threshold included) and {@code rawPrediction}
+ * (double [N], the class index as Spark gives it, threshold included), {@code rawPrediction}
  * (double [N, K''], exactly what Spark's rawPrediction holds: [−m, m] for binary models, the K
- * scores otherwise), built from standard operators at opset {@value #OPSET}. Every model exports:
+ * scores otherwise) and {@code probability} (double [N, K''], Spark's probability column: the
+ * model's calibrator, {@link ProbabilityGraph}), built from standard operators at opset
+ * {@value #OPSET}. Every model exports:
  * binary and multiclass, every update rule, averaging none, average and vote.
  *
  * <p><b>Size limit.</b> An ONNX model is one protobuf message, and protobuf limits a message to
@@ -50,7 +52,7 @@ public final class OnnxExport {
       long rows = model.numClasses() == 2 ? 1 : model.numClasses();
       values = rows * (model.numFeatures() + 1L);
     }
-    return 8 * values + STRUCTURE_BYTES;
+    return 8 * (values + ProbabilityGraph.values(model.calibrator())) + STRUCTURE_BYTES;
   }
 
   /**
@@ -120,11 +122,14 @@ public final class OnnxExport {
     meta.put("updateRule", model.getUpdateRule());
     meta.put("fitIntercept", Boolean.toString(model.getFitIntercept()));
     meta.put("threshold", Double.toString(model.getThreshold()));
+    meta.put("calibration", model.calibrator().method().paramValue());
     String doc = "Perceptron classifier (spark-perceptron " + model.uid() + "): "
         + model.numClasses() + " classes, " + model.numFeatures() + " features, averaging="
         + model.getAveraging() + (model.numClasses() == 2 ? ", threshold=" + model.getThreshold()
         : "") + ". Input features: double [N, " + model.numFeatures() + "]; outputs prediction"
-        + " (double [N], the class index) and rawPrediction (Spark's raw prediction).";
-    return new PerceptronGraphs.Description(doc, meta);
+        + " (double [N], the class index), rawPrediction (Spark's raw prediction) and"
+        + " probability (Spark's probability, calibration="
+        + model.calibrator().method().paramValue() + ").";
+    return new PerceptronGraphs.Description(doc, meta, model.calibrator());
   }
 }

@@ -20,6 +20,7 @@ import java.nio.ByteOrder;
  */
 final class OnnxGraph {
   private final GraphProto.Builder graph = GraphProto.newBuilder();
+  private final java.util.Set<String> constants = new java.util.HashSet<>();
   private int names;
 
   OnnxGraph(String name, String docString) {
@@ -32,6 +33,11 @@ final class OnnxGraph {
         .order(ByteOrder.LITTLE_ENDIAN);
     bytes.asDoubleBuffer().put(values);
     return initializer(name, TensorProto.DataType.DOUBLE, bytes.array(), dims);
+  }
+
+  /** A scalar double constant named {@code name}, added the first time it is asked for. */
+  String doublesOnce(String name, double value) {
+    return constants.add(name) ? doubles(name, new double[] {value}) : name;
   }
 
   /** A constant int64 tensor of shape {@code dims}. */
@@ -74,6 +80,15 @@ final class OnnxGraph {
   static AttributeProto intAttribute(String name, long value) {
     return AttributeProto.newBuilder().setName(name).setType(AttributeProto.AttributeType.INT)
         .setI(value).build();
+  }
+
+  static AttributeProto intsAttribute(String name, long... values) {
+    AttributeProto.Builder a = AttributeProto.newBuilder().setName(name)
+        .setType(AttributeProto.AttributeType.INTS);
+    for (long v : values) {
+      a.addInts(v);
+    }
+    return a.build();
   }
 
   /** A graph input of element type {@code type}; a {@code String} dim is symbolic (e.g. "N"). */

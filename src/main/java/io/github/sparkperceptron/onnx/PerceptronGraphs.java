@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.onnx;
 
+import io.github.sparkperceptron.internal.calibration.Calibrator;
 import io.github.sparkperceptron.internal.kernel.VotedPerceptron;
 import io.github.sparkperceptron.onnx.proto.OnnxProto.GraphProto;
 import io.github.sparkperceptron.onnx.proto.OnnxProto.ModelProto;
@@ -18,6 +19,8 @@ import java.util.Map;
  * outputs prediction     double [N]      the class index, as Spark's prediction column
  *         rawPrediction  double [N, K'']  Spark's raw prediction: [−m, m] for binary models
  *                                         (K'' = 2), the K scores or vote totals otherwise
+ *         probability    double [N, K'']  Spark's probability column: the model's calibrator
+ *                                         of the margin or scores ({@link ProbabilityGraph})
  *
  * linear (averaging none / average)
  *   scores = MatMul(features, W) + b                      W = coefficients as d × K', b intercepts
@@ -51,8 +54,11 @@ final class PerceptronGraphs {
   private PerceptronGraphs() {
   }
 
-  /** What the model file says about itself besides the graph. */
-  record Description(String docString, Map<String, String> metadata) {
+  /**
+   * What the model file says about itself besides the graph, and the model's calibrator (its
+   * probability output).
+   */
+  record Description(String docString, Map<String, String> metadata, Calibrator calibrator) {
   }
 
   /**
@@ -69,9 +75,11 @@ final class PerceptronGraphs {
     if (numClasses == 2) {
       String margin = g.node("Add", new String[] {product, b});
       binaryOutputs(g, margin, threshold);
+      ProbabilityGraph.add(g, about.calibrator(), margin);
     } else {
       String raw = g.nodeNamed(RAW_PREDICTION, "Add", new String[] {product, b});
       multiclassPrediction(g, raw);
+      ProbabilityGraph.add(g, about.calibrator(), raw);
     }
     return model(about, g.build());
   }
@@ -135,6 +143,7 @@ final class PerceptronGraphs {
       String total = g.node("Gather", new String[] {running, lastVoter},
           OnnxGraph.intAttribute("axis", 1));
       binaryOutputs(g, total, threshold);
+      ProbabilityGraph.add(g, about.calibrator(), total);
     } else {
       String chosen = g.node("ArgMax", new String[] {scores}, OnnxGraph.intAttribute("axis", 3),
           OnnxGraph.intAttribute("keepdims", 1), OnnxGraph.intAttribute("select_last_index", 0));
@@ -154,6 +163,7 @@ final class PerceptronGraphs {
       String raw = g.nodeNamed(RAW_PREDICTION, "Reshape", new String[] {totals,
           g.longs("raw_shape", new long[] {-1, numClasses}, 2)});
       multiclassPrediction(g, raw);
+      ProbabilityGraph.add(g, about.calibrator(), raw);
     }
     return model(about, g.build());
   }

@@ -15,5 +15,12 @@
  * io.github.sparkperceptron.streaming.BatchReport}, {@link
  * io.github.sparkperceptron.streaming.StreamingProgress}) and atomic publication of the model
  * ({@code ModelPublisher}).
+ *
+ * <p>The published models carry no fitted calibrator (their probabilities are the logistic or
+ * softmax link of the scores, calibration=none; {@code ml.EngineBridge.model}): a perceptron's
+ * scores keep growing as it learns, so a calibrator fitted on earlier batches would go stale with
+ * every batch, and keeping one current exactly once would need each batch's held-out scores in
+ * the learner state. {@code PerceptronClassificationModel.calibrate} fits one on held-out rows of
+ * a published model.
  */
 package io.github.sparkperceptron.streaming;

@@ -32,11 +32,13 @@ import org.junit.jupiter.api.Test;
  * 4    blocks                    input laid out over the workers, converted into cached blocks
  * 3    plan                      what a training asks and how it runs: settings, memory, rounds
  * 2    exchange, data            how weights travel; synthetic data (public)
- * 1    mixing, store, io         Spark-free mixing; state files; the readers
+ * 1    mixing, store, io,        Spark-free mixing; state files; the readers;
+ *      calibration               Spark-free probability calibration (Platt, temperature, isotonic)
  * 0    kernel, drift, evaluation Spark-free learning on primitive arrays; drift detectors;
  *                               ranked scores and curve areas
  * </pre>
- * The math ({@code kernel}, {@code drift}, {@code evaluation}, {@code mixing}) stays free of
+ * The math ({@code kernel}, {@code drift}, {@code evaluation}, {@code mixing},
+ * {@code calibration}) stays free of
  * Spark, Hadoop and Scala, and the state files ({@code store}) free of Spark, so they can be read, tested and
  * benchmarked alone. Every reference counts, an import or a fully qualified name written in the
  * code; comments and strings do not.
@@ -50,6 +52,7 @@ class LayeringTest {
       Map.entry("internal.kernel", 0), Map.entry("internal.drift", 0),
       Map.entry("internal.evaluation", 0),
       Map.entry("internal.mixing", 1), Map.entry("internal.store", 1), Map.entry("internal.io", 1),
+      Map.entry("internal.calibration", 1),
       Map.entry("internal.exchange", 2), Map.entry("data", 2), Map.entry("internal.plan", 3),
       Map.entry("internal.blocks", 4), Map.entry("internal.rounds", 5),
       Map.entry("internal.engine", 6), Map.entry("ml", 7),
@@ -67,6 +70,7 @@ class LayeringTest {
       "internal.drift", List.of("org.apache.spark", "org.apache.hadoop", "scala."),
       "internal.evaluation", List.of("org.apache.spark", "org.apache.hadoop", "scala."),
       "internal.mixing", List.of("org.apache.spark", "org.apache.hadoop", "scala."),
+      "internal.calibration", List.of("org.apache.spark", "org.apache.hadoop", "scala."),
       "internal.store", List.of("org.apache.spark", "scala."));
 
   private static final Pattern OURS = Pattern.compile(
@@ -187,7 +191,7 @@ class LayeringTest {
   void theOnnxGraphBuildersStayFreeOfSparkAndTheModel() throws IOException {
     List<String> violations = new ArrayList<>();
     for (String graph : new String[] {"PerceptronGraphs.java", "VoteLayout.java",
-        "OnnxGraph.java"}) {
+        "OnnxGraph.java", "ProbabilityGraph.java"}) {
       String code = code(Files.readString(MAIN.resolve("onnx").resolve(graph)));
       for (String framework : new String[] {"org.apache.spark", "scala.", ROOT + "ml"}) {
         if (Pattern.compile("\\b" + Pattern.quote(framework)).matcher(code).find()) {

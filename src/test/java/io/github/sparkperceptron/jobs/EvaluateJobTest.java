@@ -106,8 +106,9 @@ class EvaluateJobTest {
     assertFalse(json.has("areaUnderROC"));
     assertEquals(3, json.get("classes").size());
     assertConfusion(expectedConfusion(multiclass, IRIS_TEST), json.get("confusionMatrix"));
-    assertEquals(List.of("model", "data", "rows", "accuracy", "weightedPrecision",
-        "weightedRecall", "weightedFMeasure", "classes", "confusionMatrix"), iterable(json));
+    assertEquals(List.of("model", "data", "rows", "accuracy", "logLoss", "brier",
+        "expectedCalibrationError", "weightedPrecision", "weightedRecall", "weightedFMeasure",
+        "classes", "confusionMatrix", "reliability"), iterable(json));
     // the weighted means of the per-class values, by each class's share of the rows
     double precision = 0;
     double rows = json.get("rows").asDouble();

@@ -17,9 +17,9 @@ import java.util.Properties;
 import org.apache.spark.ml.param.Param;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine;
 
 /**
  * The train job's flags: a misspelt flag is named with the flag meant, before any complaint about

@@ -72,7 +72,7 @@ class PredictJobTest {
     assertTrue(run.out.contains("written to " + out), run.out);
 
     var written = SPARK.read().parquet(out.toString());
-    assertEquals(List.of("label", "features", "prediction", "rawPrediction"),
+    assertEquals(List.of("label", "features", "prediction", "rawPrediction", "probability"),
         Arrays.asList(written.columns()));
     List<Row> rows = written.collectAsList();
     assertEquals(test.size(), rows.size());
@@ -80,6 +80,7 @@ class PredictJobTest {
       Vector x = r.getAs("features");
       assertEquals(model.predict(x), r.<Double>getAs("prediction"), 0.0);
       assertEquals(model.predictRaw(x), r.getAs("rawPrediction"));
+      assertEquals(model.predictProbability(x), r.getAs("probability"));
     }
   }
 
@@ -92,15 +93,20 @@ class PredictJobTest {
     try (Stream<Path> parts = Files.list(out)) {
       Path first = parts.filter(f -> f.toString().endsWith(".csv")).sorted().findFirst()
           .orElseThrow();
-      assertEquals("label,features,prediction,rawPrediction", Files.readAllLines(first).get(0));
+      assertEquals("label,features,prediction,rawPrediction,probability",
+          Files.readAllLines(first).get(0));
     }
     List<String> lines = partLines(out, ".csv", true);
     assertEquals(test.size(), lines.size());
     int matched = 0;
     for (String line : lines) {
-      // label,"[x1,...,x30]",prediction,"[-m,m]"
-      int rawStart = line.lastIndexOf(",\"[");
-      JsonNode raw = Json.MAPPER.readTree(line.substring(rawStart + 2, line.length() - 1));
+      // label,"[x1,...,x30]",prediction,"[-m,m]","[1-p,p]"
+      int probabilityStart = line.lastIndexOf(",\"[");
+      int rawStart = line.lastIndexOf(",\"[", probabilityStart - 1);
+      JsonNode raw = Json.MAPPER.readTree(line.substring(rawStart + 2, probabilityStart - 1));
+      JsonNode probability = Json.MAPPER.readTree(line.substring(probabilityStart + 2,
+          line.length() - 1));
+      assertEquals(1.0, probability.get(0).asDouble() + probability.get(1).asDouble(), 1e-15);
       JsonNode features = Json.MAPPER.readTree(
           line.substring(line.indexOf(",\"[") + 2, line.indexOf("]\"") + 1));
       assertEquals(2, raw.size());
@@ -136,9 +142,10 @@ class PredictJobTest {
       JsonNode row = Json.MAPPER.readTree(line);
       List<String> names = new ArrayList<>();
       row.fieldNames().forEachRemaining(names::add);
-      assertEquals(34, names.size(), names.toString());
+      assertEquals(35, names.size(), names.toString());
       assertEquals(List.of("id", "label", "x1"), names.subList(0, 3));
-      assertEquals(List.of("prediction", "rawPrediction"), names.subList(32, 34));
+      assertEquals(List.of("prediction", "rawPrediction", "probability"),
+          names.subList(32, 35));
       assertTrue(row.get("id").asText().startsWith("row "));
       int index = Integer.parseInt(row.get("id").asText().substring(4)) - 1;
       TestData.Example e = test.get(index);
@@ -159,8 +166,8 @@ class PredictJobTest {
         "parquet", "--output", out.toString()));
     assertEquals(0, run.exitCode, run.toString());
     var written = SPARK.read().parquet(out.toString());
-    assertEquals(List.of("target", "features", "tag", "prediction", "rawPrediction"),
-        Arrays.asList(written.columns()));
+    assertEquals(List.of("target", "features", "tag", "prediction", "rawPrediction",
+        "probability"), Arrays.asList(written.columns()));
     assertEquals(test.size(), written.count());
   }
 

@@ -179,7 +179,8 @@ class TrainJobReportTest {
     assertEquals(0, run.exitCode, run.toString());
     try (Stream<Path> files = Files.list(tmp)) {
       List<String> names = files.map(p -> p.getFileName().toString()).sorted().toList();
-      assertEquals(List.of("curves.png", "metrics.json", "model"), names);
+      assertEquals(List.of("curves-reliability.png", "curves.png", "metrics.json", "model"),
+          names);
     }
 
     JsonNode json = Json.MAPPER.readTree(metrics.toFile());

@@ -31,6 +31,54 @@ class TrainJobTest {
     SparkTestSupport.spark();
   }
 
+  /**
+   * The metrics' probability figures are Spark's own on the saved model's test predictions:
+   * MulticlassClassificationEvaluator's logLoss (the same clip, 1e-15), the Brier score and the
+   * expected calibration error recomputed here from the probability column; the reliability
+   * diagram is a PNG beside the training curves.
+   */
+  @Test
+  void reportsTheTestProbabilitiesAndDrawsAReliabilityDiagram() throws IOException {
+    Path model = tmp.resolve("model");
+    Path metrics = tmp.resolve("metrics.json");
+    Path plot = tmp.resolve("curves.png");
+    JobRun run = JobRun.of(new TrainJob(), "--train", TRAIN, "--test", TEST, "--model",
+        model.toString(), "--metrics", metrics.toString(), "--plot", plot.toString(),
+        "--max-iter", "3");
+    assertEquals(0, run.exitCode, run.toString());
+    assertTrue(run.out.contains("probabilities: log-loss"), run.out);
+    JsonNode test = Json.MAPPER.readTree(metrics.toFile()).get("test");
+    org.apache.spark.sql.SparkSession spark = SparkTestSupport.spark();
+    var scored = PerceptronClassificationModel.load(model.toString()).transform(spark.read()
+        .format("libsvm").option("numFeatures", "30").load(TEST)).cache();
+    double logLoss = new org.apache.spark.ml.evaluation.MulticlassClassificationEvaluator()
+        .setMetricName("logLoss").evaluate(scored);
+    // Means of 114 logs summed in different orders: a few ulps.
+    assertEquals(logLoss, test.get("logLoss").asDouble(), 1e-13);
+    double brier = 0;
+    double[] binRight = new double[15];
+    double[] binConfidence = new double[15];
+    for (org.apache.spark.sql.Row r : scored.select("label", "probability").collectAsList()) {
+      double p = ((org.apache.spark.ml.linalg.Vector) r.get(1)).apply(1);
+      double y = r.getDouble(0);
+      brier += (p - y) * (p - y) / 114;
+      double confidence = Math.max(p, 1 - p);
+      int bin = Math.min(14, (int) Math.ceil(confidence * 15) - 1);
+      binRight[bin] += (p > 1 - p ? 1 : 0) == y ? 1 : 0;
+      binConfidence[bin] += confidence;
+    }
+    double ece = 0;
+    for (int b = 0; b < 15; b++) {
+      ece += Math.abs(binRight[b] - binConfidence[b]) / 114;
+    }
+    assertEquals(brier, test.get("brier").asDouble(), 1e-13);
+    assertEquals(ece, test.get("expectedCalibrationError").asDouble(), 1e-13);
+    assertEquals(15, test.get("reliability").size());
+    byte[] png = Files.readAllBytes(tmp.resolve("curves-reliability.png"));
+    assertEquals(0x89, png[0] & 0xff, "a PNG");
+    assertEquals('P', png[1]);
+  }
+
   @Test
   void trainsSavesTheModelAndWritesMetrics() throws IOException {
     Path model = tmp.resolve("model");

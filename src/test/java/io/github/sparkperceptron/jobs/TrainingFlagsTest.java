@@ -18,9 +18,9 @@ import java.util.Set;
 import org.apache.spark.ml.param.Param;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine;
 
 /**
  * The one table of training flags: it covers the estimator's training params, train and
@@ -93,7 +93,7 @@ class TrainingFlagsTest {
       }
     }
     assertEquals(List.of("--max-iter", "--validation-patience", "--class-weight",
-        "--checkpoint-interval"), refused);
+        "--calibration", "--calibration-folds", "--checkpoint-interval"), refused);
     // The three missing flags are there.
     for (String flag : new String[] {"--mixing-rounds", "--shuffle-scope", "--weight-col"}) {
       assertNotNull(stream.findOption(flag), flag);

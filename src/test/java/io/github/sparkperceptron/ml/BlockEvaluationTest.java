@@ -7,6 +7,7 @@ import io.github.sparkperceptron.internal.io.LabeledData;
 import io.github.sparkperceptron.internal.io.LibSvmSource;
 import io.github.sparkperceptron.internal.io.ReadSpec;
 import io.github.sparkperceptron.internal.io.TextInput;
+import io.github.sparkperceptron.internal.plan.TrainingPlan;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -15,6 +16,8 @@ import org.apache.spark.ml.linalg.Matrix;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The jobs' evaluation on cached blocks (one pass over the blocks the one-pass reader built)
@@ -84,6 +87,33 @@ class BlockEvaluationTest {
     assertSameEvaluation("breast_cancer", "train.libsvm", 1e-13);
     assertSameEvaluation("spark_sample_libsvm", "test.libsvm", 1e-13);
     assertSameEvaluation("iris", "test.libsvm", 0);
+  }
+
+  /**
+   * The training blocks the train job evaluates hold each worker's rows numbered by its own
+   * features (sparse data: spark_sample_libsvm's 692 columns); scored there they give the
+   * metrics of the same rows given whole, for a linear model and for a vote.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"average", "vote"})
+  void trainingBlocksOfLocalFeatureNumbersGiveTheMetricsOfTheirRows(String averaging) {
+    String train = TestData.sharedData("spark_sample_libsvm", "train.libsvm").toString();
+    PerceptronClassifier estimator = new PerceptronClassifier().setMaxIter(3).setNumWorkers(2)
+        .setAveraging(averaging);
+    TextInput text = TextInput.plan(spark, train, TextInput.Format.LIBSVM, ReadSpec.labelled(),
+        "training data", 2);
+    try (TrainingInput blocks = TrainingInput.fromText(jsc, text,
+        TrainingPlan.forFit(jsc, EngineBridge.config(estimator)))) {
+      PerceptronClassificationModel model = EngineBridge.fit(estimator, blocks);
+      LabeledData frame = LibSvmSource.read(spark, train, ReadSpec.labelled()
+          .withNumFeatures(model.numFeatures(), "the model"), "training data");
+      PerceptronClassificationSummary expected = model.evaluate(frame.frame());
+      PerceptronClassificationSummary actual = EngineBridge.evaluate(model, blocks);
+      assertEquals(expected.accuracy(), actual.accuracy(), 0.0, averaging);
+      // The same scores in another order of rows: the areas' sums may differ in rounding.
+      assertEquals(expected.areaUnderROC(), actual.areaUnderROC(), 1e-12, averaging);
+      assertEquals(expected.accuracy(), EngineBridge.accuracy(model, blocks), 0.0, averaging);
+    }
   }
 
   @Test

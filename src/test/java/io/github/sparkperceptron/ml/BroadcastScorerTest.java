@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.apache.logging.log4j.Level;
-import org.apache.spark.ml.classification.LinearSVCModel;
+import org.apache.spark.ml.classification.LogisticRegressionModel;
 import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.ml.linalg.SQLDataTypes;
 import org.apache.spark.ml.linalg.SparseVector;
@@ -35,8 +35,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code transform} broadcasts one scorer instead of closing its UDFs over the model: the output
- * is Spark's {@code ClassificationModel.transform}'s (the same columns, types, nullability and
- * metadata as {@code LinearSVCModel}'s, which inherits it unchanged; the values of a plain
+ * is Spark's {@code ProbabilisticClassificationModel.transform}'s (the same columns, types,
+ * nullability and metadata as {@code LogisticRegressionModel}'s, which inherits it unchanged; the
+ * values of a plain
  * class-major reference computed here, bit for bit), and the task binary of a K = 100,
  * d = 2^16 model stays under 1 MB where the model itself weighs 52 MB.
  */
@@ -154,12 +155,12 @@ class BroadcastScorerTest {
     List<Row> both = model.transform(data).select("features", "rawPrediction", "prediction")
         .collectAsList();
     PerceptronClassificationModel noRaw = model.copy(new org.apache.spark.ml.param.ParamMap())
-        .setRawPredictionCol("");
+        .setRawPredictionCol("").setProbabilityCol("");
     Dataset<Row> predictionOnly = noRaw.transform(data);
     assertEquals(List.of("label", "features", "prediction"),
         List.of(predictionOnly.columns()));
     PerceptronClassificationModel noPrediction = model.copy(
-        new org.apache.spark.ml.param.ParamMap()).setPredictionCol("");
+        new org.apache.spark.ml.param.ParamMap()).setPredictionCol("").setProbabilityCol("");
     Dataset<Row> rawOnly = noPrediction.transform(data);
     assertEquals(List.of("label", "features", "rawPrediction"), List.of(rawOnly.columns()));
     Map<Vector, Row> byFeatures = new HashMap<>();
@@ -180,17 +181,19 @@ class BroadcastScorerTest {
   }
 
   /**
-   * The output schema is ClassificationModel.transform's: LinearSVCModel inherits that transform
-   * unchanged, so a binary model of ours and a LinearSVCModel give the same fields (types,
-   * nullability, metadata); multiclass output carries transformSchema's metadata (K values).
+   * The output schema is ProbabilisticClassificationModel.transform's: LogisticRegressionModel
+   * inherits that transform unchanged, so a binary model of ours and a LogisticRegressionModel
+   * give the same fields (types, nullability, metadata); multiclass output carries
+   * transformSchema's metadata (K values).
    */
   @Test
   void outputColumnsAndMetadataAreSparks() {
     Random rnd = new Random(10);
     Dataset<Row> data = rows(rnd, 6, 5);
     PerceptronClassificationModel ours = randomModel(rnd, 2, 5);
-    LinearSVCModel svc = new LinearSVCModel("svc", Vectors.dense(new double[5]), 0.0);
-    StructType expected = svc.transform(data).schema();
+    LogisticRegressionModel lr = new LogisticRegressionModel("lr", Vectors.dense(new double[5]),
+        0.0);
+    StructType expected = lr.transform(data).schema();
     StructType actual = ours.transform(data).schema();
     assertEquals(expected, actual);
     for (StructField f : expected.fields()) {
@@ -199,7 +202,7 @@ class BroadcastScorerTest {
     PerceptronClassificationModel multi = randomModel(rnd, 6, 5);
     StructType multiOut = multi.transform(data).schema();
     StructType declared = multi.transformSchema(data.schema());
-    for (String col : new String[] {"rawPrediction", "prediction"}) {
+    for (String col : new String[] {"rawPrediction", "probability", "prediction"}) {
       assertEquals(declared.apply(col).metadata(), multiOut.apply(col).metadata(), col);
       assertEquals(declared.apply(col).dataType(), multiOut.apply(col).dataType(), col);
     }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.sparkperceptron.internal.calibration.CalibrationMethod;
 import io.github.sparkperceptron.internal.kernel.Averaging;
 import io.github.sparkperceptron.internal.kernel.ParamValue;
 import io.github.sparkperceptron.internal.kernel.ShuffleScope;
@@ -41,6 +42,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ParamsConformanceTest {
 
+  private static final double[] THRESHOLDS = {0.4, 0.6};
+
   /**
    * A valid value other than the default for every param. The test fails when a param is added
    * without a value here, so a new param cannot skip these checks.
@@ -49,6 +52,8 @@ class ParamsConformanceTest {
       Map.entry("aggregationDepth", 3),
       Map.entry("aggressiveness", 0.5),
       Map.entry("averaging", "vote"),
+      Map.entry("calibration", "isotonic"),
+      Map.entry("calibrationFolds", 3),
       Map.entry("checkpointDir", "/tmp/checkpoints"),
       Map.entry("checkpointInterval", 3),
       Map.entry("classWeight", "balanced"),
@@ -60,6 +65,7 @@ class ParamsConformanceTest {
       Map.entry("mixingRounds", 4),
       Map.entry("numWorkers", 3),
       Map.entry("predictionCol", "p"),
+      Map.entry("probabilityCol", "prob"),
       Map.entry("rawPredictionCol", "r"),
       Map.entry("seed", 7L),
       Map.entry("shuffle", false),
@@ -67,6 +73,7 @@ class ParamsConformanceTest {
       Map.entry("stepSize", 0.25),
       Map.entry("storageLevel", "DISK_ONLY"),
       Map.entry("threshold", 0.5),
+      Map.entry("thresholds", THRESHOLDS),
       Map.entry("tol", 0.5),
       Map.entry("updateRule", "pa2"),
       Map.entry("validationIndicatorCol", "isValidation"),
@@ -77,9 +84,15 @@ class ParamsConformanceTest {
   private static final Set<String> OPTIONAL =
       Set.of("checkpointDir", "validationIndicatorCol", "weightCol");
 
+  /**
+   * Spark's own params without a default whose getter fails while unset, as in Spark's own
+   * probabilistic classifiers (HasThresholds): unset means Spark's rule is not used.
+   */
+  private static final Set<String> SPARK_OPTIONAL = Set.of("thresholds");
+
   /** What a model lets the user change, as Spark's models do; every other param is read-only. */
-  private static final Set<String> MODEL_SETTERS =
-      Set.of("featuresCol", "predictionCol", "rawPredictionCol", "threshold");
+  private static final Set<String> MODEL_SETTERS = Set.of("featuresCol", "predictionCol",
+      "rawPredictionCol", "threshold", "probabilityCol", "thresholds");
 
   private static PerceptronClassificationModel model() {
     return new PerceptronClassificationModel("perceptron_model_test", 2, 3,
@@ -154,8 +167,8 @@ class ParamsConformanceTest {
   void everyParamHasADocAndADefaultOrIsOptional(Params obj) {
     for (Param<?> p : obj.params()) {
       assertFalse(p.doc().isBlank(), p.name() + " has no doc");
-      assertNotEquals(obj.hasDefault(p), OPTIONAL.contains(p.name()),
-          p.name() + ": a default, or declared optional");
+      assertNotEquals(obj.hasDefault(p), OPTIONAL.contains(p.name())
+          || SPARK_OPTIONAL.contains(p.name()), p.name() + ": a default, or declared optional");
       assertFalse(obj.isSet(p), p.name() + " is set on a fresh instance");
     }
   }
@@ -164,6 +177,10 @@ class ParamsConformanceTest {
   @MethodSource("instances")
   void gettersAnswerOnAFreshInstance(Params obj) {
     for (Param<?> p : obj.params()) {
+      if (SPARK_OPTIONAL.contains(p.name())) {
+        assertFalse(obj.isDefined(p), p.name());
+        continue;
+      }
       Object value = invoke(getter(obj.getClass(), p.name()), obj);
       Object expected = OPTIONAL.contains(p.name()) ? "" : obj.getOrDefault(p);
       assertEquals(expected, value, "get" + capitalized(p.name()));
@@ -177,9 +194,11 @@ class ParamsConformanceTest {
       Method set = setter(PerceptronClassifier.class, p.name());
       assertTrue(set != null, "PerceptronClassifier has no set" + capitalized(p.name()));
       Method get = getter(PerceptronClassifier.class, p.name());
-      // setX(getX()) on a fresh instance, the optional ones included (Spark: "" means unset)
-      assertSame(fresh, invoke(set, fresh, invoke(get, fresh)), p.name() + ": returns this");
-      assertEquals(invoke(get, new PerceptronClassifier()), invoke(get, fresh), p.name());
+      if (!SPARK_OPTIONAL.contains(p.name())) {
+        // setX(getX()) on a fresh instance, the optional ones included (Spark: "" means unset)
+        assertSame(fresh, invoke(set, fresh, invoke(get, fresh)), p.name() + ": returns this");
+        assertEquals(invoke(get, new PerceptronClassifier()), invoke(get, fresh), p.name());
+      }
       invoke(set, fresh, SAMPLE.get(p.name()));
       assertEquals(SAMPLE.get(p.name()), invoke(get, fresh), p.name());
     }
@@ -194,7 +213,8 @@ class ParamsConformanceTest {
           "PerceptronClassificationModel.set" + capitalized(p.name()));
       if (set != null) {
         Method get = getter(PerceptronClassificationModel.class, p.name());
-        assertSame(model, invoke(set, model, invoke(get, model)), p.name() + ": returns this");
+        assertSame(model, invoke(set, model, SPARK_OPTIONAL.contains(p.name())
+            ? SAMPLE.get(p.name()) : invoke(get, model)), p.name() + ": returns this");
         invoke(set, model, SAMPLE.get(p.name()));
         assertEquals(SAMPLE.get(p.name()), invoke(get, model), p.name());
       }
@@ -248,6 +268,7 @@ class ParamsConformanceTest {
         clf.averaging(), ParamValue.names(Averaging.class),
         clf.mixing(), ParamValue.names(MixingMode.class),
         clf.classWeight(), ParamValue.names(ClassWeight.class),
+        clf.calibration(), ParamValue.names(CalibrationMethod.class),
         clf.shuffleScope(), ParamValue.names(ShuffleScope.class));
     assertEquals(List.of("perceptron", "pa", "pa1", "pa2"), allowed.get(clf.updateRule()));
     for (Map.Entry<Param<String>, List<String>> e : allowed.entrySet()) {

@@ -27,9 +27,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Models saved by earlier versions keep loading and predicting the same: every committed fixture
  * ({@link SavedModelFixtures}: binary, multiclass, voted, and a PipelineModel holding a
- * perceptron) is loaded and must reproduce the predictions and raw predictions recorded when it
- * was saved. A change that breaks old models (a renamed param, a new data layout without a
- * reader for the old one) fails here. The fixtures are only read, never rewritten.
+ * perceptron, in format 1 and in format 2) is loaded and must reproduce the predictions and raw
+ * predictions recorded when it was saved, and format 2's probabilities (its calibrators: Platt's
+ * sigmoid, isotonic per class, temperature scaling); format 1, saved before calibration, loads
+ * with calibration=none. A change that breaks old models (a renamed param, a new data layout
+ * without a reader for the old one) fails here. The fixtures are only read, never rewritten.
  */
 class SavedModelCompatibilityTest {
   private static final SparkSession SPARK = SparkTestSupport.spark();
@@ -37,8 +39,9 @@ class SavedModelCompatibilityTest {
   @TempDir
   Path tmp;
 
-  static Stream<String> fixtures() {
-    return SavedModelFixtures.NAMES.stream();
+  static Stream<org.junit.jupiter.params.provider.Arguments> fixtures() {
+    return Stream.of(1, 2).flatMap(version -> SavedModelFixtures.NAMES.stream()
+        .map(name -> org.junit.jupiter.params.provider.Arguments.of(version, name)));
   }
 
   private static Transformer load(String name, Path dir) {
@@ -46,17 +49,17 @@ class SavedModelCompatibilityTest {
         : PerceptronClassificationModel.load(dir.toString());
   }
 
-  @ParameterizedTest
+  @ParameterizedTest(name = "format {0} {1}")
   @MethodSource("fixtures")
-  void aModelSavedInFormatOnePredictsAsItDidWhenSaved(String name) throws IOException {
-    Path dir = SavedModelFixtures.directory(1);
+  void aSavedModelPredictsAsItDidWhenSaved(int version, String name) throws IOException {
+    Path dir = SavedModelFixtures.directory(version);
     JsonNode expected = SavedModelFixtures.JSON.readTree(
         dir.resolve(name + ".expected.json").toFile());
     Transformer model = load(name, dir.resolve(name));
 
     List<TestData.Example> rows = SavedModelFixtures.examples(expected);
     List<Row> got = model.transform(TestData.frameInOrder(SPARK, rows, 1))
-        .select("prediction", "rawPrediction").collectAsList();
+        .select("prediction", "rawPrediction", "probability").collectAsList();
     assertEquals(rows.size(), got.size());
     for (int i = 0; i < rows.size(); i++) {
       JsonNode want = expected.get("rows").get(i);
@@ -71,7 +74,28 @@ class SavedModelCompatibilityTest {
       for (int k = 0; k < wantRaw.length; k++) {
         assertEquals(wantRaw[k], gotRaw[k], 1e-12 * Math.max(1, Math.abs(wantRaw[k])), where);
       }
+      double[] gotProbability = ((Vector) got.get(i).get(2)).toArray();
+      double[] wantProbability = version == 1 ? link(gotRaw)
+          : SavedModelFixtures.vector(want.get("probability")).toArray();
+      // Probabilities in [0, 1] from those raw predictions: the same 1e-12 (the calibrators'
+      // slopes are below 1 here; a misread calibrator moves them by far more).
+      assertEquals(wantProbability.length, gotProbability.length, where);
+      for (int k = 0; k < wantProbability.length; k++) {
+        assertEquals(wantProbability[k], gotProbability[k], 1e-12, where + " probability");
+      }
     }
+  }
+
+  /** The uncalibrated link of format 1: logistic of the margin, softmax of the scores. */
+  private static double[] link(double[] raw) {
+    if (raw.length == 2) {
+      double p = 1 / (1 + Math.exp(-raw[1]));
+      return new double[] {1 - p, p};
+    }
+    double max = java.util.Arrays.stream(raw).max().orElseThrow();
+    double[] e = java.util.Arrays.stream(raw).map(z -> Math.exp(z - max)).toArray();
+    double sum = java.util.Arrays.stream(e).sum();
+    return java.util.Arrays.stream(e).map(v -> v / sum).toArray();
   }
 
   @Test
@@ -96,6 +120,45 @@ class SavedModelCompatibilityTest {
     assertEquals(0.25, voted.getThreshold(), 0.0);
     PipelineModel pipeline = PipelineModel.load(dir.resolve("pipeline").toString());
     assertInstanceOf(PerceptronClassificationModel.class, pipeline.stages()[1]);
+    // Saved before calibration existed: the raw link.
+    assertEquals("none", binary.getCalibration());
+    assertEquals("none", voted.getCalibration());
+
+    Path two = SavedModelFixtures.directory(2);
+    assertEquals("sigmoid", PerceptronClassificationModel.load(two.resolve("binary").toString())
+        .getCalibration());
+    assertEquals("isotonic", PerceptronClassificationModel.load(
+        two.resolve("multiclass").toString()).getCalibration());
+    PerceptronClassificationModel temperature = (PerceptronClassificationModel) PipelineModel
+        .load(two.resolve("pipeline").toString()).stages()[1];
+    assertEquals("sigmoid", temperature.getCalibration());
+    assertEquals(1, temperature.calibrator().parameters().length, "one temperature");
+  }
+
+  /**
+   * An estimator (alone, or in a saved Pipeline or CrossValidator) saved by format 1 has none of
+   * the params the probabilistic hierarchy and calibration added: its metadata, rewritten here as
+   * format 1 wrote it, loads with their defaults.
+   */
+  @Test
+  void anEstimatorSavedBeforeCalibrationLoadsWithTheNewDefaults() throws IOException {
+    Path saved = tmp.resolve("estimator-format-1");
+    new PerceptronClassifier().setMaxIter(4).write().save(saved.toString());
+    String text = metadata(saved);
+    for (String added : new String[] {"calibration", "calibrationFolds", "probabilityCol"}) {
+      text = text.replaceAll(",?\"" + added + "\":(\"[a-z]*\"|[0-9]+)", "");
+    }
+    text = text.replace("\"formatVersion\":" + ModelFiles.FORMAT_VERSION, "\"formatVersion\":1");
+    assertTrue(!text.contains("calibration") && !text.contains("probabilityCol"), text);
+    Path file = metadataFile(saved);
+    Files.writeString(file, text, StandardCharsets.UTF_8);
+    // Hadoop's local file system would check the old text's checksum beside it.
+    Files.deleteIfExists(file.resolveSibling("." + file.getFileName() + ".crc"));
+    PerceptronClassifier loaded = PerceptronClassifier.load(saved.toString());
+    assertEquals(4, loaded.getMaxIter());
+    assertEquals("sigmoid", loaded.getCalibration());
+    assertEquals("probability", loaded.getProbabilityCol());
+    assertTrue(!loaded.isDefined(loaded.thresholds()));
   }
 
   @Test
@@ -121,7 +184,8 @@ class SavedModelCompatibilityTest {
         () -> PerceptronClassificationModel.load(newer.toString()));
     assertEquals("'" + newer + "' holds a PerceptronClassificationModel saved in format version"
         + " 99 by a newer spark-perceptron (with Spark 4.2.0); this version reads format"
-        + " versions up to 1: load it with a newer spark-perceptron", e.getMessage());
+        + " versions up to " + ModelFiles.FORMAT_VERSION + ": load it with a newer"
+        + " spark-perceptron", e.getMessage());
 
     Path garbled = copy(original, tmp.resolve("garbled"));
     rewriteMetadata(garbled, "\"formatVersion\":1", "\"formatVersion\":\"one\"");

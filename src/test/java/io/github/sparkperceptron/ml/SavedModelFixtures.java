@@ -41,7 +41,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * </pre>
  *
  * Regenerate only when {@link ModelFiles#FORMAT_VERSION} is raised, into the new version's own
- * directory, and keep the older directories: they are what old users have on disk.
+ * directory, and keep the older directories: they are what old users have on disk. Format 1's
+ * expected rows have no probability (it had none); format 2's do.
  */
 class SavedModelFixtures {
   /** The models: a binary, a multiclass and a voted one, and a PipelineModel. */
@@ -120,10 +121,12 @@ class SavedModelFixtures {
     Dataset<Row> iris = TestData.frame(spark,
         TestData.readLibSvm(TestData.sharedData("iris", "train.libsvm"), 4), 2);
 
+    // Format 2: the calibrators, Platt's sigmoid (binary, the default), isotonic per class
+    // (multiclass) and temperature scaling (the pipeline's multiclass default).
     save(spark, dir, "binary", new PerceptronClassifier().setMaxIter(5).fit(cancer),
         sample("breast_cancer", 30, 8, true));
     save(spark, dir, "multiclass", new PerceptronClassifier().setMaxIter(5).setUpdateRule("pa1")
-        .setAveraging("none").fit(iris), sample("iris", 4, 9, true));
+        .setAveraging("none").setCalibration("isotonic").fit(iris), sample("iris", 4, 9, true));
     // A vote keeps every update: a small separable set keeps the fixture a few KB.
     TestData.Separable small = TestData.separable(11, 40, 3, 0.1, 2);
     PerceptronClassificationModel voted = new PerceptronClassifier().setAveraging("vote")
@@ -157,7 +160,7 @@ class SavedModelFixtures {
     deleteChecksums(target);
 
     List<Row> predicted = model.transform(TestData.frameInOrder(spark, rows, 1))
-        .select("prediction", "rawPrediction").collectAsList();
+        .select("prediction", "rawPrediction", "probability").collectAsList();
     ObjectNode expected = JSON.createObjectNode();
     expected.put("model", name);
     expected.put("note", "written by SavedModelFixtures from the model before it was saved");
@@ -168,6 +171,7 @@ class SavedModelFixtures {
       row.set("features", vectorJson(rows.get(i).features));
       row.put("prediction", predicted.get(i).getDouble(0));
       row.set("rawPrediction", vectorJson((Vector) predicted.get(i).get(1)));
+      row.set("probability", vectorJson((Vector) predicted.get(i).get(2)));
     }
     Files.writeString(dir.resolve(name + ".expected.json"), JSON.writeValueAsString(expected));
   }

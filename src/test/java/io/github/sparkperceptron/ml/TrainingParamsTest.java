@@ -35,7 +35,10 @@ class TrainingParamsTest {
       rest.add(p.name());
     }
     rest.removeAll(training);
-    assertEquals(Set.of("predictionCol", "rawPredictionCol"), rest);
+    // The output columns, and Spark's thresholds: its probabilistic prediction rule, which (as
+    // the output columns) the model also lets the user set, and which training never reads.
+    assertEquals(Set.of("predictionCol", "rawPredictionCol", "probabilityCol", "thresholds"),
+        rest);
     for (Param<?> p : estimator.trainingParams()) {
       assertTrue(estimator.hasParam(p.name()) && p.parent().equals(estimator.uid()),
           p.name() + " is the estimator's own param object");

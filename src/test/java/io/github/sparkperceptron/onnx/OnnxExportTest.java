@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.spark.ml.linalg.Matrix;
@@ -40,10 +41,17 @@ import org.junit.jupiter.params.provider.CsvSource;
  * test allows 1e-9 of the larger of the raw score itself and that size of its terms (a score
  * that cancels to near zero cannot be closer than its terms' rounding), and reports how many
  * raw scores were bit for bit equal.
+ *
+ * <p>The probabilities (the model's calibrator: Platt's sigmoid by default, isotonic, the raw
+ * link, temperature scaling for K classes) must agree within 1e-12 absolute: the graph repeats
+ * the Java arithmetic operation for operation, so they differ by the rounding of ONNX Runtime's
+ * Exp and sums (a few 1e-16) plus the raw scores' rounding times the calibrator's slope.
  */
 class OnnxExportTest {
   private static final SparkSession SPARK = SparkTestSupport.spark();
   private static final double RELATIVE = 1e-9;
+  /** The bound on the probabilities' difference (class comment). */
+  private static final double PROBABILITY = 1e-12;
 
   @TempDir
   Path tmp;
@@ -92,6 +100,24 @@ class OnnxExportTest {
         .setUpdateRule(rule).setAveraging(averaging).setAggressiveness(0.5)
         .fit(read(name, "train.libsvm", d));
     assertSameScores(model, read(name, "test.libsvm", d), name + " " + rule + " " + averaging);
+  }
+
+  /**
+   * Every calibrator's probabilities: isotonic (binary and per class, the unrolled binary search),
+   * the raw link, Platt's sigmoid and temperature scaling, on linear and voted models.
+   */
+  @ParameterizedTest(name = "{0} {1} {2}")
+  @CsvSource({"breast_cancer, isotonic, average", "breast_cancer, none, average",
+      "breast_cancer, isotonic, vote", "iris, isotonic, average", "iris, none, average",
+      "iris, sigmoid, vote", "pendigits, isotonic, average", "skin_nonskin, isotonic, average"})
+  void everyCalibrationGivesSparksProbabilities(String name, String calibration,
+      String averaging) throws Exception {
+    int d = Map.of("breast_cancer", 30, "iris", 4, "pendigits", 16, "skin_nonskin", 3).get(name);
+    PerceptronClassificationModel model = estimator().setCalibration(calibration)
+        .setAveraging(averaging).fit(read(name, "train.libsvm", d));
+    assertEquals(calibration, model.calibrator().method().paramValue());
+    assertSameScores(model, read(name, "test.libsvm", d), name + " " + calibration + " "
+        + averaging);
   }
 
   @ParameterizedTest(name = "{0} fitIntercept=false")
@@ -175,8 +201,8 @@ class OnnxExportTest {
         assertEquals("", proto.getOpsetImport(0).getDomain(), "the standard ai.onnx domain");
         assertEquals(List.of("features"), proto.getGraph().getInputList().stream()
             .map(v -> v.getName()).toList());
-        assertEquals(List.of("prediction", "rawPrediction"), proto.getGraph().getOutputList()
-            .stream().map(v -> v.getName()).toList());
+        assertEquals(List.of("prediction", "rawPrediction", "probability"), proto.getGraph()
+            .getOutputList().stream().map(v -> v.getName()).toList());
         assertEquals(d, proto.getGraph().getInput(0).getType().getTensorType().getShape()
             .getDim(1).getDimValue());
         for (NodeProto node : proto.getGraph().getNodeList()) {
@@ -184,8 +210,9 @@ class OnnxExportTest {
         }
       }
     }
-    assertEquals(new TreeSet<>(List.of("Add", "ArgMax", "Cast", "Concat", "CumSum", "Equal",
-        "Gather", "Greater", "MatMul", "Mul", "Neg", "Reshape", "Unsqueeze", "Where")), used);
+    assertEquals(new TreeSet<>(List.of("Add", "ArgMax", "Cast", "Concat", "CumSum", "Div",
+        "Equal", "Exp", "Gather", "Greater", "MatMul", "Max", "Min", "Mul", "Neg", "ReduceMax",
+        "ReduceSum", "Reshape", "Sub", "Unsqueeze", "Where")), used);
   }
 
   /**
@@ -239,8 +266,8 @@ class OnnxExportTest {
    */
   static void assertSameScores(PerceptronClassificationModel model, Dataset<Row> test,
       String what) throws Exception {
-    List<Row> rows = model.transform(test).select("features", "prediction", "rawPrediction")
-        .collectAsList();
+    List<Row> rows = model.transform(test).select("features", "prediction", "rawPrediction",
+        "probability").collectAsList();
     int d = model.numFeatures();
     int n = rows.size();
     double[] scale = termScale(model, rows);
@@ -274,6 +301,12 @@ class OnnxExportTest {
               identical++;
             }
             worst = Math.max(worst, size == 0 ? 0 : diff / size);
+          }
+          double[] p = ((Vector) spark.get(3)).toArray();
+          assertEquals(expected.length, scores.probability()[r].length, what + ": probability");
+          for (int k = 0; k < p.length; k++) {
+            assertEquals(p[k], scores.probability()[r][k], PROBABILITY, what + ": probability "
+                + k + " of test row " + i + " (" + model.getCalibration() + ")");
           }
         }
       }

@@ -12,8 +12,8 @@ import java.util.Map;
  * service outside Spark runs. One intra-op thread, so that tests share the machine politely.
  */
 final class OnnxRuntimeScorer implements AutoCloseable {
-  /** Both outputs for a batch of rows. */
-  record Scores(double[] prediction, double[][] rawPrediction) {
+  /** The outputs for a batch of rows. */
+  record Scores(double[] prediction, double[][] rawPrediction, double[][] probability) {
   }
 
   private final OrtEnvironment env = OrtEnvironment.getEnvironment();
@@ -38,7 +38,8 @@ final class OnnxRuntimeScorer implements AutoCloseable {
         OrtSession.Result result = session.run(Map.of("features", features))) {
       double[] prediction = (double[]) result.get("prediction").orElseThrow().getValue();
       double[][] raw = (double[][]) result.get("rawPrediction").orElseThrow().getValue();
-      return new Scores(prediction, raw);
+      double[][] probability = (double[][]) result.get("probability").orElseThrow().getValue();
+      return new Scores(prediction, raw, probability);
     }
   }
 

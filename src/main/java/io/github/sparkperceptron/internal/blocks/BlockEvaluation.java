@@ -3,7 +3,6 @@ package io.github.sparkperceptron.internal.blocks;
 import io.github.sparkperceptron.internal.evaluation.ConfusionCounts;
 import io.github.sparkperceptron.internal.evaluation.RankedScores;
 import io.github.sparkperceptron.internal.kernel.FeatureBlock;
-import io.github.sparkperceptron.internal.kernel.LocalFeatures;
 import io.github.sparkperceptron.internal.kernel.Predictor;
 import io.github.sparkperceptron.internal.kernel.TrainingBlock;
 import java.io.Serializable;
@@ -100,7 +99,7 @@ public final class BlockEvaluation {
   private static Part score(WorkerBlocks worker, Predictor model, int runs) {
     Part part = new Part();
     int k = model.numClasses();
-    Scorers scorers = new Scorers(model);
+    ChunkScorer scorers = new ChunkScorer(model);
     for (TrainingBlock chunk : worker.trainingChunks()) {
       for (int r = 0; r < chunk.numRows(); r++) {
         part.maxLabel = Math.max(part.maxLabel, chunk.label(r));
@@ -124,7 +123,7 @@ public final class BlockEvaluation {
 
   /** Each chunk's ranking of a binary model's scores, whole (the path of large rankings). */
   private static List<RankedScores> rankings(WorkerBlocks worker, Predictor model) {
-    Scorers scorers = new Scorers(model);
+    ChunkScorer scorers = new ChunkScorer(model);
     List<RankedScores> runs = new ArrayList<>();
     ConfusionCounts ignored = new ConfusionCounts(model.numClasses());
     for (TrainingBlock chunk : worker.trainingChunks()) {
@@ -137,9 +136,8 @@ public final class BlockEvaluation {
    * Adds {@code chunk}'s rows to {@code confusion}; for a binary model returns the ranking of
    * their scores (else null).
    */
-  private static RankedScores score(TrainingBlock chunk, Scorers scorers,
+  private static RankedScores score(TrainingBlock block, ChunkScorer scorers,
       ConfusionCounts confusion) {
-    TrainingBlock block = scorers.readable(chunk);
     Predictor predictor = scorers.of(block);
     RankedScores.Builder ranking = predictor.numClasses() == 2 ? new RankedScores.Builder()
         : null;
@@ -166,48 +164,14 @@ public final class BlockEvaluation {
    * (numbered by the worker's features or the model's).
    */
   public static double[] weightedAccuracy(Iterable<TrainingBlock> chunks, Predictor model) {
-    Scorers scorers = new Scorers(model);
+    ChunkScorer scorers = new ChunkScorer(model);
     double[] sum = new double[2];
     for (TrainingBlock chunk : chunks) {
-      TrainingBlock block = scorers.readable(chunk);
-      double[] s = scorers.of(block).weightedAccuracy(block);
+      double[] s = scorers.of(chunk).weightedAccuracy(chunk);
       sum[0] += s[0];
       sum[1] += s[1];
     }
     return sum;
-  }
-
-  /**
-   * The model's predictor for rows numbered by a worker's own features (built once per map: a
-   * worker's chunks share it); a vote scores rows in the model's numbers, which it gets.
-   */
-  private static final class Scorers {
-    private final Predictor model;
-    private LocalFeatures map;
-    private Predictor local;
-
-    Scorers(Predictor model) {
-      this.model = model;
-    }
-
-    /** {@code chunk} as {@link #of} can score it. */
-    TrainingBlock readable(TrainingBlock chunk) {
-      LocalFeatures features = chunk.localFeatures();
-      return model.isVote() && features != null && !features.isIdentity()
-          ? chunk.inModelNumbers() : chunk;
-    }
-
-    Predictor of(TrainingBlock block) {
-      LocalFeatures features = block.localFeatures();
-      if (features == null || features.isIdentity() || model.isVote()) {
-        return model;
-      }
-      if (features != map) {
-        map = features;
-        local = model.forFeatures(features);
-      }
-      return local;
-    }
   }
 
   /**

@@ -36,6 +36,11 @@ public final class Predictor implements java.io.Serializable {
    */
   private final double[] weights;
   private final VotedPerceptron vote;
+  /**
+   * For a vote over a block whose rows use a worker's own feature numbers: the map back to the
+   * model's, applied to each row before it is voted on; {@code null} otherwise.
+   */
+  private final LocalFeatures rowMap;
   /** Per-thread buffers of K scores: one predictor serves the concurrent tasks of an executor. */
   private transient volatile ThreadLocal<double[]> scoreBuffers;
   /** 0 .. d−1, what a dense row's indices are for a vote. */
@@ -89,11 +94,37 @@ public final class Predictor implements java.io.Serializable {
 
   private Predictor(int numClasses, int numFeatures, double threshold, double[] weights,
       VotedPerceptron vote) {
+    this(numClasses, numFeatures, threshold, weights, vote, null);
+  }
+
+  private Predictor(int numClasses, int numFeatures, double threshold, double[] weights,
+      VotedPerceptron vote, LocalFeatures rowMap) {
     this.numClasses = numClasses;
     this.numFeatures = numFeatures;
     this.threshold = threshold;
     this.weights = weights;
     this.vote = vote;
+    this.rowMap = rowMap;
+  }
+
+  /**
+   * This predictor for the rows of {@code block} as stored: itself when they use the model's
+   * feature numbers, else (a training block numbered by its worker's own features,
+   * {@link TrainingBlock#localFeatures()}) a linear predictor over those features
+   * ({@link #forFeatures}), or a vote that maps each row back to the model's numbers first. The
+   * block methods ({@link #predict(FeatureBlock, int, int[], double[])}, {@link #binaryScore},
+   * {@link #rawScores(FeatureBlock, int, int[], double[], double[])}) of the result score the
+   * block's rows as the model scores the same rows given whole. O(K'·(m+1)) for a linear model.
+   */
+  public Predictor forBlock(TrainingBlock block) {
+    LocalFeatures map = block.localFeatures();
+    if (map == null) {
+      return this;
+    }
+    if (vote == null) {
+      return forFeatures(map);
+    }
+    return new Predictor(numClasses, map.size(), threshold, null, vote, map);
   }
 
   /**
@@ -122,7 +153,7 @@ public final class Predictor implements java.io.Serializable {
 
   /** The same weights or vote with another binary threshold (the arrays are shared). */
   public Predictor withThreshold(double newThreshold) {
-    return new Predictor(numClasses, numFeatures, newThreshold, weights, vote);
+    return new Predictor(numClasses, numFeatures, newThreshold, weights, vote, rowMap);
   }
 
   public int numClasses() {
@@ -290,8 +321,7 @@ public final class Predictor implements java.io.Serializable {
    */
   public int predict(FeatureBlock x, int row, int[] rowIndices, double[] rowValues) {
     if (vote != null) {
-      int nnz = x.copyRow(row, rowIndices, rowValues);
-      return fromRaw(vote.votes(rowIndices, rowValues, nnz));
+      return fromRaw(votes(x, row, rowIndices, rowValues));
     }
     if (numClasses == 2) {
       return binaryClass(x.dot(row, weights, 0) + weights[numFeatures], threshold);
@@ -314,10 +344,39 @@ public final class Predictor implements java.io.Serializable {
       throw new IllegalStateException("a " + numClasses + "-class model has no binary score");
     }
     if (vote != null) {
-      int nnz = x.copyRow(row, rowIndices, rowValues);
-      return vote.votes(rowIndices, rowValues, nnz)[0];
+      return votes(x, row, rowIndices, rowValues)[0];
     }
     return x.dot(row, weights, 0) + weights[numFeatures];
+  }
+
+  /**
+   * The raw scores of a block row into {@code out} (what {@link #rawScores(int[], double[], int)}
+   * returns: binary, the margin or vote total; multiclass, the K scores or vote totals). The
+   * buffers (at least the block's {@code maxStoredPerRow()} long, used only by votes) belong to
+   * the caller; a linear model allocates nothing.
+   */
+  public void rawScores(FeatureBlock x, int row, int[] rowIndices, double[] rowValues,
+      double[] out) {
+    if (vote != null) {
+      double[] votes = votes(x, row, rowIndices, rowValues);
+      System.arraycopy(votes, 0, out, 0, votes.length);
+    } else if (numClasses == 2) {
+      out[0] = x.dot(row, weights, 0) + weights[numFeatures];
+    } else {
+      x.dotClasses(row, weights, numClasses, out);
+      addIntercepts(out);
+    }
+  }
+
+  /** A block row's vote totals, its entries first mapped to the model's numbers if need be. */
+  private double[] votes(FeatureBlock x, int row, int[] rowIndices, double[] rowValues) {
+    int nnz = x.copyRow(row, rowIndices, rowValues);
+    if (rowMap != null) {
+      for (int t = 0; t < nnz; t++) {
+        rowIndices[t] = rowMap.global(rowIndices[t]);
+      }
+    }
+    return vote.votes(rowIndices, rowValues, nnz);
   }
 
   /**

@@ -190,30 +190,6 @@ public final class TrainingBlock implements Serializable {
     return new TrainingBlock(features, labels, weights, map, totalWeight);
   }
 
-  /**
-   * These rows numbered by the model's features (a copy, in the same order, when they are
-   * numbered by a worker's own; else this block without its map).
-   */
-  public TrainingBlock inModelNumbers() {
-    if (localFeatures == null) {
-      return this;
-    }
-    if (localFeatures.isIdentity()) {
-      return withLocalFeatures(null);
-    }
-    TrainingBlockBuilder builder = new TrainingBlockBuilder(localFeatures.globalFeatures());
-    int[] rowIndices = new int[Math.max(1, features.maxStoredPerRow())];
-    double[] rowValues = new double[rowIndices.length];
-    for (int r = 0; r < labels.length; r++) {
-      int n = features.copyRow(r, rowIndices, rowValues);
-      for (int k = 0; k < n; k++) {
-        rowIndices[k] = localFeatures.global(rowIndices[k]);
-      }
-      builder.addSparse(labels[r], weight(r), rowIndices, rowValues, n);
-    }
-    return builder.build();
-  }
-
   /** An empty block, for workers without rows. */
   public static TrainingBlock empty(int numFeatures) {
     return new TrainingBlock(new CsrFeatureBlock(numFeatures, new int[] {0}, new int[0],

@@ -7,10 +7,7 @@ import io.github.sparkperceptron.internal.mixing.MixingMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
-import org.apache.spark.storage.BlockStatus;
-import org.apache.spark.storage.StorageStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -75,7 +72,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The budget of a JVM is its maximum heap less Spark's 300 MiB reserve, a tenth for the
  * garbage collector ({@link #budget}) and what Spark's
- * storage memory holds or may come to hold ({@link Cluster#storageHeld}): cached blocks, the
+ * storage memory holds or may come to hold ({@link ClusterMemory#storageHeld}): cached blocks, the
  * training's own chunks among them (the storageLevel param's level, MEMORY_AND_DISK by default),
  * give up their memory to Spark's own storage and execution, never to an allocation of ours. A
  * training whose arrays would fit the heap but not beside the cached chunks first moves chunks to
@@ -120,111 +117,6 @@ public final class MemoryPlan {
 
   private static final long MIB = 1L << 20;
 
-  /** What Spark tells about where the training runs. */
-  static final class Cluster {
-    final boolean local;
-    /** Tasks that run at once in the whole application (local mode: the local master's cores). */
-    final int cores;
-    final long driverHeap;
-    final long executorHeap;
-    /** Tasks that run at once on one executor (spark.executor.cores / spark.task.cpus, or 1). */
-    final int tasksPerExecutor;
-    /** spark.driver.maxResultSize in bytes, 0 for none. */
-    final long maxResultSize;
-    /**
-     * Bytes Spark's storage memory holds now: on the driver (local mode: the one JVM), and on
-     * the executor that holds most. Cached data (the training's own chunks among them) do not
-     * yield their memory to our arrays: Spark evicts them only for its own storage and
-     * execution, never for an allocation of ours.
-     */
-    final long driverCached;
-    final long executorCached;
-
-    Cluster(boolean local, int cores, long driverHeap, long executorHeap,
-        int tasksPerExecutor, long maxResultSize) {
-      this(local, cores, new long[] {driverHeap, executorHeap, 0, 0}, tasksPerExecutor,
-          maxResultSize);
-    }
-
-    /** {@code memory}: the driver's and an executor's heap, then their cached bytes. */
-    private Cluster(boolean local, int cores, long[] memory, int tasksPerExecutor,
-        long maxResultSize) {
-      this.local = local;
-      this.cores = cores;
-      this.driverHeap = memory[0];
-      this.executorHeap = memory[1];
-      this.driverCached = memory[2];
-      this.executorCached = memory[3];
-      this.tasksPerExecutor = tasksPerExecutor;
-      this.maxResultSize = maxResultSize;
-    }
-
-    /** This cluster with {@code driver} and {@code executor} bytes of cached data in memory. */
-    Cluster withCached(long driver, long executor) {
-      return new Cluster(local, cores, new long[] {driverHeap, executorHeap, driver, executor},
-          tasksPerExecutor, maxResultSize);
-    }
-
-    /** Bytes the driver's arrays may take: its heap less Spark's reserve and cached data. */
-    long driverBudget() {
-      return Math.max(0, budget(driverHeap) - driverCached);
-    }
-
-    /** Bytes an executor's arrays may take (not in local mode, where the driver is it). */
-    long executorBudget() {
-      return Math.max(0, budget(executorHeap) - executorCached);
-    }
-
-    static Cluster of(SparkContext sc) {
-      SparkConf conf = sc.getConf();
-      int taskCpus = Math.max(1, conf.getInt("spark.task.cpus", 1));
-      int executorCores = conf.getInt("spark.executor.cores", -1);
-      int taskSlots = Math.max(1, (sc.isLocal() ? localCores(sc.master())
-          : sc.defaultParallelism()) / (sc.isLocal() ? 1 : taskCpus));
-      long driverCached = 0;
-      long executorCached = 0;
-      for (StorageStatus s : sc.env().blockManager().master().getStorageStatus()) {
-        if (s.blockManagerId().isDriver()) {
-          driverCached = storageHeld(s);
-        } else {
-          executorCached = Math.max(executorCached, storageHeld(s));
-        }
-      }
-      return new Cluster(sc.isLocal(), taskSlots, Runtime.getRuntime().maxMemory(),
-          conf.getSizeAsBytes("spark.executor.memory", "1g"),
-          executorCores > 0 ? Math.max(1, executorCores / taskCpus) : 1,
-          conf.getSizeAsBytes("spark.driver.maxResultSize", "1g"))
-          .withCached(driverCached, executorCached);
-    }
-
-    /**
-     * The storage memory a block manager holds now, and may come to hold: blocks at a level
-     * with memory that Spark evicted to disk are cached in memory again when a task reads them
-     * (BlockManager.maybeCacheDiskValuesInMemory), as far as the storage region allows.
-     */
-    private static long storageHeld(StorageStatus status) {
-      long evicted = 0;
-      scala.collection.Iterator<BlockStatus> blocks = status.rddBlocks().valuesIterator();
-      while (blocks.hasNext()) {
-        BlockStatus block = blocks.next();
-        if (block.storageLevel().useMemory() && block.memSize() == 0) {
-          evicted += block.diskSize();
-        }
-      }
-      return Math.max(status.memUsed(), Math.min(status.maxMem(), status.memUsed() + evicted));
-    }
-
-    /** The N of local[N] or local[N,F] (local[*]: the machine's processors; local: 1). */
-    static int localCores(String master) {
-      java.util.regex.Matcher m = java.util.regex.Pattern
-          .compile("local\\[(\\*|\\d+)(,\\s*\\d+)?\\]").matcher(master.trim());
-      if (!m.matches()) {
-        return 1;
-      }
-      return m.group(1).equals("*") ? Runtime.getRuntime().availableProcessors()
-          : Math.max(1, Integer.parseInt(m.group(1)));
-    }
-  }
 
   /** One line of an estimate: bytes held, and what they are, for the message. */
   private static final class Term {
@@ -239,7 +131,7 @@ public final class MemoryPlan {
 
   private final LearnerConfig learner;
   private final int numWorkers;
-  private final Cluster cluster;
+  private final ClusterMemory cluster;
   /** Bytes of one copy of the state S (w, and u when averaging). */
   final long stateBytes;
   /** Bytes of one copy of the weights w alone. */
@@ -276,7 +168,7 @@ public final class MemoryPlan {
    * @param initialModel whether setInitialModel's coefficients stay referenced during training
    */
   MemoryPlan(LearnerConfig learner, DataFacts data, MixingSettings settings,
-      boolean initialModel, Cluster cluster) {
+      boolean initialModel, ClusterMemory cluster) {
     this.learner = learner;
     this.numWorkers = data.numWorkers;
     this.cluster = cluster;
@@ -415,7 +307,7 @@ public final class MemoryPlan {
   }
 
   /** Tasks of a training over {@code workers} workers running at once in one JVM. */
-  private static int running(int workers, Cluster cluster) {
+  private static int running(int workers, ClusterMemory cluster) {
     return Math.min(Math.max(1, workers), cluster.local ? cluster.cores
         : cluster.tasksPerExecutor);
   }
@@ -426,10 +318,10 @@ public final class MemoryPlan {
    * micro-batch knows it before its rows are read.
    */
   public static long idleCopyBytes(LearnerConfig learner, int workers, SparkContext sc) {
-    return idleCopyBytes(learner, workers, Cluster.of(sc));
+    return idleCopyBytes(learner, workers, ClusterMemory.of(sc));
   }
 
-  private static long idleCopyBytes(LearnerConfig learner, int workers, Cluster cluster) {
+  private static long idleCopyBytes(LearnerConfig learner, int workers, ClusterMemory cluster) {
     return running(workers, cluster) * copyBytes(learner, learner.numFeatures());
   }
 

@@ -119,7 +119,7 @@ public final class TrainingPlan {
     }
     MixingSettings resolved = MixingSettings.resolve(config, data, learner, jsc);
     MemoryPlan plan = new MemoryPlan(learner, data, resolved, config.hasInitialModel(),
-        MemoryPlan.Cluster.of(jsc.sc()));
+        ClusterMemory.of(jsc.sc()));
     return new TrainingPlan(jsc, config, execution, slots, barrierRefusal,
         new WithData(data, learner, resolved, plan));
   }
@@ -131,7 +131,7 @@ public final class TrainingPlan {
   public TrainingPlan remeasured() {
     WithData was = withData();
     MemoryPlan plan = new MemoryPlan(was.learner, was.data, was.settings,
-        config.hasInitialModel(), MemoryPlan.Cluster.of(jsc.sc()));
+        config.hasInitialModel(), ClusterMemory.of(jsc.sc()));
     return new TrainingPlan(jsc, config, execution, slots, barrierRefusal,
         new WithData(was.data, was.learner, was.settings, plan));
   }

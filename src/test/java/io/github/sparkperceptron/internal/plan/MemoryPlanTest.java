@@ -26,8 +26,8 @@ class MemoryPlanTest {
     return new LearnerConfig(d, 2, true, 1.0, UpdateRule.PERCEPTRON, 1.0, averaging);
   }
 
-  private static MemoryPlan.Cluster local(int cores, long heap) {
-    return new MemoryPlan.Cluster(true, cores, heap, 0, 1, 1L << 30);
+  private static ClusterMemory local(int cores, long heap) {
+    return new ClusterMemory(true, cores, heap, 0, 1, 1L << 30);
   }
 
   /** The mixing loop's settings: 10 epochs, one round, depth 2, unless said otherwise. */
@@ -166,7 +166,7 @@ class MemoryPlanTest {
     int d = 1 << 24;
     long length = d + 1L;
     long w = 8 * length;
-    MemoryPlan.Cluster cluster = local(2, 1L << 30);
+    ClusterMemory cluster = local(2, 1L << 30);
     long base = new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, mistakes(), false,
         cluster).driverBytes();
     long momentum = new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE,
@@ -222,7 +222,7 @@ class MemoryPlanTest {
         1.0, Averaging.NONE);
     long length = 10 * 1_000_000L;
     long w = 8 * length;
-    MemoryPlan.Cluster cluster = new MemoryPlan.Cluster(false, 8, 8L << 30, 512L << 20, 4,
+    ClusterMemory cluster = new ClusterMemory(false, 8, 8L << 30, 512L << 20, 4,
         1L << 30);
     // 4 partitions of 1,000 rows × 100 values: a round touches at most 2 × (25,000 + 250)
     // coordinates of a partition (two class rows per update), 12 bytes each; a worker's copy
@@ -251,7 +251,7 @@ class MemoryPlanTest {
     // 4 workers each touching every coordinate of 2^26 + 1: dense changes of w and u, 1 GiB
     // each; Spark would abort the first round at spark.driver.maxResultSize=1g.
     LearnerConfig learner = binary(1 << 26, Averaging.AVERAGE);
-    MemoryPlan.Cluster big = new MemoryPlan.Cluster(false, 4, 64L << 30, 64L << 30, 1,
+    ClusterMemory big = new ClusterMemory(false, 4, 64L << 30, 64L << 30, 1,
         1L << 30);
     long values = 4L << 26;
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
@@ -261,7 +261,7 @@ class MemoryPlanTest {
         + " changes of up to 1,025 MiB (4,097 MiB), more than spark.driver.maxResultSize=1024m"
         + " allows"), e.getMessage());
     assertTrue(e.getMessage().contains("--conf spark.driver.maxResultSize=9g"), e.getMessage());
-    MemoryPlan.Cluster unlimited = new MemoryPlan.Cluster(false, 4, 64L << 30, 64L << 30, 1, 0);
+    ClusterMemory unlimited = new ClusterMemory(false, 4, 64L << 30, 64L << 30, 1, 0);
     assertDoesNotThrow(() -> new MemoryPlan(learner, data(4, 1 << 20, values, 1 << 26),
         mistakes(), false, unlimited).requireFits());
     // The same model on sparse rows sends little: no refusal.
@@ -278,7 +278,7 @@ class MemoryPlanTest {
    */
   @Test
   void theLineFallsBetweenWhatTrainedAndWhatRanOutOfMemory() {
-    MemoryPlan.Cluster twoGig = local(2, 2L << 30);
+    ClusterMemory twoGig = local(2, 2L << 30);
     MixingSettings defaults = settings(2, MixingMode.MOMENTUM, 42L, false, 2, 0.5);
     DataFacts rows = data(2, 2000, 60_000, 30_000);
     assertDoesNotThrow(() -> new MemoryPlan(binary(1 << 25, Averaging.AVERAGE), rows, defaults,
@@ -328,7 +328,7 @@ class MemoryPlanTest {
         false, local(2, heap - 1)).barrierProblem();
     assertTrue(tooSmall != null && tooSmall.contains("on the driver"), String.valueOf(tooSmall));
     String capped = new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum,
-        false, new MemoryPlan.Cluster(true, 2, 1L << 40, 0, 1, epochResults - 1))
+        false, new ClusterMemory(true, 2, 1L << 40, 0, 1, epochResults - 1))
         .barrierProblem();
     assertTrue(capped != null && capped.contains("spark.driver.maxResultSize"),
         String.valueOf(capped));
@@ -342,7 +342,7 @@ class MemoryPlanTest {
    */
   @Test
   void cachedDataTakeTheirBytesFromTheBudget() {
-    MemoryPlan.Cluster twoGig = local(2, 2L << 30);
+    ClusterMemory twoGig = local(2, 2L << 30);
     long gib = 1L << 30;
     MixingSettings defaults = settings(2, MixingMode.MOMENTUM, 42L, false, 2, 0.5);
     DataFacts rows = data(2, 2000, 60_000, 30_000);
