@@ -7,6 +7,7 @@ import io.github.sparkperceptron.internal.kernel.Predictor;
 import io.github.sparkperceptron.internal.kernel.TrainingBlock;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.broadcast.Broadcast;
@@ -83,7 +84,7 @@ public final class BlockEvaluation {
       }
       JavaRDD<WorkerBlocks> blocks = data.blocks;
       double[] areas = ScoreRanking.areas(heads, () -> blocks.flatMap(p ->
-          rankings(p, shipped.value()).iterator()));
+          rankings(p, shipped.value())));
       return new Result(confusion, rows, areas[0], areas[1]);
     } finally {
       shipped.unpersist(false);
@@ -121,15 +122,25 @@ public final class BlockEvaluation {
     return part;
   }
 
-  /** Each chunk's ranking of a binary model's scores, whole (the path of large rankings). */
-  private static List<RankedScores> rankings(WorkerBlocks worker, Predictor model) {
+  /**
+   * Each chunk's ranking of a binary model's scores, whole (the path of large rankings), made as
+   * it is asked for: a worker holds one chunk's ranking at a time, whatever its rows.
+   */
+  private static Iterator<RankedScores> rankings(WorkerBlocks worker, Predictor model) {
     ChunkScorer scorers = new ChunkScorer(model);
-    List<RankedScores> runs = new ArrayList<>();
     ConfusionCounts ignored = new ConfusionCounts(model.numClasses());
-    for (TrainingBlock chunk : worker.trainingChunks()) {
-      runs.add(score(chunk, scorers, ignored));
-    }
-    return runs;
+    Iterator<TrainingBlock> chunks = worker.trainingChunks().iterator();
+    return new Iterator<RankedScores>() {
+      @Override
+      public boolean hasNext() {
+        return chunks.hasNext();
+      }
+
+      @Override
+      public RankedScores next() {
+        return score(chunks.next(), scorers, ignored);
+      }
+    };
   }
 
   /**

@@ -180,22 +180,40 @@ public final class ScoreRanking {
 
   /**
    * Partition {@code p}'s rankings, each cut into one slice per range, keyed by range and by
-   * (partition, ranking): their order.
+   * (partition, ranking): their order. Lazily: one ranking is held at a time, its slices handed
+   * to the shuffle before the next is made.
    */
   private static java.util.Iterator<Tuple2<Integer, Tuple2<Long, RankedScores>>> slices(
       int p, java.util.Iterator<RankedScores> runs, double[] cuts) {
-    List<Tuple2<Integer, Tuple2<Long, RankedScores>>> out = new ArrayList<>();
-    long i = 0;
-    while (runs.hasNext()) {
-      RankedScores run = runs.next();
-      long key = ((long) p << 32) | i++;
-      int from = 0;
-      for (int r = 0; r <= cuts.length; r++) {
-        int to = r == cuts.length ? run.size() : run.countAbove(cuts[r]);
-        out.add(new Tuple2<>(r, new Tuple2<>(key, run.slice(from, to))));
-        from = to;
+    return new java.util.Iterator<>() {
+      private long i;
+      private RankedScores run;
+      private int range;
+      private int from;
+
+      @Override
+      public boolean hasNext() {
+        return run != null || runs.hasNext();
       }
-    }
-    return out.iterator();
+
+      @Override
+      public Tuple2<Integer, Tuple2<Long, RankedScores>> next() {
+        if (run == null) {
+          run = runs.next();
+          range = 0;
+          from = 0;
+          i++;
+        }
+        int r = range++;
+        int to = r == cuts.length ? run.size() : run.countAbove(cuts[r]);
+        Tuple2<Integer, Tuple2<Long, RankedScores>> slice = new Tuple2<>(r,
+            new Tuple2<>(((long) p << 32) | (i - 1), run.slice(from, to)));
+        from = to;
+        if (range > cuts.length) {
+          run = null;
+        }
+        return slice;
+      }
+    };
   }
 }
