@@ -128,6 +128,8 @@ final class ModelCalibration {
         if (lacking != null) {
           return refuse(asked + ": the rows outside fold " + f + " " + lacking, fallback, model);
         }
+        LOG.info("Cross-fitting: fold model {} of {}, trained on the {} rows outside fold {},"
+            + " scores its {} rows", f + 1, k, rows.numRows(), f, rows.validationRows());
         PerceptronClassificationModel foldModel = foldEstimator.fit(rows);
         parts.add(BlockProbabilities.sample(rows, foldModel.predictor(), true));
       }

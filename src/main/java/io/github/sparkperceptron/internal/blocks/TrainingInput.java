@@ -213,10 +213,10 @@ public final class TrainingInput implements AutoCloseable {
       shortfall = "every training row's weight is 0";
     }
     if (shortfall == null) {
-      LOG.info("Calibration rows: {} held out of training ({} rows)", held.describe(),
-          input.validationRows);
       return input;
     }
+    LOG.info("{}: converting the rows again, every one a training row (the calibrator is"
+        + " cross-fitted after training)", shortfall);
     input.close();
     TrainingInput all = input.withEveryRow();
     all.calibrationFallback = shortfall;
@@ -412,9 +412,10 @@ public final class TrainingInput implements AutoCloseable {
     int numClasses = declaredClasses > 0 ? declaredClasses : Math.max(2, maxLabel + 1);
     TrainingInput input = new TrainingInput(cache, layout, facts, numFeatures,
         Math.max(2, numClasses), plan);
-    LOG.info("Training data: {} rows (+ {} validation rows), {} features, {} classes, {} stored"
-        + " values on {} workers (from {} input partitions)", input.numRows,
-        input.validationRows, input.numFeatures, input.numClasses, input.storedValues,
+    LOG.info("Training data: {} rows (+ {} {}), {} features, {} classes, {} stored values on {}"
+        + " workers (from {} input partitions)", input.numRows, input.validationRows,
+        heldOutCalibration ? "held out to calibrate on: " + cache.spec.calibrationRows
+            : "validation rows", input.numFeatures, input.numClasses, input.storedValues,
         input.numWorkers, layout.inputPartitions);
     return input;
   }
