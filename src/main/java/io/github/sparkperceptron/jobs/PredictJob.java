@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
  * writes the input's columns with the model's {@code prediction} and {@code rawPrediction}.
  */
 @Command(name = "predict", sortOptions = false, mixinStandardHelpOptions = true,
-    version = "spark-perceptron predict 0.1.0",
+    versionProvider = JobVersion.class,
     description = "Score data with a saved perceptron model; write each input row with its"
         + " prediction and raw prediction.",
     footer = {"", "LIBSVM input gives the columns label and features; CSV and Parquet input keep"

@@ -1,6 +1,7 @@
 package io.github.sparkperceptron.onnx;
 
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
+import io.github.sparkperceptron.ml.SparkPerceptronVersion;
 import io.github.sparkperceptron.onnx.proto.OnnxProto.ModelProto;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -125,6 +126,6 @@ public final class OnnxExport {
         + model.getAveraging() + (model.numClasses() == 2 ? ", threshold=" + model.getThreshold()
         : "") + ". Input features: double [N, " + model.numFeatures() + "]; outputs prediction"
         + " (double [N], the class index) and rawPrediction (Spark's raw prediction).";
-    return new PerceptronGraphs.Description(doc, meta);
+    return new PerceptronGraphs.Description(doc, meta, SparkPerceptronVersion.VERSION);
   }
 }

@@ -52,7 +52,7 @@ final class PerceptronGraphs {
   }
 
   /** What the model file says about itself besides the graph. */
-  record Description(String docString, Map<String, String> metadata) {
+  record Description(String docString, Map<String, String> metadata, String producerVersion) {
   }
 
   /**
@@ -193,16 +193,11 @@ final class PerceptronGraphs {
   private static ModelProto model(Description about, GraphProto graph) {
     ModelProto.Builder m = ModelProto.newBuilder().setIrVersion(IR_VERSION)
         .addOpsetImport(OperatorSetIdProto.newBuilder().setDomain("").setVersion(OPSET))
-        .setProducerName("spark-perceptron").setProducerVersion(producerVersion())
+        .setProducerName("spark-perceptron").setProducerVersion(about.producerVersion())
         .setDomain("io.github.sparkperceptron").setModelVersion(1)
         .setDocString(about.docString()).setGraph(graph);
     about.metadata().forEach((k, v) ->
         m.addMetadataProps(StringStringEntryProto.newBuilder().setKey(k).setValue(v)));
     return m.build();
-  }
-
-  private static String producerVersion() {
-    String version = PerceptronGraphs.class.getPackage().getImplementationVersion();
-    return version != null ? version : "unknown";
   }
 }
