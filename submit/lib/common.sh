@@ -14,7 +14,7 @@ sp_java_options() {
 }
 
 # Builds target/spark-perceptron-jobs.jar and target/classpath.txt when missing or older than the
-# sources. The first build downloads Spark and its dependencies (about 400 MB) into ~/.m2.
+# sources. The first build downloads Spark and its dependencies (about 415 MB) into ~/.m2.
 sp_ensure_built() {
   if [[ ! -f "$SP_JAR" || ! -f "$SP_CLASSPATH_FILE" ]] ||
       [[ -n "$(find "$SP_ROOT/src/main" "$SP_ROOT/pom.xml" -newer "$SP_JAR" -print -quit)" ]]; then
@@ -63,7 +63,7 @@ sp_maven() {
   mkdir -p "$SP_ROOT/target"
   echo "Building $what with Maven (mvn -B $*)..." >&2
   if [[ ! -d "${HOME}/.m2/repository/org/apache/spark" ]]; then
-    echo "  the first build downloads Spark and its dependencies (about 400 MB) into ~/.m2: a few minutes; later builds take seconds" >&2
+    echo "  the first build downloads Spark and its dependencies (about 415 MB) into ~/.m2: a few minutes; later builds take seconds" >&2
   fi
   local start=$SECONDS
   if ! (cd "$SP_ROOT" && set -o pipefail && mvn -B "$@" 2>&1 | sp_without_colour \

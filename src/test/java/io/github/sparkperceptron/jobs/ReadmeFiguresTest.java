@@ -100,6 +100,22 @@ class ReadmeFiguresTest {
   }
 
   /**
+   * The first build's download (the quick start's, measured with an empty Maven repository:
+   * BENCHMARKS.md, "Issue 31") is quoted alike by the README, examples/README.md and the message
+   * the scripts print before that build.
+   */
+  @Test
+  void theFirstBuildsDownloadIsQuotedAlikeWhereverItIsQuoted() throws IOException {
+    String mb = find(readme, "\\(about (\\d+) MB, measured with an empty repository",
+        "the quick start's download");
+    assertTrue(Files.readString(ROOT.resolve("submit/lib/common.sh")).contains(
+        "the first build downloads Spark and its dependencies (about " + mb + " MB) into ~/.m2"),
+        "submit/lib/common.sh quotes " + mb + " MB");
+    assertTrue(Files.readString(ROOT.resolve("examples/README.md")).contains(
+        "(about " + mb + " MB)"), "examples/README.md quotes " + mb + " MB");
+  }
+
+  /**
    * The notebook scripts check their accuracy against the figure documented here (they fail
    * otherwise, in NotebookExamplesTest); the README and examples/README.md quote the same one.
    */
