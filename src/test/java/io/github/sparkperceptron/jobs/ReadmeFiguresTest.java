@@ -97,6 +97,13 @@ class ReadmeFiguresTest {
     assertEquals(Double.parseDouble(json.group(1)), c.get("intercept").asDouble(), 0.0);
     assertEquals(Double.parseDouble(json.group(2)), c.get("weights").get(0).asDouble(), 0.0);
     assertEquals(Double.parseDouble(json.group(3)), c.get("weights").get(1).asDouble(), 0.0);
+
+    // A user runs it again, as the README presents it: the same command over the first run's
+    // outputs works (no "already exists; pass --overwrite") and reports the same model.
+    JobRun again = JobRun.of(new TrainJob(), args);
+    assertEquals(0, again.exitCode, again.toString());
+    assertTrue(again.out.contains("Test data: accuracy " + accuracy + " on 114 rows"), again.out);
+    assertTrue(again.out.contains("\n" + shown + ", "), again.out);
   }
 
   /**
