@@ -42,7 +42,8 @@ sp_ensure_classes() {
 
 # -Dmaven.test.skip=true: the package phase needs nothing from the tests (no test-jar, the shade
 # and classpath executions read main classes and dependencies only), so the tests are neither
-# compiled nor run: a user's first run waits for the library alone.
+# compiled nor run, and their libraries are not even downloaded (pom.xml, profile test-libraries):
+# a user's first run waits for the library alone.
 sp_build() {
   sp_maven "spark-perceptron" -Dmaven.test.skip=true package
   sp_cds_dump
