@@ -27,7 +27,7 @@ public final class JobPerRound implements EpochRounds {
   }
 
   @Override
-  public Outcome run(int epoch) {
+  public Outcome run(int epoch, int lastEpoch) {
     return driver.run(epoch, this::job);
   }
 

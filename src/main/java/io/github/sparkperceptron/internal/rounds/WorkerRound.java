@@ -55,7 +55,8 @@ final class WorkerRound {
   private final MixingSettings settings;
   private final int worker;
   private final int workers;
-  private final int epoch;
+  /** The epoch the rounds belong to (a whole-stage task moves on, {@link #nextEpoch}). */
+  private int epoch;
   /** The worker's cached rows (their chunks read window by window). */
   private final WorkerBlocks part;
   /** T/T_i: how far the averaging clock moves per unit of this worker's sample weight. */
@@ -191,6 +192,20 @@ final class WorkerRound {
       result.withVoteTrace(trace);
     }
     return result;
+  }
+
+  /**
+   * Moves a whole-stage task on to {@code next}, the epoch after the current one: its rounds
+   * visit that epoch's order, from the base where the last epoch left it.
+   */
+  void nextEpoch(int next) {
+    requireMovingBase();
+    if (next != epoch + 1) {
+      throw new IllegalStateException("epoch " + next + " does not follow epoch " + epoch);
+    }
+    FaultInjection.beforeWorkerEpoch(next, worker);
+    epoch = next;
+    visits = null;
   }
 
   /**
