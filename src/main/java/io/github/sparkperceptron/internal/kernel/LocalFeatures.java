@@ -186,9 +186,18 @@ public final class LocalFeatures implements Serializable {
       return g >= 0 && g < globalFeatures ? g : -(Math.max(0, Math.min(g, globalFeatures))) - 1;
     }
     int n = globalIndex.length;
-    if (from >= n) {
+    // A few steps along the map first: lookups in increasing order mostly land near.
+    int near = Math.min(n, from + 8);
+    for (int k = from; k < near; k++) {
+      int v = globalIndex[k];
+      if (v >= g) {
+        return v == g ? k : -k - 1;
+      }
+    }
+    if (near == n) {
       return -n - 1;
     }
+    from = near;
     int bound = 1;
     while (from + bound < n && globalIndex[from + bound] < g) {
       bound <<= 1;

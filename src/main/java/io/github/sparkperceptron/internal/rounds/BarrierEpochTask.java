@@ -71,9 +71,8 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
      */
     final StateDelta[][] mixes;
     /**
-     * {@link BarrierRounds#digest} of the worker's weights after each epoch's last round at the
-     * coordinates its rounds moved since the stage began (elsewhere they are the shipped
-     * weights).
+     * {@link BarrierRounds#digest} of the worker's weights after each epoch's last round over
+     * the support (elsewhere they are the shipped weights).
      */
     final long[] weightsDigests;
     /** Block momentum after each epoch: M, m_Δ and restarts (0 without momentum). */
@@ -120,8 +119,8 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
    * e-th epoch), the vote's index of the stage's first start vector (−1 without a vote; round r
    * of epoch e uses first + e·R + r), the shipped weights, for each epoch the round whose own
    * changes every worker reports beside worker 0's mixes ({@link MixAudit}; −1: none), and the
-   * driver's support set (increasing; null when neither block momentum nor {@code tol} needs
-   * it): where the weights can be non-zero.
+   * driver's support set (increasing): where the weights can be non-zero, and so where every
+   * move of the weights happens.
    */
   static final class StageStart implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -346,7 +345,8 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
     ExecutorWeights.WholeCopy velocity = null;
     // Where w or Δ can be non-zero (increasing): the driver's support set, kept as an array so
     // that a round costs what it touched, not a scan of K'·(d+1)/64 words.
-    int[] support = start.support == null ? null : start.support.value();
+    // Every move of the base happens inside it: the digest's and the release's coordinates.
+    int[] support = start.support.value();
     if (momentum != null) {
       velocity = ExecutorWeights.checkoutWhole(momentum.velocity);
       m = BlockMomentum.resume(velocity.values(), momentum.beta, momentum.rho,
@@ -385,9 +385,7 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
         updated |= mix.stepSum() != 0.0;
         StateDelta change = FaultInjection.appliedMix(mix.delta());
         int[] changed = work.moveBase(change);
-        if (support != null) {
-          support = SortedCoordinates.union(support, changed);
-        }
+        support = SortedCoordinates.union(support, changed);
         if (m != null) {
           m.afterRound(change, mix.stepSum(), support);
         }
@@ -405,7 +403,7 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
         out.rounds[e][round] = leaf;
       }
       out.weightsDigests[e] = FaultInjection.reportedDigest(epochNumber, worker, workers,
-          BarrierRounds.digest(mixed, work.moved()));
+          BarrierRounds.digest(mixed, support));
       if (m != null) {
         out.momentumMass[e] = m.mass();
         out.velocityMass[e] = m.velocityMass();
@@ -417,7 +415,7 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
           && WeightChange.relative(beforeIndex, beforeValues, support, mixed) < tol);
       ran++;
     }
-    work.release();
+    work.release(support);
     if (velocity != null) {
       // Δ changed only on the support: the look-ahead writes it there, a mix where it moved w.
       ExecutorWeights.releaseWhole(velocity, support);

@@ -220,8 +220,8 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
     }
     Stage ran = stage;
     Outcome outcome = driver.run(epoch, ran::mixed);
-    // The driver wrote exactly these coordinates since the stage's weights were shipped.
-    ran.verify(epoch, driver.progress.state.weights(), driver.shipper.changedSet().toArray(),
+    // Every coordinate the stage moved lies in the support, which both sides hold alike.
+    ran.verify(epoch, driver.progress.state.weights(), driver.supportCoordinates(),
         driver.progress.momentum);
     return outcome.withStage(ran.seconds, ran.epochs(), ranNow);
   }
@@ -249,8 +249,7 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
     WeightsRef weights = driver.shipper.ship(progress.state.weights());
     BlockMomentum momentum = progress.momentum;
     WeightsRef velocity = null;
-    Broadcast<int[]> supportAtStart = momentum != null || settings.tol > 0
-        ? jsc.broadcast(driver.supportCoordinates()) : null;
+    Broadcast<int[]> supportAtStart = jsc.broadcast(driver.supportCoordinates());
     BarrierEpochTask.MomentumStart momentumStart = null;
     if (momentum != null) {
       // Δ is zero outside the support: its changes since the last stage lie within it.
@@ -315,9 +314,7 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
       return null;
     } finally {
       watch.close();
-      if (supportAtStart != null) {
-        supportAtStart.destroy();
-      }
+      supportAtStart.destroy();
     }
   }
 
@@ -406,9 +403,9 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
     /**
      * Checks, after the driver replayed {@code epoch}, that every worker ended it where the
      * driver did: the same weights (by digest) and the same block momentum. Both sides started
-     * the stage from the same shipped weights, so the digest covers the coordinates the stage
-     * wrote so far: {@code written} (increasing), the driver's, which must be the ones each
-     * worker's rounds moved (the digest covers the coordinates too).
+     * the stage from the same shipped weights and move them only inside the support, so the
+     * digest covers the support: {@code written} (increasing), the driver's, which must be each
+     * worker's (the digest covers the coordinates too).
      *
      * @throws IllegalStateException if one did not (a defect, never a property of the data)
      */
