@@ -140,6 +140,22 @@ public final class LocalWeights {
     touched.clear();
   }
 
+  /**
+   * Sets every local weight from the global ones, the accumulator and the touched set left as
+   * they are: {@link #refresh} at every coordinate at once, O(K'·(m+1)) sequential reads and no
+   * lookups, the cheaper way when more coordinates moved than the copy holds (block momentum's
+   * look-ahead moves the whole support every round).
+   */
+  public void refreshAll(double[] global) {
+    requireGlobalLength(global);
+    gather(global, weights);
+  }
+
+  /** The local weights' count, K'·(m+1): above it a {@link #refreshAll} costs less. */
+  public int size() {
+    return weights.length;
+  }
+
   private void gather(double[] global, double[] into) {
     for (int row = 0; row < weightRows; row++) {
       int from = row * globalRowLength;

@@ -234,7 +234,13 @@ final class WorkerRound {
    */
   void baseMoved(int[] coordinates) {
     requireMovingBase();
-    copy.refresh(base, coordinates);
+    // The copy equals the base everywhere else: one pass over its K'·(m+1) values beats as many
+    // lookups of moved coordinates as it holds.
+    if (coordinates.length > copy.size()) {
+      copy.refreshAll(base);
+    } else {
+      copy.refresh(base, coordinates);
+    }
   }
 
   private void requireMovingBase() {

@@ -571,4 +571,24 @@ class BarrierRoundsTest {
     assertEquals(1, listener.jobs.size(), listener.jobs.toString());
     assertSameTraining(fit("jobs", c, frame), barrier, BREAST);
   }
+
+  /**
+   * Sparse rows (spark_sample_libsvm: 692 columns, each worker holding its own features): block
+   * momentum's look-ahead moves the whole support every round, more coordinates than a worker's
+   * copy holds, which then follows the base in one pass ({@code LocalWeights.refreshAll}); the
+   * model is the job-per-round one and the naive simulation's, bit for bit.
+   */
+  @Test
+  void sparseWorkersFollowTheWholeSupportAsTheJobsDo() {
+    List<TestData.Example> sparse =
+        TestData.readLibSvm(TestData.sharedData("spark_sample_libsvm", "train.libsvm"), 692);
+    Dataset<Row> frame = TestData.frameInOrder(spark, sparse, 4);
+    PerceptronClassifier c = new PerceptronClassifier().setMixing("momentum").setMixingRounds(3)
+        .setMaxIter(4).setTol(0.0).setSeed(2).setNumWorkers(4);
+    PerceptronClassificationModel barrier = fit("barrier", c, frame);
+    assertSameTraining(fit("jobs", c, frame), barrier, sparse);
+    NaiveMixingSimulation naive = new NaiveMixingSimulation(Examples.dense(sparse),
+        Examples.labels(sparse), 692, 4, 3, "momentum", true, true, 2).run(4);
+    assertArrayEquals(naive.model(), weights(barrier), 0.0, "barrier against the simulation");
+  }
 }
