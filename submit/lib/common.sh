@@ -14,7 +14,7 @@ sp_java_options() {
 }
 
 # Builds target/spark-perceptron-jobs.jar and target/classpath.txt when missing or older than the
-# sources. The first build downloads Spark and its dependencies (about 400 MB) into ~/.m2.
+# sources. The first build downloads Spark and its dependencies (about 415 MB) into ~/.m2.
 sp_ensure_built() {
   if [[ ! -f "$SP_JAR" || ! -f "$SP_CLASSPATH_FILE" ]] ||
       [[ -n "$(find "$SP_ROOT/src/main" "$SP_ROOT/pom.xml" -newer "$SP_JAR" -print -quit)" ]]; then
@@ -42,7 +42,8 @@ sp_ensure_classes() {
 
 # -Dmaven.test.skip=true: the package phase needs nothing from the tests (no test-jar, the shade
 # and classpath executions read main classes and dependencies only), so the tests are neither
-# compiled nor run: a user's first run waits for the library alone.
+# compiled nor run, and their libraries are not even downloaded (pom.xml, profile test-libraries):
+# a user's first run waits for the library alone.
 sp_build() {
   sp_maven "spark-perceptron" -Dmaven.test.skip=true package
   sp_cds_dump
@@ -63,7 +64,7 @@ sp_maven() {
   mkdir -p "$SP_ROOT/target"
   echo "Building $what with Maven (mvn -B $*)..." >&2
   if [[ ! -d "${HOME}/.m2/repository/org/apache/spark" ]]; then
-    echo "  the first build downloads Spark and its dependencies (about 400 MB) into ~/.m2: a few minutes; later builds take seconds" >&2
+    echo "  the first build downloads Spark and its dependencies (about 415 MB) into ~/.m2: a few minutes; later builds take seconds" >&2
   fi
   local start=$SECONDS
   if ! (cd "$SP_ROOT" && set -o pipefail && mvn -B "$@" 2>&1 | sp_without_colour \
@@ -116,20 +117,35 @@ sp_cds_archive() {
   echo "$SP_ROOT/target/cds/jobs-$key.jsa"
 }
 
-# Application class-data sharing (JEP 350), on unless SP_CDS=0: after a build, one quick start run
-# (the breast-cancer sample, output thrown away) writes the classes its JVM loaded, Spark's
-# included, already parsed and verified, to target/cds/ (about 160 MB); every job then maps them
-# instead of loading them again (the quick start: 8 s instead of 14, BENCHMARKS "Issue 20"). Done
-# here, by the build, so that a job's own JVM is always exec'd and prints nothing extra. A failed
-# dump leaves no archive and the jobs start as without one.
+# Application class-data sharing (JEP 350), on unless SP_CDS=0: one quick start run (the
+# breast-cancer sample, output thrown away) writes the classes its JVM loaded, Spark's included,
+# already parsed and verified, to target/cds/ (about 160 MB); every job then maps them instead of
+# loading them again (the quick start: 8 s instead of 14, BENCHMARKS "Issue 20"). The scripts' build
+# runs it after packaging, and a job runs it first when the jar it runs has no archive yet: the jar
+# was rebuilt by Maven itself (mvn package, mvn install), which the archive's name tells. Writing
+# one removes those of earlier jars (160 MB each, of no use any more). A failed dump leaves no
+# archive, a mark that stops later jobs from trying again for the same jar (delete target/cds/ to
+# try again), and target/cds/dump.log; the jobs then start as without one. One writer at a time: a job that finds another writing
+# (target/cds/writing) starts without the archive.
 sp_cds_dump() {
   [[ "${SP_CDS:-1}" == 0 ]] && return 0
-  local archive scratch start=$SECONDS
+  local archive failed lock scratch start=$SECONDS
   archive=$(sp_cds_archive)
-  [[ -f "$archive" ]] && return 0
+  failed="${archive%.jsa}.failed"
+  [[ -f "$archive" || -f "$failed" ]] && return 0
   mkdir -p "$SP_ROOT/target/cds"
+  lock="$SP_ROOT/target/cds/writing"
+  # A lock older than 30 minutes was left by a writer that was killed: a dump takes one or two.
+  if [[ -d "$lock" && -n "$(find "$lock" -maxdepth 0 -mmin +30 -print)" ]]; then
+    rmdir "$lock" 2>/dev/null || true
+  fi
+  mkdir "$lock" 2>/dev/null || return 0
+  rm -f "$SP_ROOT"/target/cds/jobs-*.jsa "$SP_ROOT"/target/cds/jobs-*.failed
   scratch=$(mktemp -d "${TMPDIR:-/tmp}/sp-cds.XXXXXX")
-  echo "Writing the jobs' class-data archive (once per build: faster JVM start-up; SP_CDS=0 skips it)..." >&2
+  # Interrupted (Ctrl-C): no half-written archive, no lock left behind.
+  trap 'rm -rf "$scratch"; rmdir "$lock" 2>/dev/null; exit 130' INT TERM
+  echo "Writing the jobs' class-data archive for this build of the jar (once per build: faster" \
+    "JVM start-up; SP_CDS=0 skips it)..." >&2
   local java_opts=()
   while IFS= read -r flag; do
     java_opts+=("$flag")
@@ -143,11 +159,13 @@ sp_cds_dump() {
       --test "$SP_ROOT/data-samples/breast_cancer/test.libsvm" \
       --model "$scratch/model" --metrics "$scratch/metrics.json" \
       >"$SP_ROOT/target/cds/dump.log" 2>&1 && [[ -s "$scratch/jobs.jsa" ]]; then
-    rm -f "$SP_ROOT"/target/cds/*.jsa
     mv -f "$scratch/jobs.jsa" "$archive"
     echo "Wrote it in $((SECONDS - start)) s" >&2
   else
+    : > "$failed"
     echo "  (not written: the jobs start without it; see target/cds/dump.log)" >&2
   fi
   rm -rf "$scratch"
+  rmdir "$lock" 2>/dev/null || true
+  trap - INT TERM
 }

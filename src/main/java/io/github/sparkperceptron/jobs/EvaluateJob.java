@@ -19,7 +19,7 @@ import picocli.CommandLine.Spec;
  * models, the areas under the ROC and precision-recall curves; printed, and optionally as JSON.
  */
 @Command(name = "evaluate", sortOptions = false, mixinStandardHelpOptions = true,
-    version = "spark-perceptron evaluate 0.1.0",
+    versionProvider = JobVersion.class,
     description = "Evaluate a saved perceptron model on labelled data.",
     footer = {"", "Spark options (--master, --conf, --properties-file, --driver-memory, ...) go to"
         + " spark-submit; the default master is local[*].",

@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
  * is refused with one line and exit code 2, before anything is written.
  */
 @Command(name = "export", sortOptions = false, mixinStandardHelpOptions = true,
-    version = "spark-perceptron export 0.1.0",
+    versionProvider = JobVersion.class,
     description = "Export a saved perceptron model as an ONNX file: input features (double"
         + " [N, d], dense), outputs prediction (double [N]) and rawPrediction (double [N, K'],"
         + " Spark's raw prediction).",

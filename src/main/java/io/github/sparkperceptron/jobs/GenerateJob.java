@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
  * LIBSVM text or Parquet, with the settings in {@code spec.json} beside the data.
  */
 @Command(name = "generate", sortOptions = false, mixinStandardHelpOptions = true,
-    version = "spark-perceptron generate 0.1.0",
+    versionProvider = JobVersion.class,
     description = {"Write synthetic classification data: linearly separable with a cosine margin,"
         + " then label noise; sparse or dense, two or more classes, reproducible from a seed.",
         "Writes OUTPUT/train, OUTPUT/test (with --test-rows) and OUTPUT/spec.json."},

@@ -36,7 +36,7 @@ import picocli.CommandLine.Spec;
  * calibration existed gives the uncalibrated link, as it loads with calibration=none).
  */
 @Command(name = "predict", sortOptions = false, mixinStandardHelpOptions = true,
-    version = "spark-perceptron predict 0.1.0",
+    versionProvider = JobVersion.class,
     description = "Score data with a saved perceptron model; write each input row with its"
         + " prediction, raw prediction and class probabilities.",
     footer = {"", "LIBSVM input gives the columns label and features; CSV and Parquet input keep"

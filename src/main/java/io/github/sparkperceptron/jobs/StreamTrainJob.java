@@ -52,7 +52,7 @@ import picocli.CommandLine.Spec;
  * twice, and without new data the published model is left alone.
  */
 @Command(name = "stream-train", sortOptions = false, mixinStandardHelpOptions = true,
-    version = "spark-perceptron stream-train 0.1.0",
+    versionProvider = JobVersion.class,
     description = {"Learn online from files arriving in a directory (Structured Streaming),"
         + " exactly once, publishing the model as it learns.",
         "Each micro-batch is scored by the model before it learns from it (prequential"

@@ -37,7 +37,7 @@ import picocli.CommandLine.Spec;
  * metrics file.
  */
 @Command(name = "train", sortOptions = false, mixinStandardHelpOptions = true,
-    version = "spark-perceptron train 0.1.0",
+    versionProvider = JobVersion.class,
     description = "Train a perceptron classifier on Spark and save it as a Spark ML model.",
     footer = {"", "Spark options (--master, --conf, --properties-file, --driver-memory, ...) go to"
         + " spark-submit; the default master is local[*].",

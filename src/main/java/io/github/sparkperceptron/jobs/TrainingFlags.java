@@ -125,7 +125,8 @@ final class TrainingFlags {
       flag("--averaging", "averaging", "MODE", values(Averaging.class))
           .inStreams("none or average (vote is not available for streams)"),
       flag("--mixing", "mixing", "MODE", "uniform, mistakes, momentum or oneshot")
-          .inStreams("uniform, mistakes or momentum (block momentum, restarted every batch)"),
+          .inStreams("uniform, mistakes or momentum (block momentum, its velocity carried over"
+              + " from batch to batch as if the batches were one epoch's rounds)"),
       flag("--mixing-rounds", "mixingRounds", "R", "mixing rounds per epoch; 0 = min(W, 64,"
           + " N / (2 W)) for W workers and N training rows with --mixing momentum, else 1"),
       flag("--shuffle", "shuffle", null, "reshuffle every partition each epoch; --no-shuffle"

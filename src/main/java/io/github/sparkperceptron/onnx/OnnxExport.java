@@ -1,6 +1,7 @@
 package io.github.sparkperceptron.onnx;
 
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
+import io.github.sparkperceptron.ml.SparkPerceptronVersion;
 import io.github.sparkperceptron.onnx.proto.OnnxProto.ModelProto;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -130,6 +131,7 @@ public final class OnnxExport {
         + " (double [N], the class index), rawPrediction (Spark's raw prediction) and"
         + " probability (Spark's probability, calibration="
         + model.calibrator().method().paramValue() + ").";
-    return new PerceptronGraphs.Description(doc, meta, model.calibrator());
+    return new PerceptronGraphs.Description(doc, meta, model.calibrator(),
+        SparkPerceptronVersion.VERSION);
   }
 }

@@ -55,10 +55,11 @@ final class PerceptronGraphs {
   }
 
   /**
-   * What the model file says about itself besides the graph, and the model's calibrator (its
-   * probability output).
+   * What the model file says about itself besides the graph, the model's calibrator (its
+   * probability output) and the library's version (the file's producer version).
    */
-  record Description(String docString, Map<String, String> metadata, Calibrator calibrator) {
+  record Description(String docString, Map<String, String> metadata, Calibrator calibrator,
+      String producerVersion) {
   }
 
   /**
@@ -203,16 +204,11 @@ final class PerceptronGraphs {
   private static ModelProto model(Description about, GraphProto graph) {
     ModelProto.Builder m = ModelProto.newBuilder().setIrVersion(IR_VERSION)
         .addOpsetImport(OperatorSetIdProto.newBuilder().setDomain("").setVersion(OPSET))
-        .setProducerName("spark-perceptron").setProducerVersion(producerVersion())
+        .setProducerName("spark-perceptron").setProducerVersion(about.producerVersion())
         .setDomain("io.github.sparkperceptron").setModelVersion(1)
         .setDocString(about.docString()).setGraph(graph);
     about.metadata().forEach((k, v) ->
         m.addMetadataProps(StringStringEntryProto.newBuilder().setKey(k).setValue(v)));
     return m.build();
-  }
-
-  private static String producerVersion() {
-    String version = PerceptronGraphs.class.getPackage().getImplementationVersion();
-    return version != null ? version : "unknown";
   }
 }

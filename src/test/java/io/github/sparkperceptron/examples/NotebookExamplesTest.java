@@ -6,6 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkperceptron.testing.ScriptRun;
+import io.github.sparkperceptron.testing.TestData;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -14,6 +18,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The notebook examples, run as the README says (examples/run-jshell, examples/run-scala) through
@@ -31,6 +36,13 @@ class NotebookExamplesTest {
   private static final Pattern OK_LINE =
       Pattern.compile("(?m)^(?:scala> )?OK accuracy=(0\\.\\d{4}) \\(saved, loaded back, same"
           + " predictions on 114 rows\\)$");
+  /**
+   * What the Scala REPL prints for a line that failed, and then carries on: a compile error
+   * ("error: not found: value spark", a type mismatch) or an exception the line threw (the REPL
+   * prints it with its stack cut to "... N elided").
+   */
+  private static final Pattern REPL_FAILURE =
+      Pattern.compile("(?m)^\\s*error: .*$|^\\s*\\.\\.\\. \\d+ elided$");
   private static final Map<String, String> MISSING_DATA =
       Map.of("SPARK_PERCEPTRON_EXAMPLE_DATA", "/nonexistent/breast_cancer");
 
@@ -79,6 +91,40 @@ class NotebookExamplesTest {
     Matcher mistakes = Pattern.compile("(?m)^\\[(\\d+(, \\d+)*)\\]$").matcher(run.output);
     assertTrue(mistakes.find(), run.toString());
     assertEquals(20, mistakes.group(1).split(", ").length, run.toString());
+  }
+
+  /**
+   * The README's "Use it from Scala", read from the README as a user copies it, fed line by line
+   * to examples/run-scala as if pasted (only its out/ paths moved to a temporary directory): the
+   * REPL must reject no line and no line may throw, and the block must get to its last line,
+   * which prints the parameters the cross-validation chose. The REPL reports a failing line and
+   * carries on, and exits 0 at the end of its input whatever happened, so the test reads its
+   * output for failures, and the two lines it appends turn "the block's last value exists" into
+   * exit status 0, anything else into 3.
+   */
+  @Test
+  void theReadmesScalaExampleRunsInTheScalaRepl(@TempDir Path tmp) throws IOException {
+    String readme = Files.readString(TestData.projectRoot().resolve("README.md"));
+    Matcher block = Pattern.compile("(?s)## Use it from Scala.*?```scala\n(.*?)```")
+        .matcher(readme);
+    assertTrue(block.find(), "the README has no Scala block under \"Use it from Scala\"");
+    Path script = tmp.resolve("use-from-scala.scala");
+    Files.writeString(script, block.group(1).replace("\"out/", "\"" + tmp + "/")
+        + "{ println(s\"END OF THE README BLOCK: ${chosen.numFeatures} features\"); sys.exit(0) }\n"
+        + "sys.exit(3)\n");
+
+    // A cross-validation of 3 folds over 6 parameter maps: 18 fits, where the other examples
+    // make one; minutes on a loaded 2-core machine.
+    ScriptRun run = ScriptRun.of(Duration.ofMinutes(10), Map.of(), "examples/run-scala",
+        script.toString());
+    Matcher failure = REPL_FAILURE.matcher(run.output);
+    boolean failed = failure.find();
+    assertFalse(failed, () -> "a line of the README's Scala block failed in the REPL ("
+        + failure.group().strip() + "):\n" + run);
+    assertEquals(0, run.exitCode, run.toString());
+    assertTrue(run.output.contains("END OF THE README BLOCK: 4 features"), run.toString());
+    assertTrue(Pattern.compile("(?m)^(?:scala> )?maxIter (5|10|20), updateRule (perceptron|pa1)$")
+        .matcher(run.output).find(), "the block's last line (the chosen parameters):\n" + run);
   }
 
   private static String okAccuracy(ScriptRun run) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.github.sparkperceptron.internal.drift.DriftDetectors;
 import io.github.sparkperceptron.internal.io.LabeledData;
 import io.github.sparkperceptron.internal.io.LibSvmSource;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
@@ -18,6 +19,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import moa.classifiers.core.driftdetection.ADWIN;
+import moa.classifiers.core.driftdetection.PageHinkleyDM;
 import org.apache.spark.ml.classification.LinearSVC;
 import org.apache.spark.ml.classification.LogisticRegression;
 import org.apache.spark.ml.evaluation.MulticlassClassificationEvaluator;
@@ -97,6 +100,29 @@ class ReadmeFiguresTest {
     assertEquals(Double.parseDouble(json.group(1)), c.get("intercept").asDouble(), 0.0);
     assertEquals(Double.parseDouble(json.group(2)), c.get("weights").get(0).asDouble(), 0.0);
     assertEquals(Double.parseDouble(json.group(3)), c.get("weights").get(1).asDouble(), 0.0);
+
+    // A user runs it again, as the README presents it: the same command over the first run's
+    // outputs works (no "already exists; pass --overwrite") and reports the same model.
+    JobRun again = JobRun.of(new TrainJob(), args);
+    assertEquals(0, again.exitCode, again.toString());
+    assertTrue(again.out.contains("Test data: accuracy " + accuracy + " on 114 rows"), again.out);
+    assertTrue(again.out.contains("\n" + shown + ", "), again.out);
+  }
+
+  /**
+   * The first build's download (the quick start's, measured with an empty Maven repository:
+   * BENCHMARKS.md, "Issue 31") is quoted alike by the README, examples/README.md and the message
+   * the scripts print before that build.
+   */
+  @Test
+  void theFirstBuildsDownloadIsQuotedAlikeWhereverItIsQuoted() throws IOException {
+    String mb = find(readme, "\\(about (\\d+) MB, measured with an empty repository",
+        "the quick start's download");
+    assertTrue(Files.readString(ROOT.resolve("submit/lib/common.sh")).contains(
+        "the first build downloads Spark and its dependencies (about " + mb + " MB) into ~/.m2"),
+        "submit/lib/common.sh quotes " + mb + " MB");
+    assertTrue(Files.readString(ROOT.resolve("examples/README.md")).contains(
+        "(about " + mb + " MB)"), "examples/README.md quotes " + mb + " MB");
   }
 
   /**
@@ -126,6 +152,35 @@ class ReadmeFiguresTest {
       assertTrue(!line.strip().startsWith("."), "jshell runs a complete line at once, so no line"
           + " may start with a dot: " + line);
     }
+  }
+
+  /**
+   * The drift detectors' settings as the README states them are the stream learner's defaults,
+   * and where it says "as in MOA" or names MOA's values, MOA's own defaults (MOA 2024.07.0, the
+   * test oracle of DriftDetectorOracleTest) agree; the README once said Page-Hinkley was
+   * configured as MOA configures it, with MOA's λ and α.
+   */
+  @Test
+  void theDriftDetectorSettingsTheReadmeStatesAreTheDefaultsAndMoasWhereItSaysSo() {
+    Matcher adwin = Pattern.compile("`adwin` \\(the default; ADWIN, Bifet & Gavaldà 2007, δ ="
+        + " ([0-9.]+), as MOA\\s+configures it\\)").matcher(readme);
+    assertTrue(adwin.find(), "the README's ADWIN settings");
+    assertEquals(DriftDetectors.ADWIN_DELTA, Double.parseDouble(adwin.group(1)));
+    assertEquals(ADWIN.DELTA, DriftDetectors.ADWIN_DELTA);
+
+    Matcher ph = Pattern.compile("`page-hinkley` \\(Page 1954, with δ = ([0-9.]+) and (\\d+) rows"
+        + " before an alarm as in MOA,\\s+but λ = ([0-9.]+) and α = ([0-9.]+), no fading, where"
+        + "\\s+MOA has λ = ([0-9.]+) and α = ([0-9.]+):").matcher(readme);
+    assertTrue(ph.find(), "the README's Page-Hinkley settings");
+    assertEquals(DriftDetectors.PAGE_HINKLEY_DELTA, Double.parseDouble(ph.group(1)));
+    assertEquals(DriftDetectors.PAGE_HINKLEY_MIN_ROWS, Long.parseLong(ph.group(2)));
+    assertEquals(DriftDetectors.PAGE_HINKLEY_LAMBDA, Double.parseDouble(ph.group(3)));
+    assertEquals(DriftDetectors.PAGE_HINKLEY_ALPHA, Double.parseDouble(ph.group(4)));
+    PageHinkleyDM moa = new PageHinkleyDM();
+    assertEquals(moa.deltaOption.getValue(), Double.parseDouble(ph.group(1)));
+    assertEquals(moa.minNumInstancesOption.getValue(), Integer.parseInt(ph.group(2)));
+    assertEquals(moa.lambdaOption.getValue(), Double.parseDouble(ph.group(5)));
+    assertEquals(moa.alphaOption.getValue(), Double.parseDouble(ph.group(6)));
   }
 
   /** The consumer snippet pins scala-library as the consumer project the test builds does. */

@@ -100,6 +100,21 @@ class TrainingFlagsTest {
     }
   }
 
+  /**
+   * stream-train's --help says what a stream does with block momentum: its velocity carries over
+   * from batch to batch (StreamingPerceptronTest#blockMomentumCarriesAcrossBatches proves it, bit
+   * for bit against a naive chain of batches); the help once said it restarted every batch.
+   */
+  @Test
+  void streamTrainsHelpSaysTheMomentumCarriesOverFromBatchToBatch() {
+    String help = new CommandLine(new StreamTrainJob()).getUsageMessage(CommandLine.Help.Ansi.OFF)
+        .replaceAll("\\s+", " ");
+    assertTrue(help.contains("--mixing=MODE uniform, mistakes or momentum (block momentum, its"
+        + " velocity carried over from batch to batch as if the batches were one epoch's rounds)"),
+        help);
+    assertTrue(!help.contains("restarted every batch"), help);
+  }
+
   @Test
   void aRefusedFlagIsOneLineWithTheReasonOnTheCommandLineAndInTheJobConf() throws IOException {
     JobRun flag = JobRun.of(new StreamTrainJob(), "--input", "in", "--model", "m",

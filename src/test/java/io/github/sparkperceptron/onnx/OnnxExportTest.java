@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.sparkperceptron.internal.kernel.VotedPerceptron;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
+import io.github.sparkperceptron.ml.SparkPerceptronVersion;
 import io.github.sparkperceptron.onnx.proto.OnnxProto.ModelProto;
 import io.github.sparkperceptron.onnx.proto.OnnxProto.NodeProto;
 import io.github.sparkperceptron.testing.SparkTestSupport;
@@ -185,7 +186,7 @@ class OnnxExportTest {
     assertArrayEquals(model.coefficientMatrix().toArray(), loaded.coefficientMatrix().toArray());
   }
 
-  /** The graph is what the documentation says: opset, inputs, outputs and operators. */
+  /** The graph is what the documentation says: opset, producer, inputs, outputs and operators. */
   @Test
   void theGraphUsesTheDocumentedOpsetAndOperators() throws Exception {
     Set<String> used = new TreeSet<>();
@@ -196,6 +197,9 @@ class OnnxExportTest {
             .fit(read(name, "train.libsvm", d));
         ModelProto proto = ModelProto.parseFrom(OnnxExport.toBytes(model));
         assertEquals(8, proto.getIrVersion());
+        // The build's version, which JobVersionTest checks against the pom ("unknown" before).
+        assertEquals("spark-perceptron", proto.getProducerName());
+        assertEquals(SparkPerceptronVersion.VERSION, proto.getProducerVersion());
         assertEquals(1, proto.getOpsetImportCount());
         assertEquals(OnnxExport.OPSET, proto.getOpsetImport(0).getVersion());
         assertEquals("", proto.getOpsetImport(0).getDomain(), "the standard ai.onnx domain");

@@ -21,7 +21,10 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
@@ -44,7 +47,11 @@ import org.junit.jupiter.api.io.TempDir;
  * (target/spark-perceptron.jar with the project's pom) is installed with maven-install-plugin into
  * an empty temporary repository, and a separate Maven project ({@code src/test/resources/consumer},
  * Spark {@code provided} of its own) compiles against it there and fits, saves and reloads a
- * Pipeline with it in a JVM of its own.
+ * Pipeline with it, run the way the README tells a user to run such a program: its
+ * {@code mvn compile exec:java ...} line, read from the README, with
+ * {@code conf/log4j2.properties.template} copied to the project's
+ * {@code src/main/resources/log4j2.properties} as the README says; then Spark logs nothing at INFO
+ * (a run without it printed some 2,000 INFO lines).
  *
  * <p>It checks what a library user relies on: the installed pom brings neither the jobs' picocli
  * nor JFreeChart (optional dependencies), the jar holds only our classes and the
@@ -54,7 +61,8 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>Nothing is fetched from the network: the consumer's build resolves Spark and the Maven plugins
  * through a mirror onto the Maven repository this build already filled (its local repository,
- * passed in as {@code sp.build.repository}). Needs the packaged jar: run it with
+ * passed in as {@code sp.build.repository}; the exec plugin is among this build's test libraries
+ * for that reason). Needs the packaged jar: run it with
  * {@code mvn verify -Dit.test=ConsumerProjectTest}.
  */
 @Tag("consumer")
@@ -67,6 +75,8 @@ class ConsumerProjectTest {
   private static final Path JOBS_JAR = ROOT.resolve("target/spark-perceptron-jobs.jar");
   private static final Path TRAIN = TestData.sharedData("breast_cancer", "train.libsvm");
   private static final Path TEST = TestData.sharedData("breast_cancer", "test.libsvm");
+  /** The simple names of the library's classes: the loggers of its own INFO lines. */
+  private static final Set<String> OUR_CLASSES = ourClasses();
 
   @TempDir
   Path tmp;
@@ -109,15 +119,32 @@ class ConsumerProjectTest {
           "a library user gets a jobs-only dependency: " + entry);
     }
 
-    List<String> command = new ArrayList<>(List.of(javaBinary()));
-    command.addAll(sparkJvmFlags());
-    command.addAll(List.of("-Xmx1g", "-Dlog4j2.configurationFile="
-            + ROOT.resolve("target/test-classes/log4j2-test.properties").toUri(),
-        "-cp", project.resolve("target/classes") + File.pathSeparator
-            + String.join(File.pathSeparator, classpath),
-        "example.ConsumerPipeline", TRAIN.toString(), TEST.toString(),
-        tmp.resolve("pipeline").toString(), tmp.resolve("onnx").toString()));
+    // Run as the README says: its exec:java command, Spark quiet through the log4j2 template
+    // copied to src/main/resources/log4j2.properties.
+    Files.createDirectories(project.resolve("src/main/resources"));
+    Files.copy(ROOT.resolve("conf/log4j2.properties.template"),
+        project.resolve("src/main/resources/log4j2.properties"));
+    List<String> command = new ArrayList<>(List.of("mvn", "-B", "-s", settings.toString(),
+        "-Dmaven.repo.local=" + repository, "-Dsp.version=" + version,
+        "-Dspark.version=" + property("spark.version"),
+        "-Dscala.version=" + property("scala.version"),
+        "-Dscala.binary.version=" + property("scala.binary.version")));
+    for (String word : readmeExecJava()) {
+      command.add(word.startsWith("-Dexec.mainClass=")
+          ? "-Dexec.mainClass=example.ConsumerPipeline" : word);
+    }
+    command.add("-Dexec.args=" + TRAIN + " " + TEST + " " + tmp.resolve("pipeline") + " "
+        + tmp.resolve("onnx"));
     String output = run(project, "run", command);
+    // An INFO line in either layout, the template's ("08:36:49 INFO  MixingLoop: ...") or
+    // Spark's default ("26/11/27 08:35:29 INFO BlockManager: ..."), names its logger's class.
+    Pattern info = Pattern.compile("\\bINFO +([\\w$]+): ");
+    List<String> notOurs = output.lines().filter(l -> {
+      Matcher m = info.matcher(l);
+      return m.find() && !OUR_CLASSES.contains(m.group(1));
+    }).toList();
+    assertTrue(notOurs.isEmpty(), notOurs.size() + " INFO lines from outside the library:"
+        + " Spark's logging is not quiet:\n" + output);
 
     double accuracy = Double.parseDouble(line(output, "accuracy="));
     double intercept = Double.parseDouble(line(output, "intercept="));
@@ -221,14 +248,28 @@ class ConsumerProjectTest {
         .orElseThrow(() -> new AssertionError("no '" + prefix + "' line in:\n" + output));
   }
 
-  private static String javaBinary() {
-    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  /**
+   * The README's command that runs a program of one's own from Maven ("Add it to a project"),
+   * without its leading {@code mvn}: its words as a user types them.
+   */
+  private static List<String> readmeExecJava() throws IOException {
+    String readme = Files.readString(ROOT.resolve("README.md"));
+    String section = readme.substring(readme.indexOf("## Add it to a project"));
+    Matcher m = Pattern.compile("(?m)^mvn ([^\n]*exec:java[^\n]*)$").matcher(section);
+    assertTrue(m.find(), "no `mvn ... exec:java` line in the README's \"Add it to a project\"");
+    List<String> words = Arrays.asList(m.group(1).strip().split(" +"));
+    assertTrue(words.contains("-Dexec.classpathScope=compile"), "Spark is provided: exec:java"
+        + " needs the compile class path, which the README's command must say: " + words);
+    return words;
   }
 
-  /** Spark's JVM flags on Java 17, as the submit/ scripts pass them. */
-  private static List<String> sparkJvmFlags() throws IOException {
-    return Files.readAllLines(ROOT.resolve("submit/lib/java-options")).stream()
-        .map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+  private static Set<String> ourClasses() {
+    try (Stream<Path> files = Files.walk(ROOT.resolve("src/main/java"))) {
+      return files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".java"))
+          .map(n -> n.substring(0, n.length() - ".java".length())).collect(Collectors.toSet());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private static Path copyConsumerProject(Path to) throws IOException {

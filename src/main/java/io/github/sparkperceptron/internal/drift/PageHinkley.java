@@ -10,7 +10,8 @@ import java.util.Locale;
  * Page, "Continuous Inspection Schemes", Biometrika 41(1/2), 1954 (the cumulative-sum test);
  * Gama, Sebastião &amp; Rodrigues, "On evaluating stream learning algorithms", Machine Learning 90,
  *   2013, section 5.1 (Page-Hinkley on the error stream, with a fading factor α);
- * the same statistics as MOA's PageHinkleyDM and River's drift.PageHinkley (minimum instances).
+ * the statistics of River's drift.PageHinkley (minimum instances); MOA's released PageHinkleyDM
+ *   (2024.07.0) alarms on m_T alone, without the running minimum M_T (DriftDetectorOracleTest).
  *
  * after row T of the current run (x_t ∈ [0, 1] the rows' errors):
  *   x̄_T = (1/T) Σ_{t≤T} x_t                        running mean
