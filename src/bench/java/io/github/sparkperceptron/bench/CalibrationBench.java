@@ -244,7 +244,8 @@ final class CalibrationBench {
       if (e.getKey().startsWith("perceptron") && !e.getKey().equals(NONE)) {
         best = Math.min(best, m.logLoss());
       }
-      if (e.getKey().startsWith(DEFAULT)) {
+      // The default's own row (other sigmoid rows share its prefix).
+      if (e.getKey().startsWith(DEFAULT) && e.getKey().endsWith("(default)")) {
         ours = e.getValue();
       }
       System.err.printf(Locale.ROOT, "%s %s: log-loss %.4f, Brier %.4f, ECE %.4f, accuracy"
