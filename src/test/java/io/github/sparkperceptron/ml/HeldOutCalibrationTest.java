@@ -271,7 +271,7 @@ class HeldOutCalibrationTest {
   }
 
   /**
-   * breast_cancer's 455 rows hold out some 17 of class 0, fewer than 50: the model trains on
+   * breast_cancer's 455 rows hold out 35, 15 of class 0, fewer than 50: the model trains on
    * every row (calibration=none's model) and the calibrator is cross-fitted on 3 folds, exactly
    * calibrationFolds=3's; the log says why.
    */
