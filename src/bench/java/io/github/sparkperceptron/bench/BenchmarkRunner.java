@@ -87,8 +87,9 @@ public final class BenchmarkRunner implements Callable<Integer> {
           + " memory is measured with epoch), and on request mixing-cost (issue 9), model-size,"
           + " many-class (issue 10), order (= order-kernel and order-accuracy, issue 14),"
           + " export (ONNX export and scoring, issue 23), scoring (issue 21),"
-          + " rounds (issue 18), pipeline (issue 20), strangers (issue 30), calibration (issue 33), shapes (issue 32), large (issue 29: MLlib on"
-          + " --large-train)")
+          + " rounds (issue 18), pipeline (issue 20), strangers (issue 30), calibration"
+          + " (issue 33), shapes and defaults (issue 32: the defaults against 1-round mistakes"
+          + " on every dataset), large (issue 29: MLlib on --large-train)")
   List<String> sections = new ArrayList<>(List.of("mllib", "epoch", "partitions", "scale"));
 
   @Option(names = "--datasets", split = ",", paramLabel = "NAME",
@@ -347,8 +348,16 @@ public final class BenchmarkRunner implements Callable<Integer> {
     try {
       if (sections.contains("mllib") || sections.contains("epoch")
           || sections.contains("partitions") || sections.contains("mixing-cost")
-          || sections.contains("order") || sections.contains("order-accuracy")) {
+          || sections.contains("order") || sections.contains("order-accuracy")
+          || sections.contains("defaults")) {
         loadDatasets();
+      }
+      if (sections.contains("defaults")) {
+        List<DefaultsBench.Set> sets = new ArrayList<>();
+        for (Bench b : loaded) {
+          sets.add(new DefaultsBench.Set(b.shape, b.train, b.test));
+        }
+        new DefaultsBench(report, repeats).run(sets, load());
       }
       if (sections.contains("mllib")) {
         mllibSection();
