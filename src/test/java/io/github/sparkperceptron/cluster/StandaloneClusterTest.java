@@ -333,7 +333,7 @@ class StandaloneClusterTest {
       SparkTestSupport.awaitListeners(spark);
       disturbed = weights(model);
       System.out.println("barrier stages, executor lost in epoch 3: " + stages.summary()
-          + "; per attempt: " + stages.perAttempt() + "; epochs as barrier jobs: "
+          + "; per attempt: " + stages.perAttempt() + "; barrier jobs: "
           + stages.barrierJobs());
       assertFalse(stages.executorsRemoved.isEmpty(), "no executor was lost: " + stages);
       assertTrue(stages.retriedBarrierStages() >= 1, "the epoch's stage was not rerun: "
