@@ -13,6 +13,7 @@ import io.github.sparkperceptron.internal.mixing.WorkerResult;
 import io.github.sparkperceptron.internal.plan.RoundExecution;
 import java.io.IOException;
 import java.io.Serializable;
+import java.net.ConnectException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
@@ -197,7 +198,7 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
     PeerLinks links;
     try {
       if (FaultInjection.barrierSetupFails()) {
-        throw new java.net.ConnectException("injected: connection refused ("
+        throw new ConnectException("injected: connection refused ("
             + FaultInjection.PROPERTY + "=barrier-setup)");
       }
       long group = ((long) context.stageId() << 32) | context.stageAttemptNumber();

@@ -1,6 +1,7 @@
 package io.github.sparkperceptron.internal.rounds;
 
 import io.github.sparkperceptron.internal.mixing.StateDelta;
+import org.apache.spark.SparkEnv;
 import org.apache.spark.TaskContext;
 
 /**
@@ -168,7 +169,7 @@ public final class FaultInjection {
     TaskContext task = TaskContext.get();
     String mode = task.getLocalProperty(PROPERTY);
     if (mode.startsWith(EXIT_MID_EPOCH)) {
-      if ("driver".equals(org.apache.spark.SparkEnv.get().executorId())) {
+      if ("driver".equals(SparkEnv.get().executorId())) {
         throw new IllegalStateException(PROPERTY + "=" + mode + " ends an executor's JVM: it"
             + " needs a cluster, not local mode, whose executor is the driver");
       }
