@@ -87,7 +87,7 @@ public final class BenchmarkRunner implements Callable<Integer> {
           + " memory is measured with epoch), and on request mixing-cost (issue 9), model-size,"
           + " many-class (issue 10), order (= order-kernel and order-accuracy, issue 14),"
           + " export (ONNX export and scoring, issue 23), scoring (issue 21),"
-          + " rounds (issue 18), pipeline (issue 20), strangers (issue 30), calibration (issue 33)")
+          + " rounds (issue 18), pipeline (issue 20), strangers (issue 30), calibration (issue 33), shapes (issue 32)")
   List<String> sections = new ArrayList<>(List.of("mllib", "epoch", "partitions", "scale"));
 
   @Option(names = "--datasets", split = ",", paramLabel = "NAME",
@@ -155,6 +155,14 @@ public final class BenchmarkRunner implements Callable<Integer> {
   @Option(names = "--scale-features", defaultValue = "100000",
       description = "d of the scale runs (default: ${DEFAULT-VALUE})")
   int scaleFeatures;
+
+  @Option(names = "--shapes-rows", defaultValue = "200000",
+      description = "training rows of the shapes section (default: ${DEFAULT-VALUE})")
+  long shapesRows;
+
+  @Option(names = "--shapes-epochs", defaultValue = "10",
+      description = "epochs per fit of the shapes section (default: ${DEFAULT-VALUE})")
+  int shapesEpochs;
 
   @Option(names = "--model-size-rows", defaultValue = "200000",
       description = "training rows of the model-size section (default: ${DEFAULT-VALUE})")
@@ -389,6 +397,10 @@ public final class BenchmarkRunner implements Callable<Integer> {
             exportRows > 0 ? exportRows : quick ? 2_000 : 20_000,
             exportScoringRows > 0 ? exportScoringRows : quick ? 10_000 : 100_000,
             exportDenseLogD >= 0 ? exportDenseLogD : quick ? 20 : 24);
+      }
+      if (sections.contains("shapes")) {
+        new ShapesBench(spark, report, master, partitions, repeats).run(
+            quick ? shapesRows / 10 : shapesRows, shapesEpochs, only);
       }
       if (sections.contains("calibration")) {
         new CalibrationBench(spark, report, partitions, repeats, dataDir, out).run(quick, only);

@@ -11,6 +11,7 @@ import io.github.sparkperceptron.internal.kernel.Predictor;
 import io.github.sparkperceptron.internal.kernel.TouchedSet;
 import io.github.sparkperceptron.internal.kernel.VotedPerceptron;
 import io.github.sparkperceptron.internal.mixing.MixingMode;
+import io.github.sparkperceptron.internal.mixing.WeightChange;
 import io.github.sparkperceptron.internal.plan.MemoryPlan;
 import io.github.sparkperceptron.internal.plan.MixingSettings;
 import io.github.sparkperceptron.internal.plan.TrainingConfig;
@@ -237,9 +238,9 @@ public final class MixingLoop {
       for (int epoch = progress.epochsDone + 1; epoch <= settings.maxIter; epoch++) {
         long start = System.nanoTime();
         int[] beforeIndex = driver.supportCoordinates();
-        double[] beforeValues = valuesAt(progress.state.weights(), beforeIndex);
-        EpochRounds.Outcome outcome = rounds.run(epoch);
-        double change = relativeChange(beforeIndex, beforeValues, driver.supportCoordinates(),
+        double[] beforeValues = WeightChange.valuesAt(progress.state.weights(), beforeIndex);
+        EpochRounds.Outcome outcome = rounds.run(epoch, lastTogether(epoch));
+        double change = WeightChange.relative(beforeIndex, beforeValues, driver.supportCoordinates(),
             progress.state.weights());
         progress.epochsDone = epoch;
         progress.epochs.add(outcome.stats);
@@ -249,7 +250,7 @@ public final class MixingLoop {
         if (!settings.validate) {
           progress.modelEpoch = epoch;
         }
-        double seconds = (System.nanoTime() - start) / 1e9;
+        double seconds = outcome.seconds((System.nanoTime() - start) / 1e9);
         progress.seconds.add(seconds);
         logEpoch(epoch, settings.maxIter, outcome.stats, change, seconds, accuracy);
         if (callback != null) {
@@ -263,6 +264,26 @@ public final class MixingLoop {
           checkpoints.save(progress);
         }
       }
+    }
+
+    /**
+     * The last epoch that may run together with {@code epoch}, ahead of the driver's steps
+     * between them: none may need the driver in between (validation scores every epoch's
+     * model; a checkpoint saves the state after a due epoch).
+     */
+    private int lastTogether(int epoch) {
+      if (settings.validate) {
+        return epoch;
+      }
+      int last = settings.maxIter;
+      if (checkpoints != null) {
+        for (int e = epoch; e < last; e++) {
+          if (checkpoints.due(e)) {
+            return e;
+          }
+        }
+      }
+      return last;
     }
 
     /** Scores the epoch's model on the validation rows and keeps the best state so far. */
@@ -300,14 +321,6 @@ public final class MixingLoop {
     }
   }
 
-  private static double[] valuesAt(double[] w, int[] index) {
-    double[] out = new double[index.length];
-    for (int k = 0; k < index.length; k++) {
-      out[k] = w[index[k]];
-    }
-    return out;
-  }
-
   static VotedPerceptron.Builder voteBuilder(LearnerConfig learner) {
     return learner.averaging() == Averaging.VOTE
         ? new VotedPerceptron.Builder(learner.numClasses(), learner.numFeatures(),
@@ -339,32 +352,6 @@ public final class MixingLoop {
     } finally {
       broadcast.destroy();
     }
-  }
-
-  /**
-   * ‖after − before‖₂ / ‖after‖₂ where both vectors are zero outside their index sets (increasing;
-   * {@code afterIndex} ⊇ {@code beforeIndex}), summed in increasing coordinate order, which adds
-   * exactly what the dense sums would: O(non-zero coordinates), not O(K·d). 0 when nothing
-   * changed, ∞ when after is 0 but moved.
-   */
-  static double relativeChange(int[] beforeIndex, double[] beforeValues, int[] afterIndex,
-      double[] after) {
-    double diff = 0.0;
-    double norm = 0.0;
-    int k = 0;
-    for (int j : afterIndex) {
-      double b = 0.0;
-      if (k < beforeIndex.length && beforeIndex[k] == j) {
-        b = beforeValues[k++];
-      }
-      double d = after[j] - b;
-      diff += d * d;
-      norm += after[j] * after[j];
-    }
-    if (diff == 0.0) {
-      return 0.0;
-    }
-    return norm == 0.0 ? Double.POSITIVE_INFINITY : Math.sqrt(diff / norm);
   }
 
   static void logEpoch(int epoch, int maxIter, EpochStats stats, double change,

@@ -20,7 +20,8 @@ import java.util.Arrays;
  * <p>Exactness: the local feature numbers are monotone and the feature-major kernel adds the same
  * products in the same order, so a round on this copy writes, at the mapped coordinates, the very
  * values a round on a global class-major copy writes, and nothing else. Cost at the boundary:
- * O(log m) per incoming changed coordinate (a binary search) and O(t + K') for the t touched
+ * O(log gap) per incoming changed coordinate (a galloping search along the map, the coordinates
+ * coming in increasing order; O(log m) otherwise) and O(t + K') for the t touched
  * coordinates of the round (one counting pass by class); O(K'·(m+1)) for a full {@link #load}.
  * Memory: K'·(m+1) doubles for w (twice with averaging) and K'·(m+1)/8 bytes of touched bits,
  * against K'·(d+1) for a global copy.
@@ -139,6 +140,22 @@ public final class LocalWeights {
     touched.clear();
   }
 
+  /**
+   * Sets every local weight from the global ones, the accumulator and the touched set left as
+   * they are: {@link #refresh} at every coordinate at once, O(K'·(m+1)) sequential reads and no
+   * lookups, the cheaper way when more coordinates moved than the copy holds (block momentum's
+   * look-ahead moves the whole support every round).
+   */
+  public void refreshAll(double[] global) {
+    requireGlobalLength(global);
+    gather(global, weights);
+  }
+
+  /** The local weights' count, K'·(m+1): above it a {@link #refreshAll} costs less. */
+  public int size() {
+    return weights.length;
+  }
+
   private void gather(double[] global, double[] into) {
     for (int row = 0; row < weightRows; row++) {
       int from = row * globalRowLength;
@@ -157,10 +174,29 @@ public final class LocalWeights {
   public int refresh(double[] global, int[] globalCoordinates) {
     requireGlobalLength(global);
     int set = 0;
+    // Coordinates come in increasing order (class row by class row): each feature is searched
+    // from where the previous one of its row was found; any other order restarts the search.
+    int row = -1;
+    int lastFeature = -1;
+    int cursor = 0;
     for (int j : globalCoordinates) {
-      int c = localCoordinate(j);
-      if (c >= 0) {
-        weights[c] = global[j];
+      int r = j / globalRowLength;
+      int g = j - r * globalRowLength;
+      if (r != row || g < lastFeature) {
+        row = r;
+        cursor = 0;
+      }
+      lastFeature = g;
+      int l;
+      if (g == globalRowLength - 1) {
+        l = localFeatures;
+      } else {
+        int found = features.search(g, cursor);
+        cursor = found >= 0 ? found + 1 : -found - 1;
+        l = found >= 0 ? found : -1;
+      }
+      if (l >= 0) {
+        weights[local.stateIndex(r, l)] = global[j];
         set++;
       }
     }

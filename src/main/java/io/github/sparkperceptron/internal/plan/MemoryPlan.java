@@ -146,6 +146,8 @@ public final class MemoryPlan {
   final long mixedDeltaBytes;
   /** Mixing rounds per epoch, and whether block momentum runs (its Δ, its support set). */
   private final int rounds;
+  /** The epochs at most (a barrier stage runs no more). */
+  private final int maxIter;
   private final boolean momentum;
   /** Tasks running at once in the JVM of the estimate that holds them (local: the driver). */
   private final int running;
@@ -205,6 +207,7 @@ public final class MemoryPlan {
         settings.denseAbove);
     this.mixedDeltaBytes = deltaBytes(touchedByAll, deltaAverage, p == 1, settings.denseAbove);
     this.rounds = rounds;
+    this.maxIter = settings.maxIter;
     this.momentum = momentum;
 
     driver.add(new Term(stateBytes, averaging ? "the weights and their averaging accumulator"
@@ -501,31 +504,75 @@ public final class MemoryPlan {
    * against {@code spark.driver.maxResultSize}.
    */
   public String barrierProblem() {
-    long length = learner.stateLength();
-    long perTask = weightBytes + (momentum ? weightBytes : 0)
-        + BARRIER_BYTES_PER_SUPPORT * Math.min(length, supportBound);
-    long epochResults = saturatingProduct(rounds, mixedDeltaBytes) + saturatingProduct(
-        (long) numWorkers * rounds, BARRIER_REPORT_BYTES_PER_ROUND);
-    long tasks = saturatingProduct(running, perTask) + epochResults;
+    long epochResults = barrierEpochResults();
     if (cluster.maxResultSize > 0 && epochResults > cluster.maxResultSize) {
       return String.format(Locale.ROOT, "an epoch's %d mixed changes of up to %,d MiB each"
           + " would exceed spark.driver.maxResultSize=%dm", rounds, mib(mixedDeltaBytes),
           mib(cluster.maxResultSize));
     }
-    long driverNeed = driverBytes() + 2 * epochResults + (cluster.local ? tasks : 0);
+    long driverNeed = barrierDriverBytes(1);
     if (driverNeed > cluster.driverBudget()) {
       return String.format(Locale.ROOT, "the barrier tasks' extra copies of the weights and the"
           + " epoch's %d mixed changes would need about %,d MiB on the driver, more than its"
           + " %,d MiB budget", rounds, mib(driverNeed), mib(cluster.driverBudget()));
     }
-    if (!cluster.local && executorBytes() + tasks + epochResults
-        > cluster.executorBudget()) {
+    if (!cluster.local && barrierExecutorBytes(1) > cluster.executorBudget()) {
       return String.format(Locale.ROOT, "the barrier tasks' extra copies of the weights and the"
           + " epoch's %d mixed changes would need about %,d MiB on an executor, more than its"
-          + " %,d MiB budget", rounds, mib(executorBytes() + tasks + epochResults),
+          + " %,d MiB budget", rounds, mib(barrierExecutorBytes(1)),
           mib(cluster.executorBudget()));
     }
     return null;
+  }
+
+  /**
+   * How many epochs one barrier stage may run (at least 1, at most maxIter): each epoch's
+   * reports ({@link #barrierProblem}'s epoch results) stay in the stage's result until the
+   * driver replays them, so the stage's E epochs' results must fit the driver, the executor of
+   * worker 0 and {@code spark.driver.maxResultSize}, as one epoch's do.
+   */
+  public int barrierEpochsPerStage() {
+    long epochResults = Math.max(1, barrierEpochResults());
+    long most = maxIter;
+    if (cluster.maxResultSize > 0) {
+      most = Math.min(most, cluster.maxResultSize / epochResults);
+    }
+    long driverRoom = cluster.driverBudget() - barrierDriverBytes(0);
+    most = Math.min(most, driverRoom / ((cluster.local ? 3 : 2) * epochResults));
+    if (!cluster.local) {
+      most = Math.min(most, (cluster.executorBudget() - barrierExecutorBytes(0))
+          / (2 * epochResults));
+    }
+    return (int) Math.max(1, most);
+  }
+
+  /** Bytes of one epoch's reports: R mixed changes and W·R small reports. */
+  private long barrierEpochResults() {
+    return saturatingProduct(rounds, mixedDeltaBytes) + saturatingProduct(
+        (long) numWorkers * rounds, BARRIER_REPORT_BYTES_PER_ROUND);
+  }
+
+  /** The barrier tasks' own arrays: per running task w, momentum's Δ and the support. */
+  private long barrierTaskBytes() {
+    long length = learner.stateLength();
+    long perTask = weightBytes + (momentum ? weightBytes : 0)
+        + BARRIER_BYTES_PER_SUPPORT * Math.min(length, supportBound);
+    return saturatingProduct(running, perTask);
+  }
+
+  /**
+   * The driver's bytes with a barrier stage of {@code epochs} epochs: its arrays, the stage's
+   * results serialised and deserialised, and in local mode the tasks and worker 0's results.
+   */
+  private long barrierDriverBytes(int epochs) {
+    long results = saturatingProduct(epochs, barrierEpochResults());
+    return driverBytes() + 2 * results + (cluster.local ? barrierTaskBytes() + results : 0);
+  }
+
+  /** An executor's bytes with a barrier stage of {@code epochs} epochs (not local mode). */
+  private long barrierExecutorBytes(int epochs) {
+    return executorBytes() + barrierTaskBytes()
+        + 2 * saturatingProduct(epochs, barrierEpochResults());
   }
 
   /**

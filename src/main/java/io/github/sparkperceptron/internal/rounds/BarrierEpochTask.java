@@ -9,6 +9,7 @@ import io.github.sparkperceptron.internal.kernel.SortedCoordinates;
 import io.github.sparkperceptron.internal.mixing.BlockMomentum;
 import io.github.sparkperceptron.internal.mixing.RoundTree;
 import io.github.sparkperceptron.internal.mixing.StateDelta;
+import io.github.sparkperceptron.internal.mixing.WeightChange;
 import io.github.sparkperceptron.internal.mixing.WorkerResult;
 import io.github.sparkperceptron.internal.plan.RoundExecution;
 import java.io.IOException;
@@ -26,19 +27,25 @@ import scala.jdk.javaapi.CollectionConverters;
 import scala.runtime.AbstractFunction1;
 
 /**
- * The body of one barrier task: all R mixing rounds of one epoch on one worker. Every worker
- * starts from the epoch's shipped weights (and block momentum's state), runs each round with
- * the code a task of the job-per-round path runs ({@link WorkerRound}), and the workers exchange
- * their changes and
- * mix them along {@link RoundTree} (or, as a measured alternative, with
- * {@code BarrierTaskContext.allGather}), so that every worker applies the same mixed change and
- * block momentum's look-ahead and after-round step run identically on every worker: the workers
- * hold the driver's weights of every round without a Spark job per round.
+ * The body of one barrier task: all R mixing rounds of each of a stage's epochs on one worker.
+ * Every worker starts from the stage's shipped weights (and block momentum's state), runs each
+ * round with the code a task of the job-per-round path runs ({@link WorkerRound}), and the
+ * workers exchange their changes and mix them along {@link RoundTree} (or, as a measured
+ * alternative, with {@code BarrierTaskContext.allGather}), so that every worker applies the same
+ * mixed change and block momentum's look-ahead and after-round step run identically on every
+ * worker: the workers hold the driver's weights of every round without a Spark job per round,
+ * and go on to the next epoch without one either.
  *
- * <p>Returns, once per epoch, what the job-per-round path would have collected round by round
- * (the worker's change, stats and vote trace of each round), from which the driver replays the
- * epoch's mixes ({@link BarrierRounds}), and a digest of the worker's final weights to check
- * that the replay and the workers agree.
+ * <p>The workers end the stage early, all after the same epoch, where the driver's stopping rules
+ * will stop: an epoch whose mixes moved no weight by an update (every round's Σ μ_i·m_i is 0),
+ * or whose relative change of the weights is below {@code tol} ({@link WeightChange}, the
+ * driver's own function over the same support). The driver's rules decide after its replay; an
+ * epoch it needs beyond the stage runs in the next one, and epochs past its stop are dropped.
+ *
+ * <p>Returns, once per stage, what the job-per-round path would have collected round by round
+ * (the worker's change, stats and vote trace of each round of each epoch), from which the driver
+ * replays the epochs' mixes ({@link BarrierRounds}), and a digest of the worker's weights after
+ * each epoch to check that the replay and the workers agree.
  *
  * <p>A retried stage starts again from the shipped weights: nothing here survives a failed
  * attempt (the weights' working copies of a failed task are never released).
@@ -50,68 +57,101 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
   /** Marks failures to set the exchange up, which the driver answers by leaving barrier mode. */
   static final String SETUP_FAILURE = "[barrier exchange setup]";
 
-  /** What one worker reports after the epoch. */
+  /** What one worker reports after the stage: per epoch it ran (index e: firstEpoch + e). */
   static final class Output implements Serializable {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
     final int worker;
     /**
-     * The worker's own result of each round: its stats and vote trace, and its change unless
-     * only worker 0's mixed changes travel ({@link RoundExecution.Results#MIXES}).
+     * The worker's own result of each round of each epoch: its stats and vote trace, and its
+     * change unless only worker 0's mixed changes travel ({@link RoundExecution.Results#MIXES}).
      */
-    final WorkerResult[] rounds;
-    /** Worker 0's mixed change of each round ({@link RoundExecution.Results#MIXES}), or null. */
-    final StateDelta[] mixes;
+    final WorkerResult[][] rounds;
     /**
-     * {@link BarrierRounds#digest} of the worker's weights after the last round at the
-     * coordinates its rounds moved (elsewhere they are the shipped weights).
+     * Worker 0's mixed change of each round of each epoch
+     * ({@link RoundExecution.Results#MIXES}), or null.
      */
-    final long weightsDigest;
-    /** Block momentum after the epoch: M, m_Δ and restarts (0 without momentum). */
-    final double momentumMass;
-    final double velocityMass;
-    final long restarts;
+    final StateDelta[][] mixes;
+    /**
+     * {@link BarrierRounds#digest} of the worker's weights after each epoch's last round over
+     * the support (elsewhere they are the shipped weights).
+     */
+    final long[] weightsDigests;
+    /** Block momentum after each epoch: M, m_Δ and restarts (0 without momentum). */
+    final double[] momentumMass;
+    final double[] velocityMass;
+    final long[] restarts;
 
-    Output(int worker, WorkerResult[] rounds, StateDelta[] mixes, long weightsDigest,
-        double momentumMass, double velocityMass, long restarts) {
+    Output(int worker, int epochs, int rounds, boolean mixes) {
       this.worker = worker;
-      this.rounds = rounds;
-      this.mixes = mixes;
-      this.weightsDigest = weightsDigest;
-      this.momentumMass = momentumMass;
-      this.velocityMass = velocityMass;
-      this.restarts = restarts;
+      this.rounds = new WorkerResult[epochs][rounds];
+      this.mixes = mixes ? new StateDelta[epochs][rounds] : null;
+      this.weightsDigests = new long[epochs];
+      this.momentumMass = new double[epochs];
+      this.velocityMass = new double[epochs];
+      this.restarts = new long[epochs];
+    }
+
+    /** How many epochs the worker ran: the stage's, or fewer when it ended early. */
+    int epochs() {
+      return rounds.length;
+    }
+
+    /** This output cut to its first {@code epochs} epochs (the stage ended early). */
+    Output firstEpochs(int epochs) {
+      Output cut = new Output(worker, epochs, rounds.length == 0 ? 0 : rounds[0].length,
+          mixes != null);
+      for (int e = 0; e < epochs; e++) {
+        cut.rounds[e] = rounds[e];
+        if (mixes != null) {
+          cut.mixes[e] = mixes[e];
+        }
+        cut.weightsDigests[e] = weightsDigests[e];
+        cut.momentumMass[e] = momentumMass[e];
+        cut.velocityMass[e] = velocityMass[e];
+        cut.restarts[e] = restarts[e];
+      }
+      return cut;
     }
   }
 
   /**
-   * Where the epoch starts: its number, the averaging clock at its start and at the end of each
-   * round (the driver's values), the vote's index of round 0's start vector (−1 without a vote),
-   * the shipped weights, and the round whose own changes every worker reports beside worker 0's
-   * mixes ({@link MixAudit}; −1: none).
+   * Where the stage starts and what it runs: its first epoch, the averaging clock at the start
+   * and at the end of every round of each of its epochs (the driver's values, e: the stage's
+   * e-th epoch), the vote's index of the stage's first start vector (−1 without a vote; round r
+   * of epoch e uses first + e·R + r), the shipped weights, for each epoch the round whose own
+   * changes every worker reports beside worker 0's mixes ({@link MixAudit}; −1: none), and the
+   * driver's support set (increasing): where the weights can be non-zero, and so where every
+   * move of the weights happens.
    */
-  static final class EpochStart implements Serializable {
+  static final class StageStart implements Serializable {
     private static final long serialVersionUID = 1L;
-    final int epoch;
+    final int firstEpoch;
     final double startClock;
-    final double[] roundEnds;
+    final double[][] roundEnds;
     final int firstStartVector;
     final WeightsRef weights;
-    final int auditRound;
+    final int[] auditRounds;
+    final Broadcast<int[]> support;
 
-    EpochStart(int epoch, double startClock, double[] roundEnds, int firstStartVector,
-        WeightsRef weights, int auditRound) {
-      this.epoch = epoch;
+    StageStart(int firstEpoch, double startClock, double[][] roundEnds, int firstStartVector,
+        WeightsRef weights, int[] auditRounds, Broadcast<int[]> support) {
+      this.firstEpoch = firstEpoch;
       this.startClock = startClock;
       this.roundEnds = roundEnds;
       this.firstStartVector = firstStartVector;
       this.weights = weights;
-      this.auditRound = auditRound;
+      this.auditRounds = auditRounds;
+      this.support = support;
+    }
+
+    int epochs() {
+      return roundEnds.length;
     }
   }
 
   /**
-   * Block momentum's state at the start of the epoch: β, ρ, the initial ‖w‖², M, m_Δ and the
-   * restarts, its Δ (shipped like the weights) and the driver's support set.
+   * Block momentum's state at the start of the stage: β, ρ, the initial ‖w‖², M, m_Δ and the
+   * restarts, and its Δ (shipped like the weights).
    */
   static final class MomentumStart implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -122,9 +162,8 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
     final double velocityMass;
     final long restarts;
     final WeightsRef velocity;
-    final Broadcast<int[]> support;
 
-    MomentumStart(BlockMomentum m, WeightsRef velocity, Broadcast<int[]> support) {
+    MomentumStart(BlockMomentum m, WeightsRef velocity) {
       this.beta = m.momentum();
       this.rho = m.normBound();
       this.initialSquaredNorm = m.initialSquaredNorm();
@@ -132,13 +171,13 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
       this.velocityMass = m.velocityMass();
       this.restarts = m.restarts();
       this.velocity = velocity;
-      this.support = support;
     }
   }
 
   private final WorkerRound.Spec spec;
   private final int workers;
-  private final EpochStart start;
+  private final StageStart start;
+  /** The stage's first epoch (for messages and the fault-injection hooks of set-up). */
   private final int epoch;
   /** Null without momentum. */
   private final MomentumStart momentum;
@@ -152,12 +191,12 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
    * @param rendezvous the driver's rendezvous (null with {@code allgather})
    * @param bytesExchanged counts the bytes the workers send each other (for measurements)
    */
-  BarrierEpochTask(WorkerRound.Spec spec, EpochStart start, MomentumStart momentum,
+  BarrierEpochTask(WorkerRound.Spec spec, StageStart start, MomentumStart momentum,
       RoundExecution execution, Rendezvous.Ticket rendezvous, LongAccumulator bytesExchanged) {
     this.spec = spec;
     this.workers = spec.workers;
     this.start = start;
-    this.epoch = start.epoch;
+    this.epoch = start.firstEpoch;
     this.momentum = momentum;
     this.execution = execution;
     this.rendezvous = rendezvous;
@@ -291,72 +330,98 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
   }
 
   /**
-   * The epoch's rounds on this worker. Mirrors the job-per-round path step for step: the
-   * driver's look-ahead (here on the worker's base weights), the worker's round
+   * The stage's epochs on this worker, each one's rounds. Mirrors the job-per-round path step
+   * for step: the driver's look-ahead (here on the worker's base weights), the worker's round
    * ({@link WorkerRound#run}, a task's round of the job-per-round path), the mix, the worker's
    * weights moved by it, and block momentum's after-round step; the vote's start vectors are the
-   * driver's (index base + r).
+   * driver's (index base + e·R + r).
    */
   private Output runRounds(int worker, WorkerRound work, Exchanger exchanger)
       throws IOException {
-    double[] roundEnds = start.roundEnds;
-    int rounds = roundEnds.length;
+    int epochs = start.epochs();
+    int rounds = start.roundEnds[0].length;
     // The round's mixed weights, which the driver holds.
     double[] mixed = work.base();
     BlockMomentum m = null;
     ExecutorWeights.WholeCopy velocity = null;
     // Where w or Δ can be non-zero (increasing): the driver's support set, kept as an array so
     // that a round costs what it touched, not a scan of K'·(d+1)/64 words.
-    int[] support = null;
+    // Every move of the base happens inside it: the digest's and the release's coordinates.
+    int[] support = start.support.value();
     if (momentum != null) {
       velocity = ExecutorWeights.checkoutWhole(momentum.velocity);
       m = BlockMomentum.resume(velocity.values(), momentum.beta, momentum.rho,
           momentum.initialSquaredNorm, momentum.mass, momentum.velocityMass, momentum.restarts);
-      support = momentum.support.value();
     }
-    WorkerResult[] results = new WorkerResult[rounds];
+    double tol = spec.settings.tol;
     boolean mixesOnly = execution.results == RoundExecution.Results.MIXES;
-    StateDelta[] mixes = mixesOnly && worker == 0 ? new StateDelta[rounds] : null;
+    Output out = new Output(worker, epochs, rounds, mixesOnly && worker == 0);
     boolean averaging = spec.learner.averaging().keepsAverage();
-    for (int round = 0; round < rounds; round++) {
-      double clock = round == 0 ? start.startClock : roundEnds[round - 1];
-      if (m != null) {
-        int[] jumped = m.lookAheadMoves(mixed, null, clock, support);
-        if (jumped != null) {
-          work.baseMoved(jumped);
-        }
+    int ran = 0;
+    boolean converged = false;
+    while (ran < epochs && !converged) {
+      int e = ran;
+      int epochNumber = start.firstEpoch + e;
+      if (e > 0) {
+        work.nextEpoch(epochNumber);
       }
-      FaultInjection.beforeBarrierRound(epoch, worker, workers, round, rounds);
-      WorkerResult leaf = work.run(round, clock, roundEnds[round],
-          start.firstStartVector >= 0 ? start.firstStartVector + round : -1);
-      RoundTree.Mixed mix = exchanger.mix(leaf);
-      StateDelta change = FaultInjection.appliedMix(mix.delta());
-      int[] changed = work.moveBase(change);
-      if (m != null) {
+      double[] roundEnds = start.roundEnds[e];
+      double epochClock = e == 0 ? start.startClock : start.roundEnds[e - 1][rounds - 1];
+      boolean updated = false;
+      int[] beforeIndex = support;
+      double[] beforeValues = tol > 0 ? WeightChange.valuesAt(mixed, support) : null;
+      for (int round = 0; round < rounds; round++) {
+        double clock = round == 0 ? epochClock : roundEnds[round - 1];
+        if (m != null) {
+          int[] jumped = m.lookAheadMoves(mixed, null, clock, support);
+          if (jumped != null) {
+            work.baseMoved(jumped);
+          }
+        }
+        FaultInjection.beforeBarrierRound(epochNumber, worker, workers, round, rounds);
+        WorkerResult leaf = work.run(round, clock, roundEnds[round],
+            start.firstStartVector >= 0 ? start.firstStartVector + e * rounds + round : -1);
+        RoundTree.Mixed mix = exchanger.mix(leaf);
+        // Every worker reads the same mixed Σ μ_i·m_i: all end the stage after the same epoch.
+        updated |= mix.stepSum() != 0.0;
+        StateDelta change = FaultInjection.appliedMix(mix.delta());
+        int[] changed = work.moveBase(change);
         support = SortedCoordinates.union(support, changed);
-        m.afterRound(change, mix.stepSum(), support);
-      }
-      if (mixesOnly) {
-        // The driver mixes the stats and takes the change from worker 0's mixes; in the audited
-        // round every worker's own change goes along, for the driver to re-mix (MixAudit).
-        if (round != start.auditRound) {
-          leaf.withChange(StateDelta.none(mixed.length, averaging));
+        if (m != null) {
+          m.afterRound(change, mix.stepSum(), support);
         }
-        if (mixes != null) {
-          mixes[round] = FaultInjection.reportedMix(change);
+        if (mixesOnly) {
+          // The driver mixes the stats and takes the change from worker 0's mixes; in the
+          // audited round every worker's own change goes along, for the driver to re-mix
+          // (MixAudit).
+          if (round != start.auditRounds[e]) {
+            leaf.withChange(StateDelta.none(mixed.length, averaging));
+          }
+          if (out.mixes != null) {
+            out.mixes[e][round] = FaultInjection.reportedMix(change);
+          }
         }
+        out.rounds[e][round] = leaf;
       }
-      results[round] = leaf;
+      out.weightsDigests[e] = FaultInjection.reportedDigest(epochNumber, worker, workers,
+          BarrierRounds.digest(mixed, support));
+      if (m != null) {
+        out.momentumMass[e] = m.mass();
+        out.velocityMass[e] = m.velocityMass();
+        out.restarts[e] = m.restarts();
+      }
+      // The driver's rules (MixingLoop): no update, or a relative change below tol, which
+      // both sides compute from the same weights over the same support.
+      converged = !updated || (tol > 0
+          && WeightChange.relative(beforeIndex, beforeValues, support, mixed) < tol);
+      ran++;
     }
-    long digest = FaultInjection.reportedDigest(epoch, worker, workers,
-        BarrierRounds.digest(mixed, work.moved()));
-    work.release();
+    work.release(support);
     if (velocity != null) {
       // Δ changed only on the support: the look-ahead writes it there, a mix where it moved w.
       ExecutorWeights.releaseWhole(velocity, support);
     }
     bytesExchanged.add(exchanger.bytesSent());
-    return new Output(worker, results, mixes, digest, m == null ? 0.0 : m.mass(),
-        m == null ? 0.0 : m.velocityMass(), m == null ? 0 : m.restarts());
+    return ran == epochs ? out : out.firstEpochs(ran);
   }
 }

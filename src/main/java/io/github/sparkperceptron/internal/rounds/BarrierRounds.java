@@ -106,6 +106,8 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
   private final WeightShipper velocityShipper;
   private final LongAccumulator bytesExchanged;
   private boolean abandoned;
+  /** The barrier stage whose epochs the driver is replaying, or null. */
+  private Stage stage;
 
   private BarrierRounds(DriverRounds driver, JobPerRound jobs, RoundExecution execution,
       Rendezvous rendezvous) {
@@ -184,75 +186,94 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
   }
 
   /**
-   * Runs the rounds of {@code epoch} in one barrier stage, then replays them on the driver from
-   * the workers' reports ({@link DriverRounds}) and checks the workers ended where the driver
-   * did. When the tasks could not set their exchange up, this epoch and the rest of the training
-   * run as jobs ({@link JobPerRound}): nothing of the failed stage reached the driver's state;
-   * when the cluster has fewer task slots than workers just now (an executor lost, its
-   * replacement not registered yet), this epoch does.
+   * Replays {@code epoch} on the driver from the workers' reports ({@link DriverRounds}) and
+   * checks the workers ended it where the driver did. The reports come from the barrier stage
+   * that ran it: the current one, or a new one run now over the epochs {@code epoch} ..
+   * {@code lastEpoch} (at most {@link MemoryPlan#barrierEpochsPerStage} of them; fewer when the
+   * workers saw an epoch without updates). When the tasks could not set their exchange up, this
+   * epoch and the rest of the training run as jobs ({@link JobPerRound}): nothing of the failed
+   * stage reached the driver's state; when the cluster has fewer task slots than workers just
+   * now (an executor lost, its replacement not registered yet), this epoch does.
    */
   @Override
-  public Outcome run(int epoch) {
+  public Outcome run(int epoch, int lastEpoch) {
     if (abandoned) {
-      return jobs.run(epoch);
+      return jobs.run(epoch, lastEpoch);
     }
-    // A lost executor leaves fewer slots until its replacement registers: Spark would refuse
-    // the stage and retry it every 15 s, where this epoch's rounds can run as jobs at once.
-    String cluster = TrainingPlan.clusterProblem(jsc, input.numWorkers);
-    if (cluster != null) {
-      LOG.info("Epoch {}'s mixing rounds run as one Spark job each: {}", epoch, cluster);
-      return jobs.run(epoch);
+    boolean ranNow = stage == null || !stage.covers(epoch);
+    if (ranNow) {
+      stage = null;
+      // A lost executor leaves fewer slots until its replacement registers: Spark would refuse
+      // the stage and retry it every 15 s, where this epoch's rounds can run as jobs at once.
+      String cluster = TrainingPlan.clusterProblem(jsc, input.numWorkers);
+      if (cluster != null) {
+        LOG.info("Epoch {}'s mixing rounds run as one Spark job each: {}", epoch, cluster);
+        return jobs.run(epoch, epoch);
+      }
+      int last = Math.min(lastEpoch, epoch + driver.plan.memory().barrierEpochsPerStage() - 1);
+      long started = System.nanoTime();
+      stage = runStage(epoch, last);
+      if (stage == null) {
+        return jobs.run(epoch, lastEpoch);
+      }
+      stage.seconds = (System.nanoTime() - started) / 1e9;
     }
-    Epoch ran = runStage(epoch);
-    if (ran == null) {
-      return jobs.run(epoch);
-    }
+    Stage ran = stage;
     Outcome outcome = driver.run(epoch, ran::mixed);
-    // The driver wrote exactly these coordinates since the epoch's weights were shipped.
-    ran.verify(driver.progress.state.weights(), driver.shipper.changedSet().toArray(),
+    // Every coordinate the stage moved lies in the support, which both sides hold alike.
+    ran.verify(epoch, driver.progress.state.weights(), driver.supportCoordinates(),
         driver.progress.momentum);
-    return outcome;
+    return outcome.withStage(ran.seconds, ran.epochs(), ranNow);
   }
 
   /**
-   * Runs the epoch's rounds in one barrier stage and returns the workers' results, or null when
-   * the tasks could not set their exchange up (then this training's rounds run as jobs from now
-   * on, starting with this epoch).
+   * Runs the rounds of epochs {@code first} .. {@code last} in one barrier stage and returns the
+   * workers' results, or null when the tasks could not set their exchange up (then this
+   * training's rounds run as jobs from now on, starting with epoch {@code first}).
    */
-  private Epoch runStage(int epoch) {
+  private Stage runStage(int first, int last) {
     TrainingProgress progress = driver.progress;
     int rounds = settings.rounds;
-    double epochClock = progress.state.clock();
-    double[] roundEnds = new double[rounds];
-    for (int round = 0; round < rounds; round++) {
-      roundEnds[round] = driver.roundEnd(epochClock, round);
+    int epochs = last - first + 1;
+    double startClock = progress.state.clock();
+    double[][] roundEnds = new double[epochs][rounds];
+    double epochClock = startClock;
+    for (int e = 0; e < epochs; e++) {
+      for (int round = 0; round < rounds; round++) {
+        roundEnds[e][round] = driver.roundEnd(epochClock, round);
+      }
+      epochClock = roundEnds[e][rounds - 1];
     }
     VotedPerceptron.Builder vote = progress.vote;
     int firstStartVector = vote == null ? -1 : vote.startVectors().size();
     WeightsRef weights = driver.shipper.ship(progress.state.weights());
     BlockMomentum momentum = progress.momentum;
     WeightsRef velocity = null;
-    Broadcast<int[]> supportAtStart = null;
+    Broadcast<int[]> supportAtStart = jsc.broadcast(driver.supportCoordinates());
     BarrierEpochTask.MomentumStart momentumStart = null;
     if (momentum != null) {
-      int[] supported = driver.supportCoordinates();
-      // Δ is zero outside the support: its changes since the last epoch lie within it.
-      velocityShipper.changedSet().markAll(supported);
+      // Δ is zero outside the support: its changes since the last stage lie within it.
+      velocityShipper.changedSet().markAll(driver.supportCoordinates());
       velocity = velocityShipper.ship(momentum.velocity());
-      supportAtStart = jsc.broadcast(supported);
-      momentumStart = new BarrierEpochTask.MomentumStart(momentum, velocity, supportAtStart);
+      momentumStart = new BarrierEpochTask.MomentumStart(momentum, velocity);
     }
     // Not a model's matter (the audit only reads), so a random draw: see MixAudit.
-    int auditRound = execution.results == RoundExecution.Results.MIXES
-        ? ThreadLocalRandom.current().nextInt(rounds) : -1;
+    int[] auditRounds = new int[epochs];
+    for (int e = 0; e < epochs; e++) {
+      auditRounds[e] = execution.results == RoundExecution.Results.MIXES
+          ? ThreadLocalRandom.current().nextInt(rounds) : -1;
+    }
     BarrierEpochTask task = new BarrierEpochTask(driver.workerSpec,
-        new BarrierEpochTask.EpochStart(epoch, epochClock, roundEnds, firstStartVector, weights,
-            auditRound),
+        new BarrierEpochTask.StageStart(first, startClock, roundEnds, firstStartVector, weights,
+            auditRounds, supportAtStart),
         momentumStart, execution, rendezvous == null ? null : rendezvous.ticket(),
         bytesExchanged);
-    jsc.setJobDescription(String.format(Locale.ROOT, "perceptron epoch %d/%d: %d rounds in one"
-        + " barrier stage (%s mixing)", epoch, settings.maxIter, rounds,
-        settings.mixing.paramValue()));
+    jsc.setJobDescription(epochs == 1
+        ? String.format(Locale.ROOT, "perceptron epoch %d/%d: %d rounds in one barrier stage"
+            + " (%s mixing)", first, settings.maxIter, rounds, settings.mixing.paramValue())
+        : String.format(Locale.ROOT, "perceptron epochs %d-%d/%d: %d rounds each in one"
+            + " barrier stage (%s mixing)", first, last, settings.maxIter, rounds,
+            settings.mixing.paramValue()));
     ClassTag<BarrierEpochTask.Output> tag = ClassTag$.MODULE$.apply(BarrierEpochTask.Output.class);
     BarrierSetupWatch watch = BarrierSetupWatch.start(jsc.sc());
     try {
@@ -268,7 +289,7 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
       for (BarrierEpochTask.Output o : outputs) {
         byWorker[o.worker] = o;
       }
-      return new Epoch(epoch, byWorker, firstStartVector, auditRound);
+      return new Stage(first, byWorker, firstStartVector, rounds, auditRounds);
     } catch (Exception e) {
       // Spark throws its (checked) SparkException from Scala; Java sees no checked exception
       // here, so the rethrow below is precise.
@@ -282,20 +303,18 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
       }
       if (execution.mode == Mode.BARRIER) {
         throw new IllegalStateException(MODE_KEY + "=barrier, but the barrier stage's tasks of"
-            + " epoch " + epoch + " could not connect to the driver or to each other (" + setup
+            + " epoch " + first + " could not connect to the driver or to each other (" + setup
             + "); set " + PORT_KEY + " to a port the executors can reach, or " + MODE_KEY
             + "=auto to fall back to one Spark job per round", e);
       }
       abandoned = true;
       LOG.warn("Mixing rounds run as one Spark job each from epoch {} on: the barrier stage's"
           + " tasks could not connect to the driver or to each other ({}); set {} to a port the"
-          + " executors can reach, or {}=jobs", epoch, setup, PORT_KEY, MODE_KEY);
+          + " executors can reach, or {}=jobs", first, setup, PORT_KEY, MODE_KEY);
       return null;
     } finally {
       watch.close();
-      if (supportAtStart != null) {
-        supportAtStart.destroy();
-      }
+      supportAtStart.destroy();
     }
   }
 
@@ -304,72 +323,100 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
     return nl < 0 ? String.valueOf(s) : s.substring(0, nl);
   }
 
-  /** What the W workers of one epoch returned. */
-  static final class Epoch {
-    private final int epoch;
+  /** What the W workers of one stage returned, epoch by epoch. */
+  static final class Stage {
+    private final int firstEpoch;
     private final BarrierEpochTask.Output[] outputs;
-    /** The vote's index of round 0's start vector the workers used, or −1 without a vote. */
+    /** The vote's index of the stage's first start vector, or −1 without a vote. */
     private final int firstStartVector;
-    /** The round whose own changes every worker reported ({@link MixAudit}), or −1. */
-    private final int auditRound;
+    private final int rounds;
+    /** Per epoch, the round whose own changes every worker reported ({@link MixAudit}), or −1. */
+    private final int[] auditRounds;
+    /** The epochs every worker ran (the same for all: they end early together). */
+    private final int epochs;
+    /** Wall-clock seconds of the stage, for the epochs' times. */
+    double seconds;
 
-    Epoch(int epoch, BarrierEpochTask.Output[] outputs, int firstStartVector, int auditRound) {
-      this.epoch = epoch;
+    Stage(int firstEpoch, BarrierEpochTask.Output[] outputs, int firstStartVector, int rounds,
+        int[] auditRounds) {
+      this.firstEpoch = firstEpoch;
       this.outputs = outputs;
       this.firstStartVector = firstStartVector;
-      this.auditRound = auditRound;
+      this.rounds = rounds;
+      this.auditRounds = auditRounds;
+      int ran = -1;
       for (int i = 0; i < outputs.length; i++) {
         if (outputs[i] == null) {
-          throw new IllegalStateException("the barrier stage of epoch " + epoch
+          throw new IllegalStateException("the barrier stage of epoch " + firstEpoch
               + " returned nothing for worker " + i);
         }
+        if (ran >= 0 && outputs[i].epochs() != ran) {
+          throw new IllegalStateException("the barrier stage of epoch " + firstEpoch
+              + ": worker " + i + " ran " + outputs[i].epochs() + " epochs, worker 0 " + ran);
+        }
+        ran = outputs[i].epochs();
       }
+      this.epochs = ran;
+    }
+
+    int epochs() {
+      return epochs;
+    }
+
+    /** Whether the stage ran {@code epoch}. */
+    boolean covers(int epoch) {
+      return epoch >= firstEpoch && epoch < firstEpoch + epochs;
     }
 
     /**
-     * Round {@code round}'s mix, as the job-per-round path's {@code treeAggregate} would have
-     * returned it: the workers' results mixed along ParameterMix's tree (stats, masses, update
-     * counts, vote traces, and the change), the change being worker 0's mix when only it sent
-     * its mixes (the same bits: {@link io.github.sparkperceptron.internal.mixing.RoundTree}).
+     * Round {@code round}'s mix of {@code epoch}, as the job-per-round path's
+     * {@code treeAggregate} would have returned it: the workers' results mixed along
+     * ParameterMix's tree (stats, masses, update counts, vote traces, and the change), the
+     * change being worker 0's mix when only it sent its mixes (the same bits:
+     * {@link io.github.sparkperceptron.internal.mixing.RoundTree}).
      */
     WorkerResult mixed(int epoch, int round, int startVector, double startClock,
         double roundEnd) {
-      if (epoch != this.epoch || (startVector >= 0 && startVector != firstStartVector + round)) {
+      int e = epoch - firstEpoch;
+      int expectedVector = firstStartVector + e * rounds + round;
+      if (!covers(epoch) || (startVector >= 0 && startVector != expectedVector)) {
         throw new IllegalStateException("the replay of epoch " + epoch + ", round " + round
-            + " does not match the barrier stage of epoch " + this.epoch + " (vote start vector "
-            + startVector + ", the workers used " + (firstStartVector + round) + ")");
+            + " does not match the barrier stage of epochs " + firstEpoch + ".."
+            + (firstEpoch + epochs - 1) + " (vote start vector " + startVector + ", the workers"
+            + " used " + expectedVector + ")");
       }
       ParameterMix mix = new ParameterMix(outputs.length);
       for (BarrierEpochTask.Output o : outputs) {
-        mix.add(o.rounds[round]);
+        mix.add(o.rounds[e][round]);
       }
       WorkerResult mixed = mix.result();
-      StateDelta[] mixes = outputs[0].mixes;
+      StateDelta[][] mixes = outputs[0].mixes;
       if (mixes == null) {
         return mixed;
       }
-      if (round == auditRound) {
-        MixAudit.check(epoch, round, mixed.delta(), mixes[round]);
+      if (round == auditRounds[e]) {
+        MixAudit.check(epoch, round, mixed.delta(), mixes[e][round]);
       }
-      return mixed.withChange(mixes[round]);
+      return mixed.withChange(mixes[e][round]);
     }
 
     /**
-     * Checks, after the driver replayed the epoch, that every worker ended where the driver
-     * did: the same weights (by digest) and the same block momentum. Both sides started the
-     * epoch from the same shipped weights, so the digest covers the coordinates the epoch wrote:
-     * {@code written} (increasing), the driver's, which must be the ones each worker's rounds
-     * moved (the digest covers the coordinates too).
+     * Checks, after the driver replayed {@code epoch}, that every worker ended it where the
+     * driver did: the same weights (by digest) and the same block momentum. Both sides started
+     * the stage from the same shipped weights and move them only inside the support, so the
+     * digest covers the support: {@code written} (increasing), the driver's, which must be each
+     * worker's (the digest covers the coordinates too).
      *
      * @throws IllegalStateException if one did not (a defect, never a property of the data)
      */
-    void verify(double[] weights, int[] written, BlockMomentum momentum) {
+    void verify(int epoch, double[] weights, int[] written, BlockMomentum momentum) {
+      int e = epoch - firstEpoch;
       long digest = digest(weights, written);
       for (BarrierEpochTask.Output o : outputs) {
-        boolean same = o.weightsDigest == digest && (momentum == null
-            || (Double.compare(o.momentumMass, momentum.mass()) == 0
-                && Double.compare(o.velocityMass, momentum.velocityMass()) == 0
-                && o.restarts == momentum.restarts()));
+        boolean same = o.weightsDigests[e] == digest && (momentum == null
+            || (Double.compare(o.momentumMass[e], momentum.mass()) == 0
+                && Double.compare(o.velocityMass[e], momentum.velocityMass()) == 0
+                && o.restarts[e] == momentum.restarts()));
         if (!same) {
           throw new IllegalStateException("Epoch " + epoch + ": worker " + o.worker + " of the"
               + " barrier stage ended with other weights than the driver's replay of its rounds."

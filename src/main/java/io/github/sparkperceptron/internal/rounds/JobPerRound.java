@@ -2,6 +2,7 @@ package io.github.sparkperceptron.internal.rounds;
 
 import io.github.sparkperceptron.internal.blocks.WorkerBlocks;
 import io.github.sparkperceptron.internal.exchange.WeightsRef;
+import io.github.sparkperceptron.internal.kernel.SortedCoordinates;
 import io.github.sparkperceptron.internal.mixing.ParameterMix;
 import io.github.sparkperceptron.internal.mixing.WorkerResult;
 import io.github.sparkperceptron.internal.plan.MixingSettings;
@@ -27,7 +28,7 @@ public final class JobPerRound implements EpochRounds {
   }
 
   @Override
-  public Outcome run(int epoch) {
+  public Outcome run(int epoch, int lastEpoch) {
     return driver.run(epoch, this::job);
   }
 
@@ -77,7 +78,7 @@ public final class JobPerRound implements EpochRounds {
     public Iterator<WorkerResult> call(Integer worker, Iterator<WorkerBlocks> parts) {
       WorkerRound work = WorkerRound.forRound(spec, parts.next(), worker, epoch, weights);
       WorkerResult result = work.run(round, startClock, roundEnd, startVector);
-      work.release();
+      work.release(SortedCoordinates.NONE);
       return Collections.singletonList(result).iterator();
     }
   }

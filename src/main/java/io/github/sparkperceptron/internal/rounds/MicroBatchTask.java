@@ -5,6 +5,7 @@ import io.github.sparkperceptron.internal.exchange.ExecutorWeights;
 import io.github.sparkperceptron.internal.exchange.WeightsRef;
 import io.github.sparkperceptron.internal.kernel.LearnerConfig;
 import io.github.sparkperceptron.internal.kernel.Predictor;
+import io.github.sparkperceptron.internal.kernel.SortedCoordinates;
 import io.github.sparkperceptron.internal.mixing.ParameterMix;
 import io.github.sparkperceptron.internal.mixing.WorkerResult;
 import io.github.sparkperceptron.internal.plan.MixingSettings;
@@ -172,7 +173,7 @@ public final class MicroBatchTask
           idleCopyBytes);
       WorkerRound round = WorkerRound.forRound(spec, part, worker, 1, model.weights);
       WorkerResult mine = round.run(0, model.clock, model.clock + total, -1);
-      round.release();
+      round.release(SortedCoordinates.NONE);
       result.mix = new ParameterMix(numWorkers).add(mine);
     }
     return Collections.singletonList(result).iterator();

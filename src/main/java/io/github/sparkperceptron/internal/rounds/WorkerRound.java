@@ -36,7 +36,8 @@ import java.io.Serializable;
  *           class-major coordinates; the copy is then the base again
  * moveBase  (whole-epoch tasks) the base moves by the round's mix or block momentum's
  *           look-ahead, the copy follows it at the coordinates that moved and it holds
- * release   hand the copy back, with the coordinates where it differs from the shipped weights
+ * release   hand the copy back, with coordinates where it may differ from the shipped weights (a
+ *           whole-stage task's caller keeps them: the support, where every move happens)
  * </pre>
  *
  * <p>The worker's block numbers its rows by the worker's features (monotone, see
@@ -56,7 +57,8 @@ final class WorkerRound {
   private final MixingSettings settings;
   private final int worker;
   private final int workers;
-  private final int epoch;
+  /** The epoch the rounds belong to (a whole-stage task moves on, {@link #nextEpoch}). */
+  private int epoch;
   /** The worker's cached rows (their chunks read window by window). */
   private final WorkerBlocks part;
   /** T/T_i: how far the averaging clock moves per unit of this worker's sample weight. */
@@ -72,10 +74,10 @@ final class WorkerRound {
   /** A whole-epoch task's private base (pooled on the executor), else null. */
   private final ExecutorWeights.WholeCopy movingBase;
   /**
-   * Where the base moved away from the shipped weights, increasing (whole-epoch tasks only, else
-   * null): a sorted array, not a bit set over every coordinate, so that it costs what moved.
+   * Whether this is a whole-stage task, whose base moves (its caller keeps where: a superset of
+   * the coordinates it moved, handed to {@link #release}).
    */
-  private int[] moved;
+  private final boolean moves;
   /** The epoch's visits of the worker's rows, window by window (made at the first round). */
   private WorkerEpoch visits;
 
@@ -96,7 +98,7 @@ final class WorkerRound {
     this.copy = working.weights();
     this.movingBase = movingBase ? ExecutorWeights.checkoutWhole(weights) : null;
     this.base = movingBase ? this.movingBase.values() : working.base();
-    this.moved = movingBase ? SortedCoordinates.NONE : null;
+    this.moves = movingBase;
   }
 
   /**
@@ -173,7 +175,7 @@ final class WorkerRound {
         OnlineLearner.runEpoch(local, rows, order, a, b, state, clockScale, stats, trace,
             copy.touched());
       };
-      if (FaultInjection.failsMidRound(epoch, worker, workers, round, rounds, moved != null)) {
+      if (FaultInjection.failsMidRound(epoch, worker, workers, round, rounds, moves)) {
         // The copy is never released: a retry checks out a clean one.
         long half = (to - from) / 2;
         visits.run(from, from + half, kernel);
@@ -192,6 +194,20 @@ final class WorkerRound {
       result.withVoteTrace(trace);
     }
     return result;
+  }
+
+  /**
+   * Moves a whole-stage task on to {@code next}, the epoch after the current one: its rounds
+   * visit that epoch's order, from the base where the last epoch left it.
+   */
+  void nextEpoch(int next) {
+    requireMovingBase();
+    if (next != epoch + 1) {
+      throw new IllegalStateException("epoch " + next + " does not follow epoch " + epoch);
+    }
+    FaultInjection.beforeWorkerEpoch(next, worker);
+    epoch = next;
+    visits = null;
   }
 
   /**
@@ -219,34 +235,33 @@ final class WorkerRound {
    */
   void baseMoved(int[] coordinates) {
     requireMovingBase();
-    copy.refresh(base, coordinates);
-    moved = SortedCoordinates.union(moved, coordinates);
+    // The copy equals the base everywhere else: one pass over its K'·(m+1) values beats as many
+    // lookups of moved coordinates as it holds.
+    if (coordinates.length > copy.size()) {
+      copy.refreshAll(base);
+    } else {
+      copy.refresh(base, coordinates);
+    }
   }
 
   private void requireMovingBase() {
-    if (moved == null) {
+    if (!moves) {
       throw new IllegalStateException("the base of a one-round task does not move");
     }
   }
 
   /**
    * Hands the copy back to the executor's pool: it equals the base, which differs from the
-   * shipped weights only where the base moved.
+   * shipped weights at most at {@code differsAt} (increasing; a one-round task's base never
+   * moves: pass {@link SortedCoordinates#NONE}).
    */
-  void release() {
-    int[] differsAt = moved == null ? SortedCoordinates.NONE : moved;
+  void release(int[] differsAt) {
+    if (!moves && differsAt.length > 0) {
+      throw new IllegalStateException("the base of a one-round task does not move");
+    }
     ExecutorWeights.release(working, differsAt);
     if (movingBase != null) {
       ExecutorWeights.releaseWhole(movingBase, differsAt);
     }
-  }
-
-  /**
-   * The coordinates where a whole-epoch task's base moved away from the shipped weights
-   * (increasing): every coordinate a round's mix or block momentum's look-ahead wrote.
-   */
-  int[] moved() {
-    requireMovingBase();
-    return moved;
   }
 }

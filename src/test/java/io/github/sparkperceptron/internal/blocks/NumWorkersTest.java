@@ -366,18 +366,22 @@ class NumWorkersTest {
   /**
    * Cached blocks that are lost (an executor dies, memory runs short) are rebuilt from their
    * lineage: the coalesced input partitions, or the split's shuffle. The rebuilt blocks must be
-   * the same rows in the same order, so the model cannot change.
+   * the same rows in the same order, so the model cannot change. Checkpoints every 2 epochs end
+   * a barrier stage after epochs 2 and 4 (the epochs of a stage run before the driver replays
+   * them and tells the listener): the blocks are dropped there, and the next stage rebuilds them.
    */
   @Test
-  void blocksRebuiltMidTrainingGiveTheSameModel() {
+  void blocksRebuiltMidTrainingGiveTheSameModel(@TempDir Path dir) {
     Dataset<Row> three = TestData.frameInOrder(SPARK, PENDIGITS.subList(0, 1500), 3);
     for (int workers : new int[] {2, 5}) {
-      PerceptronClassifier clf = new PerceptronClassifier().setNumWorkers(workers).setMaxIter(5);
+      PerceptronClassifier clf = new PerceptronClassifier().setNumWorkers(workers).setMaxIter(5)
+          .setCheckpointDir(dir.resolve("checkpoints-" + workers).toString())
+          .setCheckpointInterval(2);
       double[] undisturbed = weights(clf.fit(three));
       // Per drop: the cached partitions before and after.
       List<int[]> drops = new ArrayList<>();
       clf.setEpochListener((epoch, model) -> {
-        if (epoch == 1 || epoch == 3) {
+        if (epoch == 2 || epoch == 4) {
           for (RDD<?> rdd : scala.jdk.javaapi.CollectionConverters.asJava(
               SPARK.sparkContext().getPersistentRDDs()).values()) {
             if (TrainingInput.BLOCKS_NAME.equals(rdd.name())) {
@@ -390,7 +394,7 @@ class NumWorkersTest {
         }
       });
       assertArrayEquals(undisturbed, weights(clf.fit(three)), 0.0, workers + " workers");
-      assertEquals(2, drops.size(), "blocks dropped after epochs 1 and 3");
+      assertEquals(2, drops.size(), "blocks dropped after epochs 2 and 4");
       for (int[] drop : drops) {
         assertArrayEquals(new int[] {workers, 0}, drop, "cached partitions before and after");
       }

@@ -228,6 +228,49 @@ class LocalFeaturesTest {
   }
 
   /**
+   * The galloping search finds what a binary search over the whole map finds, from any start
+   * below which every feature is smaller; a refresh from coordinates in increasing order, in
+   * random order and with repeats sets exactly what setting each held coordinate one by one
+   * ({@link LocalWeights#localCoordinate}) sets.
+   */
+  @Test
+  void refreshInAnyOrderSetsWhatTheCoordinatesOneByOneSet() {
+    java.util.Random random = new java.util.Random(3);
+    int d = 5_000;
+    int[] held = random.ints(0, d).distinct().limit(700).sorted().toArray();
+    LocalFeatures map = new LocalFeatures(d, held);
+    for (int g = -1; g <= d; g++) {
+      int expected = java.util.Arrays.binarySearch(held, g);
+      int start = expected >= 0 ? expected : -expected - 1;
+      for (int from : new int[] {0, start / 2, start}) {
+        assertEquals(expected, map.search(g, from), "g=" + g + " from " + from);
+      }
+    }
+    LearnerConfig config = new LearnerConfig(d, 4, true, 1.0, UpdateRule.PERCEPTRON, 1.0,
+        Averaging.AVERAGE);
+    double[] global = new double[config.stateLength()];
+    for (int j = 0; j < global.length; j++) {
+      global[j] = j + 0.25;
+    }
+    int[] increasing = random.ints(0, global.length).distinct().limit(3_000).sorted().toArray();
+    int[] shuffled = random.ints(0, global.length).limit(3_000).toArray();
+    for (int[] coordinates : new int[][] {increasing, shuffled}) {
+      LocalWeights copy = new LocalWeights(config, map, StateLayout.FEATURE_MAJOR);
+      double[] expected = new double[copy.weights().length];
+      int set = 0;
+      for (int j : coordinates) {
+        int c = copy.localCoordinate(j);
+        if (c >= 0) {
+          expected[c] = global[j];
+          set++;
+        }
+      }
+      assertEquals(set, copy.refresh(global, coordinates));
+      assertArrayEquals(expected, copy.weights(), 0.0);
+    }
+  }
+
+  /**
    * Both ways of renumbering (a bit per feature where the block holds a value per 64 features,
    * sorting a copy of the indices where it is sparser, so that no scratch grows with d) give the
    * naive answer: the sorted distinct features, each index replaced by its rank among them.

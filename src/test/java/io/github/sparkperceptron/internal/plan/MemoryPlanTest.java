@@ -335,6 +335,34 @@ class MemoryPlanTest {
   }
 
   /**
+   * A barrier stage runs as many epochs as their reports fit (each epoch's 8 mixed changes and
+   * 16 reports, counted by hand as in the test above): all 10 epochs on a large heap;
+   * ⌊maxResultSize / one epoch's reports⌋ under a small spark.driver.maxResultSize; and on a
+   * driver whose room beside the one-epoch stage holds k more epochs' reports three times over
+   * (serialised, deserialised, and worker 0's own in local mode), 1 + k; never fewer than one.
+   */
+  @Test
+  void aBarrierStageRunsTheEpochsWhoseReportsFit() {
+    int d = 1 << 24;
+    MixingSettings momentum = mixing("momentum", 8, false);
+    long epochResults = 8 * 30_001 * 20 + 2 * 8 * 512;
+    assertEquals(10, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
+        local(2, 1L << 40)).barrierEpochsPerStage());
+    assertEquals(3, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
+        new ClusterMemory(true, 2, 1L << 40, 0, 1, 3 * epochResults + 7))
+        .barrierEpochsPerStage());
+    MemoryPlan probe = new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
+        local(2, 1L << 40));
+    long w = 8 * (d + 1L);
+    long oneEpochStage = probe.driverBytes() + 3 * epochResults + 2 * (2 * w + 12 * 30_001);
+    long heap = heapLeaving(oneEpochStage + 4 * 3 * epochResults);
+    assertEquals(5, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
+        local(2, heap)).barrierEpochsPerStage());
+    assertEquals(1, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
+        local(2, heapLeaving(oneEpochStage))).barrierEpochsPerStage());
+  }
+
+  /**
    * Cached data take their bytes from the budget: beside 1 GiB of chunks in storage memory a 2g
    * driver has 1,544 − 1,024 MiB for the arrays, and the plan says how much of the cache must go
    * to disk (all the room the arrays leave), nothing when the arrays fit beside it, and −1 when

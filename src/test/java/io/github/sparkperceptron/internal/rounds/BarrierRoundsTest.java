@@ -197,8 +197,9 @@ class BarrierRoundsTest {
         Examples.labels(BREAST), 30, 4, rounds, mixing, averaged, true, seed).run(epochs);
     assertArrayEquals(naive.model(), weights(barrier), 0.0, "barrier against the simulation");
     assertSameTraining(jobs, barrier, BREAST);
-    // One Spark job per epoch, its barrier stage and the one-task stage that reads its results.
-    assertEquals(epochs, listener.jobs.size(), listener.jobs.toString());
+    // One Spark job for all the epochs (nothing needs the driver between them), its barrier
+    // stage and the one-task stage that reads its results.
+    assertEquals(1, listener.jobs.size(), listener.jobs.toString());
     assertTrue(listener.stagesPerJob.stream().allMatch(n -> n == 2),
         listener.stagesPerJob.toString());
   }
@@ -234,9 +235,9 @@ class BarrierRoundsTest {
   }
 
   /**
-   * The first attempt of every epoch's barrier stage loses one task halfway through the middle
-   * round, after the rounds before it were mixed into every worker's weights; Spark reruns the
-   * stage and the model is the undisturbed one. Also when every task's first attempt fails
+   * The first attempt of the barrier stage (all 3 epochs) loses one task halfway through the
+   * middle round of each epoch, after the rounds before it were mixed into every worker's
+   * weights; Spark reruns the stage and the model is the undisturbed one. Also when every task's first attempt fails
    * before it starts.
    */
   @ParameterizedTest(name = "{0}")
@@ -258,9 +259,9 @@ class BarrierRoundsTest {
     assertSameTraining(undisturbed, retried, BREAST);
     assertTrue(listener.taskFailures.stream().anyMatch(r -> r.contains("injected failure")),
         listener.taskFailures.toString());
-    assertEquals(3, listener.retriedStages.size(), "every epoch's stage ran twice: "
+    assertEquals(1, listener.retriedStages.size(), "the stage of the 3 epochs ran twice: "
         + listener.retriedStages);
-    assertEquals(3, listener.jobs.size(), "still one job per epoch");
+    assertEquals(1, listener.jobs.size(), "still one job for the 3 epochs");
   }
 
   /**
@@ -416,7 +417,7 @@ class BarrierRoundsTest {
     }
     assertTrue(layout.size() == 1 && layout.get(0).contains("the input's 8 partitions are"
         + " gathered into 3"), layout.toString());
-    assertEquals(3, listener.jobs.size(), listener.jobs.toString());
+    assertEquals(1, listener.jobs.size(), listener.jobs.toString());
     // Each: the barrier stage, the one-task stage reading its results, and the gather's map
     // stage, listed but skipped (its output exists since the blocks were built).
     assertTrue(listener.stagesPerJob.stream().allMatch(n -> n == 3),
@@ -474,8 +475,120 @@ class BarrierRoundsTest {
     } finally {
       stopListening(severalRounds);
     }
-    assertEquals(2, severalRounds.jobs.size(), severalRounds.jobs.toString());
+    assertEquals(1, severalRounds.jobs.size(), severalRounds.jobs.toString());
     assertTrue(info.size() == 1 && info.get(0).contains("inside one barrier stage of 3 tasks"),
         info.toString());
+  }
+
+  /**
+   * A barrier stage runs the epochs that nothing on the driver separates: all of them by
+   * default; up to each checkpoint (interval 2 of 5 epochs: stages 1-2, 3-4, 5); one at a time
+   * with validation rows (each epoch's model is scored before the next). Every case is the
+   * job-per-round training, bit for bit.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+      "none,        perceptron epochs 1-5/5",
+      "checkpoints, perceptron epochs 1-2/5|perceptron epochs 3-4/5|perceptron epoch 5/5",
+      "validation,  perceptron epoch 1/5|perceptron epoch 2/5|perceptron epoch 3/5"
+          + "|perceptron epoch 4/5|perceptron epoch 5/5",
+  })
+  void aStageRunsTheEpochsNothingOnTheDriverSeparates(String between, String stages,
+      @TempDir Path dir) {
+    Dataset<Row> frame = TestData.frameInOrder(spark, BREAST, 4)
+        .withColumn("heldOut", monotonically_increasing_id().mod(7).equalTo(0));
+    PerceptronClassifier c = new PerceptronClassifier().setMixing("momentum").setMixingRounds(3)
+        .setMaxIter(5).setTol(0.0).setSeed(3).setNumWorkers(4);
+    if (between.equals("checkpoints")) {
+      c.setCheckpointDir(dir.resolve("checkpoints").toString()).setCheckpointInterval(2);
+    } else if (between.equals("validation")) {
+      c.setValidationIndicatorCol("heldOut").setValidationPatience(10);
+    }
+    EpochJobs listener = listen();
+    PerceptronClassificationModel barrier;
+    try {
+      barrier = fit("barrier", c, frame);
+    } finally {
+      stopListening(listener);
+    }
+    List<String> expected = Arrays.asList(stages.split("\\|"));
+    assertEquals(expected.size(), listener.jobs.size(), listener.jobs.toString());
+    for (int k = 0; k < expected.size(); k++) {
+      assertTrue(listener.jobs.get(k).startsWith(expected.get(k) + ":"), listener.jobs.toString());
+    }
+    assertSameTraining(fit("jobs", c, frame), barrier, BREAST);
+  }
+
+  /**
+   * The workers of a stage stop where the driver will: at an epoch without updates (separable
+   * rows: the perceptron converges, the stage ends before maxIter = 40) and at a relative change
+   * of the weights below tol (tol just above the smallest change of the first three epochs of an
+   * unstopped training, so that the training stops by epoch 3 of 10). Each is the job-per-round
+   * training, stop reason and epochs included, in one stage.
+   */
+  @Test
+  void theStageEndsWhereTheDriverStops() {
+    List<TestData.Example> separable = new ArrayList<>();
+    java.util.Random random = new java.util.Random(17);
+    while (separable.size() < 400) {
+      double x = random.nextDouble() * 2 - 1;
+      double y = random.nextDouble() * 2 - 1;
+      if (Math.abs(x + y) > 0.2) {
+        separable.add(new TestData.Example(x + y > 0 ? 1.0 : 0.0,
+            org.apache.spark.ml.linalg.Vectors.dense(x, y)));
+      }
+    }
+    Dataset<Row> points = TestData.frameInOrder(spark, separable, 4);
+    PerceptronClassifier converges = new PerceptronClassifier().setMixing("momentum")
+        .setMixingRounds(2).setMaxIter(40).setTol(0.0).setSeed(1).setNumWorkers(4);
+    EpochJobs listener = listen();
+    PerceptronClassificationModel barrier;
+    try {
+      barrier = fit("barrier", converges, points);
+    } finally {
+      stopListening(listener);
+    }
+    assertEquals(PerceptronTrainingSummary.StopReason.CONVERGED, barrier.summary().stopReason());
+    assertTrue(barrier.summary().totalIterations() < 40);
+    assertEquals(List.of("perceptron epochs 1-40/40"), listener.jobs.stream()
+        .map(j -> j.substring(0, j.indexOf(':'))).toList());
+    assertSameTraining(fit("jobs", converges, points), barrier, separable);
+
+    Dataset<Row> frame = TestData.frameInOrder(spark, BREAST, 4);
+    PerceptronClassifier c = new PerceptronClassifier().setMixing("momentum").setMixingRounds(3)
+        .setMaxIter(10).setTol(0.0).setSeed(8).setNumWorkers(4);
+    double[] changes = fit("jobs", c, frame).summary().weightChangeHistory();
+    double tol = Math.min(changes[0], Math.min(changes[1], changes[2])) * (1 + 1e-9);
+    c.setTol(tol);
+    listener = listen();
+    try {
+      barrier = fit("barrier", c, frame);
+    } finally {
+      stopListening(listener);
+    }
+    assertEquals(PerceptronTrainingSummary.StopReason.TOL, barrier.summary().stopReason());
+    assertTrue(barrier.summary().totalIterations() <= 3);
+    assertEquals(1, listener.jobs.size(), listener.jobs.toString());
+    assertSameTraining(fit("jobs", c, frame), barrier, BREAST);
+  }
+
+  /**
+   * Sparse rows (spark_sample_libsvm: 692 columns, each worker holding its own features): block
+   * momentum's look-ahead moves the whole support every round, more coordinates than a worker's
+   * copy holds, which then follows the base in one pass ({@code LocalWeights.refreshAll}); the
+   * model is the job-per-round one and the naive simulation's, bit for bit.
+   */
+  @Test
+  void sparseWorkersFollowTheWholeSupportAsTheJobsDo() {
+    List<TestData.Example> sparse =
+        TestData.readLibSvm(TestData.sharedData("spark_sample_libsvm", "train.libsvm"), 692);
+    Dataset<Row> frame = TestData.frameInOrder(spark, sparse, 4);
+    PerceptronClassifier c = new PerceptronClassifier().setMixing("momentum").setMixingRounds(3)
+        .setMaxIter(4).setTol(0.0).setSeed(2).setNumWorkers(4);
+    PerceptronClassificationModel barrier = fit("barrier", c, frame);
+    assertSameTraining(fit("jobs", c, frame), barrier, sparse);
+    NaiveMixingSimulation naive = new NaiveMixingSimulation(Examples.dense(sparse),
+        Examples.labels(sparse), 692, 4, 3, "momentum", true, true, 2).run(4);
+    assertArrayEquals(naive.model(), weights(barrier), 0.0, "barrier against the simulation");
   }
 }
