@@ -3,6 +3,7 @@ package io.github.sparkperceptron.architecture;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.testing.TestData;
 import java.io.IOException;
@@ -18,6 +19,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.jar.JarEntry;
@@ -25,6 +29,7 @@ import java.util.jar.JarFile;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.apache.spark.ml.util.MLFormatRegister;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -199,5 +204,23 @@ class ApiSurfaceTest {
     for (String name : inBaseline) {
       assertTrue(!name.startsWith(INTERNAL), "the baseline holds an internal class: " + name);
     }
+  }
+
+  /**
+   * Spark finds the model's formats with {@link ServiceLoader}, which instantiates every provider
+   * that META-INF/services names (a stale name, e.g. of a class moved under internal, fails every
+   * look-up, the "onnx" format's included): both providers load and write the model's formats.
+   */
+  @Test
+  void theModelFormatProvidersLoadWhereTheyLive() {
+    Map<String, String> formats = new TreeMap<>();
+    for (MLFormatRegister format : ServiceLoader.load(MLFormatRegister.class,
+        ApiSurfaceTest.class.getClassLoader())) {
+      if (format.getClass().getName().startsWith(ROOT)) {
+        formats.put(format.format(), format.stageName());
+      }
+    }
+    String model = PerceptronClassificationModel.class.getName();
+    assertEquals(Map.of("internal", model, "onnx", model), formats);
   }
 }
