@@ -87,7 +87,9 @@ public final class BenchmarkRunner implements Callable<Integer> {
           + " memory is measured with epoch), and on request mixing-cost (issue 9), model-size,"
           + " many-class (issue 10), order (= order-kernel and order-accuracy, issue 14),"
           + " export (ONNX export and scoring, issue 23), scoring (issue 21),"
-          + " rounds (issue 18), pipeline (issue 20), strangers (issue 30), calibration (issue 33), shapes (issue 32)")
+          + " rounds (issue 18), pipeline (issue 20), strangers (issue 30), calibration"
+          + " (issue 33), shapes and defaults (issue 32: the defaults against 1-round mistakes"
+          + " on every dataset), large (issue 29: MLlib on --large-train)")
   List<String> sections = new ArrayList<>(List.of("mllib", "epoch", "partitions", "scale"));
 
   @Option(names = "--datasets", split = ",", paramLabel = "NAME",
@@ -156,6 +158,25 @@ public final class BenchmarkRunner implements Callable<Integer> {
       description = "d of the scale runs (default: ${DEFAULT-VALUE})")
   int scaleFeatures;
 
+  @Option(names = "--large-train", description = "LIBSVM training file of the large section")
+  String largeTrain;
+
+  @Option(names = "--large-test", description = "LIBSVM test file of the large section")
+  String largeTest;
+
+  @Option(names = "--large-features", defaultValue = "0",
+      description = "features of the large section's files (0: MLlib finds them with a pass;"
+          + " default: ${DEFAULT-VALUE})")
+  int largeFeatures;
+
+  @Option(names = "--large-max-iter", defaultValue = "3",
+      description = "maxIter of the large section's MLlib fits (default: ${DEFAULT-VALUE})")
+  int largeMaxIter;
+
+  @Option(names = "--large-methods", split = ",", paramLabel = "M",
+      description = "MLlib methods of the large section: lr, svc (default: lr)")
+  List<String> largeMethods = new ArrayList<>(List.of("lr"));
+
   @Option(names = "--shapes-rows", defaultValue = "200000",
       description = "training rows of the shapes section (default: ${DEFAULT-VALUE})")
   long shapesRows;
@@ -214,12 +235,6 @@ public final class BenchmarkRunner implements Callable<Integer> {
           + " ${DEFAULT-VALUE})")
   int roundsMax;
 
-  @Option(names = "--rounds-exchanges", split = ",", paramLabel = "E",
-      description = "variants of the barrier path: tree (sockets, worker 0's mixes to the"
-          + " driver), leaves (every worker's changes to the driver), allgather (Spark's);"
-          + " default: tree")
-  List<String> roundsExchanges = new ArrayList<>(List.of("tree"));
-
   @Option(names = "--strangers-rows", defaultValue = "32000",
       description = "training rows of the strangers section (default: ${DEFAULT-VALUE})")
   long strangersRows;
@@ -239,11 +254,6 @@ public final class BenchmarkRunner implements Callable<Integer> {
       description = "rows of the rounds section's layout table (4W input partitions for W"
           + " workers, coalesced or gathered; 0 skips it; default: ${DEFAULT-VALUE})")
   long roundsLayoutRows;
-
-  @Option(names = "--rounds-allgather-rounds", defaultValue = "4",
-      description = "mixingRounds of the allgather fits, over 2 epochs (default:"
-          + " ${DEFAULT-VALUE})")
-  int roundsAllGatherRounds;
 
   @Option(names = "--many-class-epochs", defaultValue = "10",
       description = "epochs of the many-class section (default: ${DEFAULT-VALUE})")
@@ -338,8 +348,16 @@ public final class BenchmarkRunner implements Callable<Integer> {
     try {
       if (sections.contains("mllib") || sections.contains("epoch")
           || sections.contains("partitions") || sections.contains("mixing-cost")
-          || sections.contains("order") || sections.contains("order-accuracy")) {
+          || sections.contains("order") || sections.contains("order-accuracy")
+          || sections.contains("defaults")) {
         loadDatasets();
+      }
+      if (sections.contains("defaults")) {
+        List<DefaultsBench.Set> sets = new ArrayList<>();
+        for (Bench b : loaded) {
+          sets.add(new DefaultsBench.Set(b.shape, b.train, b.test));
+        }
+        new DefaultsBench(report, repeats).run(sets, load());
       }
       if (sections.contains("mllib")) {
         mllibSection();
@@ -366,8 +384,7 @@ public final class BenchmarkRunner implements Callable<Integer> {
         RoundsBench rounds = new RoundsBench(spark, report, repeats);
         int roundsW = roundsWorkers > 0 ? roundsWorkers
             : spark.sparkContext().defaultParallelism();
-        rounds.run(roundsW, roundsRows, roundsEpochs, roundsMax, roundsExchanges,
-            roundsAllGatherRounds, load());
+        rounds.run(roundsW, roundsRows, roundsEpochs, roundsMax, load());
         if (roundsLayoutRows > 0) {
           rounds.layout(roundsW, roundsLayoutRows, load());
         }
@@ -401,6 +418,14 @@ public final class BenchmarkRunner implements Callable<Integer> {
       if (sections.contains("shapes")) {
         new ShapesBench(spark, report, master, partitions, repeats).run(
             quick ? shapesRows / 10 : shapesRows, shapesEpochs, only);
+      }
+      if (sections.contains("large")) {
+        if (largeTrain == null || largeTest == null) {
+          throw new IllegalArgumentException("--sections large needs --large-train and"
+              + " --large-test");
+        }
+        new LargeFileBench(spark, report).run(largeTrain, largeTest, largeFeatures,
+            largeMaxIter, largeMethods, load());
       }
       if (sections.contains("calibration")) {
         new CalibrationBench(spark, report, partitions, repeats, dataDir, out).run(quick, only);

@@ -3,6 +3,7 @@ package io.github.sparkperceptron.bench;
 import io.github.sparkperceptron.data.SyntheticData;
 import io.github.sparkperceptron.internal.blocks.TrainingInput;
 import io.github.sparkperceptron.internal.mixing.MixingMode;
+import io.github.sparkperceptron.internal.plan.Settings;
 import io.github.sparkperceptron.internal.plan.TrainingConfig;
 import io.github.sparkperceptron.internal.plan.TrainingPlan;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
@@ -53,16 +54,12 @@ import scala.jdk.javaapi.CollectionConverters;
  * idle machine.
  *
  * <p>W is the master's task slots (run it once per master: local[2], local[16], local[64]) unless
- * {@code --rounds-workers} says otherwise. {@code --rounds-exchanges tree,leaves,allgather} adds
- * the barrier path whose workers all send their changes to the driver
- * ({@code spark.perceptron.barrier.results=leaves}) and Spark's allGather, measured with
- * {@code --rounds-allgather-rounds} rounds over 2 epochs (a second a round).
+ * {@code --rounds-workers} says otherwise. (The exchange's rejected variants, every worker's
+ * changes to the driver and Spark's allGather, were measured with this section and then removed
+ * from the library: BENCHMARKS.md keeps their figures.)
  */
 final class RoundsBench {
   /** Spark configuration key / local property of the round execution (BarrierRounds). */
-  static final String MODE_KEY = "spark.perceptron.roundExecution";
-  static final String EXCHANGE_KEY = "spark.perceptron.barrier.exchange";
-  static final String RESULTS_KEY = "spark.perceptron.barrier.results";
   static final String BYTES_ACCUMULATOR = "spark-perceptron barrier bytes exchanged";
 
   private final SparkSession spark;
@@ -156,13 +153,8 @@ final class RoundsBench {
     double accuracy;
   }
 
-  private Fit fit(PerceptronClassifier c, Dataset<Row> train, Dataset<Row> test, String mode,
-      String variant) {
-    spark.sparkContext().setLocalProperty(MODE_KEY, mode);
-    spark.sparkContext().setLocalProperty(EXCHANGE_KEY,
-        variant.equals("allgather") ? "allgather" : "tree");
-    spark.sparkContext().setLocalProperty(RESULTS_KEY,
-        variant.equals("leaves") ? "leaves" : "mixes");
+  private Fit fit(PerceptronClassifier c, Dataset<Row> train, Dataset<Row> test, String mode) {
+    spark.sparkContext().setLocalProperty(Settings.ROUND_EXECUTION, mode);
     try {
       drain();
       long[] before = counter.snapshot();
@@ -180,9 +172,7 @@ final class RoundsBench {
           .evaluate(model.transform(test));
       return f;
     } finally {
-      spark.sparkContext().setLocalProperty(MODE_KEY, null);
-      spark.sparkContext().setLocalProperty(EXCHANGE_KEY, null);
-      spark.sparkContext().setLocalProperty(RESULTS_KEY, null);
+      spark.sparkContext().setLocalProperty(Settings.ROUND_EXECUTION, null);
     }
   }
 
@@ -194,8 +184,7 @@ final class RoundsBench {
     }
   }
 
-  void run(int workers, long rows, int epochs, int maxRounds, List<String> exchanges,
-      int allGatherRounds, String load) {
+  void run(int workers, long rows, int epochs, int maxRounds, String load) {
     SyntheticData data = SyntheticData.builder().numFeatures(123).nonZerosPerRow(14)
         .margin(0.05).labelNoise(0.15).seed(21).build();
     long testRows = Math.max(1000, rows / 4);
@@ -217,32 +206,20 @@ final class RoundsBench {
         Report.f("fit R=%d s (best / median)", maxRounds), "ms per round (best / median)",
         Report.f("epoch jobs / stages per fit R=%d", maxRounds), "bytes sent per round",
         "result bytes per epoch R=1 / R=" + maxRounds, "accuracy R=1 / R=" + maxRounds);
-    List<String[]> configs = new ArrayList<>();
-    configs.add(new String[] {"barrier", "tree"});
-    if (exchanges.contains("leaves")) {
-      configs.add(new String[] {"barrier", "leaves"});
-    }
-    configs.add(new String[] {"jobs", "tree"});
-    if (exchanges.contains("allgather")) {
-      configs.add(new String[] {"barrier", "allgather"});
-    }
-    for (String[] config : configs) {
-      boolean gather = config[1].equals("allgather");
-      int rounds = gather ? allGatherRounds : maxRounds;
-      int e = gather ? Math.min(2, epochs) : epochs;
-      String label = config[0] + (config[0].equals("barrier") ? " (" + (gather ? "allgather"
-          : config[1].equals("leaves") ? "tree, every worker's changes to the driver"
-          : "tree") + ")" : "");
+    for (String mode : List.of("barrier", "jobs")) {
+      int rounds = maxRounds;
+      int e = epochs;
+      String label = mode;
       List<Double> one = new ArrayList<>();
       List<Double> many = new ArrayList<>();
       Fit lastOne = null;
       Fit lastMany = null;
       // A warm-up pair (JIT, the first jobs' class loading), not counted.
-      fit(mistakes(workers, e, 1), train, test, config[0], config[1]);
-      fit(mistakes(workers, e, rounds), train, test, config[0], config[1]);
+      fit(mistakes(workers, e, 1), train, test, mode);
+      fit(mistakes(workers, e, rounds), train, test, mode);
       for (int r = 0; r < repeats; r++) {
-        lastOne = fit(mistakes(workers, e, 1), train, test, config[0], config[1]);
-        lastMany = fit(mistakes(workers, e, rounds), train, test, config[0], config[1]);
+        lastOne = fit(mistakes(workers, e, 1), train, test, mode);
+        lastMany = fit(mistakes(workers, e, rounds), train, test, mode);
         one.add(lastOne.seconds);
         many.add(lastMany.seconds);
         System.err.printf("rounds %s: R=1 %.2f s, R=%d %.2f s%n", label, lastOne.seconds,
@@ -251,12 +228,12 @@ final class RoundsBench {
       double perRoundBest = (min(many) - min(one)) / ((rounds - 1.0) * e);
       double perRoundMedian = (median(many) - median(one)) / ((rounds - 1.0) * e);
       double bytesPerRound = lastMany.bytes / (double) (rounds * e);
-      t.row(label + (gather ? Report.f(" (R=%d, %d epochs)", rounds, e) : ""),
+      t.row(label,
           Report.f("%.2f / %.2f", min(one), median(one)),
           Report.f("%.2f / %.2f", min(many), median(many)),
           Report.f("%.1f / %.1f", 1000 * perRoundBest, 1000 * perRoundMedian),
           Report.f("%d / %d", lastMany.jobs, lastMany.stages),
-          config[0].equals("barrier") ? Report.f("%,.0f", bytesPerRound) : "-",
+          mode.equals("barrier") ? Report.f("%,.0f", bytesPerRound) : "-",
           Report.f("%,d / %,d", lastOne.resultBytes / e, lastMany.resultBytes / e),
           Report.f("%.4f / %.4f", lastOne.accuracy, lastMany.accuracy));
       report.add("rounds", shape, workers, label, "result_bytes_per_epoch",
@@ -292,7 +269,7 @@ final class RoundsBench {
     for (int r = 0; r < repeats; r++) {
       for (int i = 0; i < defaults.size(); i++) {
         Object[] c = defaults.get(i);
-        last[i] = fit((PerceptronClassifier) c[1], train, test, (String) c[2], "tree");
+        last[i] = fit((PerceptronClassifier) c[1], train, test, (String) c[2]);
         seconds.get(i).add(last[i].seconds);
       }
     }
@@ -335,7 +312,7 @@ final class RoundsBench {
         {"gather through a shuffle (barrier stages)", "auto"}};
     for (int r = -1; r < repeats; r++) {
       for (String[] path : paths) {
-        spark.sparkContext().setLocalProperty(MODE_KEY, path[1]);
+        spark.sparkContext().setLocalProperty(Settings.ROUND_EXECUTION, path[1]);
         try {
           drain();
           long before = counter.shuffleWritten();
@@ -352,7 +329,7 @@ final class RoundsBench {
             }
           }
         } finally {
-          spark.sparkContext().setLocalProperty(MODE_KEY, null);
+          spark.sparkContext().setLocalProperty(Settings.ROUND_EXECUTION, null);
         }
       }
     }

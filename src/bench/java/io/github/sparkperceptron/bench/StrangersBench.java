@@ -1,6 +1,7 @@
 package io.github.sparkperceptron.bench;
 
 import io.github.sparkperceptron.data.SyntheticData;
+import io.github.sparkperceptron.internal.plan.Settings;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.testing.Strangers;
@@ -36,8 +37,6 @@ import org.apache.spark.sql.SparkSession;
  * "same model" column is not a timing and holds on any.
  */
 final class StrangersBench {
-  static final String PORT_KEY = "spark.perceptron.barrier.port";
-  static final String ENCRYPTION_KEY = "spark.perceptron.barrier.encryption";
 
   private final SparkSession spark;
   private final Report report;
@@ -56,8 +55,8 @@ final class StrangersBench {
   }
 
   private Fit fit(Dataset<Row> train, int epochs, int port, String encryption) {
-    spark.sparkContext().setLocalProperty(PORT_KEY, String.valueOf(port));
-    spark.sparkContext().setLocalProperty(ENCRYPTION_KEY, encryption);
+    spark.sparkContext().setLocalProperty(Settings.BARRIER_PORT, String.valueOf(port));
+    spark.sparkContext().setLocalProperty(Settings.BARRIER_ENCRYPTION, encryption);
     try {
       long start = System.nanoTime();
       PerceptronClassificationModel m = new PerceptronClassifier().setMaxIter(epochs).setTol(0)
@@ -69,8 +68,8 @@ final class StrangersBench {
       f.weights[w.size()] = m.intercept();
       return f;
     } finally {
-      spark.sparkContext().setLocalProperty(PORT_KEY, null);
-      spark.sparkContext().setLocalProperty(ENCRYPTION_KEY, null);
+      spark.sparkContext().setLocalProperty(Settings.BARRIER_PORT, null);
+      spark.sparkContext().setLocalProperty(Settings.BARRIER_ENCRYPTION, null);
     }
   }
 

@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.ml;
 
+import io.github.sparkperceptron.StopReason;
 import io.github.sparkperceptron.internal.engine.TrainingResult;
 import io.github.sparkperceptron.internal.kernel.EpochStats;
 import java.io.Serializable;
@@ -20,20 +21,6 @@ import org.apache.spark.ml.util.Summary;
 public final class PerceptronTrainingSummary implements Serializable, Summary,
     TrainingSummary {
   private static final long serialVersionUID = 1L;
-
-  /** Why training stopped. */
-  public enum StopReason {
-    /** {@code maxIter} epochs ran. */
-    MAX_ITER,
-    /** An epoch made no update on any worker. */
-    CONVERGED,
-    /** An epoch changed the mixed weights by less than {@code tol}, relative to their norm. */
-    TOL,
-    /** {@code validationPatience} epochs brought no better validation accuracy. */
-    VALIDATION,
-    /** Nothing to train: {@code maxIter} is 0, or the data hold a single class. */
-    NOTHING_TO_TRAIN
-  }
 
   private final long[] updates;
   private final long[] mistakes;
@@ -80,7 +67,7 @@ public final class PerceptronTrainingSummary implements Serializable, Summary,
     this.workerUpdates = result.workerUpdates();
     this.validationAccuracy = result.validationAccuracy();
     this.modelEpoch = result.modelEpoch();
-    this.stopReason = StopReason.valueOf(result.stopReason().name());
+    this.stopReason = result.stopReason();
     this.numInputPartitions = result.inputPartitions();
     this.numWorkers = result.numWorkers();
   }

@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.ml;
 
+import io.github.sparkperceptron.StopReason;
 import io.github.sparkperceptron.internal.store.AtomicFiles;
 import io.github.sparkperceptron.internal.store.StateFile;
 import java.io.IOException;
@@ -114,7 +115,7 @@ final class TrainingSummaryFile {
           n.modelEpoch = in.readInt();
           String reason = in.readUTF();
           try {
-            n.stopReason = PerceptronTrainingSummary.StopReason.valueOf(reason);
+            n.stopReason = StopReason.valueOf(reason);
           } catch (IllegalArgumentException e) {
             throw in.damaged("stop reason '" + reason + "' is unknown");
           }

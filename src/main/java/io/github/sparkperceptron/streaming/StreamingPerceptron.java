@@ -6,6 +6,7 @@ import io.github.sparkperceptron.internal.drift.DriftDetectors;
 import io.github.sparkperceptron.internal.engine.OnlineTraining.BatchOutcome;
 import io.github.sparkperceptron.internal.engine.OnlineTraining;
 import io.github.sparkperceptron.internal.ml.EngineBridge;
+import io.github.sparkperceptron.internal.plan.Settings;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import java.io.IOException;
@@ -121,11 +122,6 @@ public final class StreamingPerceptron {
 
   /** Spark's local property holding the running streaming query's id (StreamExecution). */
   private static final String QUERY_ID_PROPERTY = "sql.streaming.queryId";
-  /**
-   * Test seam: the Spark conf value {@code N} makes the driver stop dead after applying batch N
-   * and saving its state, before Spark commits it, so that a test can kill it there.
-   */
-  static final String PAUSE_AFTER_BATCH = "spark.perceptron.test.pauseAfterBatch";
   static final String LEARNER_DIR = "learner";
   /** {@link #setPublishInterval}'s default, seconds. */
   public static final double DEFAULT_PUBLISH_INTERVAL = 2.0;
@@ -677,12 +673,12 @@ public final class StreamingPerceptron {
   }
 
   private static void pauseIfAsked(SparkSession session, long batchId) {
-    String when = session.sparkContext().getConf().get(PAUSE_AFTER_BATCH, null);
+    String when = session.sparkContext().getConf().get(Settings.TEST_PAUSE_AFTER_BATCH, null);
     if (when == null || Long.parseLong(when) != batchId) {
       return;
     }
     LOG.warn("Test hook {}={}: batch {} is applied and its state saved; waiting to be killed"
-        + " before Spark commits it", PAUSE_AFTER_BATCH, when, batchId);
+        + " before Spark commits it", Settings.TEST_PAUSE_AFTER_BATCH, when, batchId);
     try {
       Thread.sleep(600_000L);
     } catch (InterruptedException e) {

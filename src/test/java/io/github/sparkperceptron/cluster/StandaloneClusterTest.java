@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkperceptron.internal.io.LibSvmSource;
+import io.github.sparkperceptron.internal.plan.Settings;
 import io.github.sparkperceptron.jobs.JobRun;
 import io.github.sparkperceptron.jobs.TrainJob;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
@@ -228,10 +229,18 @@ class StandaloneClusterTest {
         .getOrCreate();
   }
 
+  /**
+   * Rounds as Spark jobs (the path a fit takes when its barrier stage would not fit in memory,
+   * or when asked for): an executor killed after epoch 2's job (its JVM gone, its cached blocks
+   * with it) changes nothing; Spark rebuilds the lost blocks from their lineage and the model is
+   * the undisturbed one bit for bit. The barrier path's loss mid-stage is
+   * {@link #barrierRoundsGiveTheLocalModelAlsoWhenAnExecutorDiesMidEpoch}.
+   */
   @Test
   void losingAnExecutorMidTrainingChangesNothing() {
     Map<String, Level> quietLevels = null;
     SparkSession spark = session(cluster.masterUrl(), "executor-loss-test");
+    spark.sparkContext().setLocalProperty(Settings.ROUND_EXECUTION, "jobs");
     try {
       // Shipped gzipped; a gzipped file is one split, and the test wants four byte ranges.
       String file = TestData.uncompressed(TestData.sharedData("skin_nonskin", "train.libsvm"),
@@ -247,8 +256,7 @@ class StandaloneClusterTest {
       PerceptronClassificationModel undisturbed = estimator.fit(data);
       assertEquals(epochs, undisturbed.summary().totalIterations());
 
-      // Epoch 2's job, whether its rounds ran as jobs ("... 2/20 (") or in a barrier stage
-      // ("... 2/20: ...", the default's momentum rounds).
+      // Epoch 2's job ("perceptron epoch 2/20 (...").
       ExecutorKiller killer = new ExecutorKiller(cluster, "perceptron epoch 2/" + epochs);
       spark.sparkContext().addSparkListener(killer);
       quietLevels = quiet(LOGGED_ON_EXECUTOR_LOSS);
@@ -282,11 +290,11 @@ class StandaloneClusterTest {
   /**
    * Block momentum's rounds in barrier stages on the cluster: 2 workers (the cluster's 2 task
    * slots, one per executor JVM) gathered from the 4 input partitions through a shuffle, 16
-   * rounds per epoch in one barrier stage per epoch, the tasks exchanging their changes over
-   * sockets between the executors. The model is local mode's (one Spark job per round) bit for
-   * bit; and when the executor of one worker dies halfway through epoch 3 (its JVM ends in round
-   * 8, {@code exit-mid-epoch:3}: no goodbye, its cached blocks and shuffle files gone), Spark
-   * reruns the epoch's stage on the replacement executor, from the epoch's shipped weights, and
+   * rounds per epoch and the 6 epochs in one barrier stage, the tasks exchanging their changes
+   * over sockets between the executors. The model is local mode's (one Spark job per round) bit
+   * for bit; and when the executor of one worker dies halfway through epoch 3 (its JVM ends in
+   * round 8, {@code exit-mid-epoch:3}: no goodbye, its cached blocks and shuffle files gone),
+   * Spark reruns the stage on the replacement executor, from the stage's shipped weights, and
    * the model is still the same. Prints what the barrier stages waited for before their tasks
    * launched (locality): see NOTES-BRANCH.md.
    */
@@ -311,22 +319,22 @@ class StandaloneClusterTest {
       SparkTestSupport.awaitListeners(spark);
       undisturbed = weights(model);
       updates = model.summary().updatesHistory();
-      assertEquals(epochs, stages.epochJobs(), "one barrier job per epoch: " + stages);
+      assertEquals(1, stages.barrierJobs(), "all the epochs in one barrier job: " + stages);
       System.out.println("barrier stages, undisturbed fit: " + stages.summary());
 
       stages.clear();
       quietLevels = quiet(LOGGED_ON_EXECUTOR_LOSS);
-      spark.sparkContext().setLocalProperty(INJECT_FAILURE, "exit-mid-epoch:3");
+      spark.sparkContext().setLocalProperty(Settings.TEST_INJECT_FAILURE, "exit-mid-epoch:3");
       try {
         model = estimator.fit(LibSvmSource.read(spark, file, -1, "training data").frame());
       } finally {
-        spark.sparkContext().setLocalProperty(INJECT_FAILURE, null);
+        spark.sparkContext().setLocalProperty(Settings.TEST_INJECT_FAILURE, null);
       }
       SparkTestSupport.awaitListeners(spark);
       disturbed = weights(model);
       System.out.println("barrier stages, executor lost in epoch 3: " + stages.summary()
-          + "; per attempt: " + stages.perAttempt() + "; epochs as barrier jobs: "
-          + stages.epochJobs());
+          + "; per attempt: " + stages.perAttempt() + "; barrier jobs: "
+          + stages.barrierJobs());
       assertFalse(stages.executorsRemoved.isEmpty(), "no executor was lost: " + stages);
       assertTrue(stages.retriedBarrierStages() >= 1, "the epoch's stage was not rerun: "
           + stages);
@@ -342,7 +350,7 @@ class StandaloneClusterTest {
     // The reference: local mode, one Spark job per round, the same 4 input partitions.
     SparkSession local = session("local[2]", "barrier-rounds-reference");
     try {
-      local.sparkContext().setLocalProperty(ROUND_EXECUTION, "jobs");
+      local.sparkContext().setLocalProperty(Settings.ROUND_EXECUTION, "jobs");
       PerceptronClassificationModel reference = estimator.fit(
           LibSvmSource.read(local, file, -1, "training data").frame());
       assertArrayEquals(updates, reference.summary().updatesHistory());
@@ -358,8 +366,8 @@ class StandaloneClusterTest {
    * executor is busy. Here both workers' cached blocks sit on one executor of one core (the
    * other executor's core was busy while the blocks were built), so both tasks would prefer it:
    * without BarrierPlacement every epoch's stage waited out the delay and then ran one task
-   * NODE_LOCAL. With it, no epoch's stage waits: every task launches at once, process-local to
-   * the executor it was given.
+   * NODE_LOCAL. With it, the stage of the epochs does not wait: every task launches at once,
+   * process-local to the executor it was given.
    */
   @Test
   void barrierTasksDoNotWaitWhenTheBlocksSitOnOneExecutor() throws Exception {
@@ -417,9 +425,9 @@ class StandaloneClusterTest {
           + "; per attempt: " + stages.perAttempt());
       assertEquals(2, holders.size(), "cached blocks at the first epoch: " + holders);
       assertEquals(holders.get(0), holders.get(1), "both blocks on one executor: " + holders);
-      assertEquals(epochs, stages.epochJobs());
+      assertEquals(1, stages.barrierJobs(), "the epochs in one barrier stage");
       assertEquals(0, stages.waited(), stages.perAttempt());
-      assertEquals(Map.of("PROCESS_LOCAL", 2 * epochs), stages.localityCounts(),
+      assertEquals(Map.of("PROCESS_LOCAL", 2), stages.localityCounts(),
           stages.perAttempt());
     } finally {
       spark.sparkContext().removeSparkListener(stages);
@@ -444,8 +452,6 @@ class StandaloneClusterTest {
     return out;
   }
 
-  private static final String INJECT_FAILURE = "spark.perceptron.test.injectFailure";
-  private static final String ROUND_EXECUTION = "spark.perceptron.roundExecution";
 
   private static double[] weights(PerceptronClassificationModel m) {
     double[] w = m.coefficientMatrix().toArray();
@@ -465,7 +471,7 @@ class StandaloneClusterTest {
     private final Map<String, Long> submitted = new ConcurrentHashMap<>();
     private final Map<String, List<Long>> launched = new ConcurrentHashMap<>();
     private final Map<String, List<String>> localities = new ConcurrentHashMap<>();
-    private final AtomicInteger epochJobs = new AtomicInteger();
+    private final AtomicInteger barrierJobs = new AtomicInteger();
     final List<String> executorsRemoved = new CopyOnWriteArrayList<>();
 
     private volatile Runnable onFirstEpoch;
@@ -489,12 +495,12 @@ class StandaloneClusterTest {
       submitted.clear();
       launched.clear();
       localities.clear();
-      epochJobs.set(0);
+      barrierJobs.set(0);
       executorsRemoved.clear();
     }
 
-    int epochJobs() {
-      return epochJobs.get();
+    int barrierJobs() {
+      return barrierJobs.get();
     }
 
     @Override
@@ -502,7 +508,7 @@ class StandaloneClusterTest {
       String description = start.properties() == null ? null
           : start.properties().getProperty("spark.job.description");
       if (description != null && description.contains("in one barrier stage")) {
-        epochJobs.incrementAndGet();
+        barrierJobs.incrementAndGet();
         Runnable action = onFirstEpoch;
         onFirstEpoch = null;
         if (action != null) {

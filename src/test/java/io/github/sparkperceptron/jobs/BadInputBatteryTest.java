@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkperceptron.internal.io.LibSvmSource;
+import io.github.sparkperceptron.internal.plan.Settings;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
 import java.io.IOException;
@@ -118,7 +119,6 @@ class BadInputBatteryTest {
   }
 
   /** The test property that makes partition epochs fail (train.FaultInjection). */
-  private static final String INJECT = "spark.perceptron.test.injectFailure";
 
   /**
    * A real checkpoint, from a train job whose epoch 3 fails (exit 1, like a dying driver),
@@ -129,12 +129,12 @@ class BadInputBatteryTest {
   private static void checkpointFixtures() throws IOException {
     SparkSession spark = SparkTestSupport.spark();
     Path good = dir.resolve("ckpt-good");
-    spark.sparkContext().setLocalProperty(INJECT, "from-epoch:3");
+    spark.sparkContext().setLocalProperty(Settings.TEST_INJECT_FAILURE, "from-epoch:3");
     JobRun aborted;
     try {
       aborted = JobRun.of(new TrainJob(), checkpointArgs(good, out("ckpt-model-0")));
     } finally {
-      spark.sparkContext().setLocalProperty(INJECT, null);
+      spark.sparkContext().setLocalProperty(Settings.TEST_INJECT_FAILURE, null);
     }
     assertEquals(1, aborted.exitCode, aborted.toString());
     byte[] bytes = Files.readAllBytes(good.resolve("epoch-000002.ckpt"));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.github.sparkperceptron.internal.plan.Settings;
 import io.github.sparkperceptron.testing.KafkaBroker;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
@@ -58,7 +59,7 @@ class StreamTrainKafkaKillTest {
       Path metrics = tmp.resolve("metrics.json");
 
       List<String> paused = args(kafka.bootstrapServers(), model, checkpoint, metrics, perBatch);
-      paused.addAll(List.of("--conf", "spark.perceptron.test.pauseAfterBatch=1"));
+      paused.addAll(List.of("--conf", Settings.TEST_PAUSE_AFTER_BATCH + "=1"));
       Path firstLog = tmp.resolve("first.log");
       Process first = StreamTrainKillTest.start(paused, firstLog);
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(8);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.github.sparkperceptron.internal.plan.Settings;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
@@ -72,7 +73,7 @@ class StreamTrainKillTest {
     Path metrics = tmp.resolve("metrics.json");
 
     List<String> paused = args(in, model, checkpoint, metrics);
-    paused.addAll(List.of("--conf", "spark.perceptron.test.pauseAfterBatch=1"));
+    paused.addAll(List.of("--conf", Settings.TEST_PAUSE_AFTER_BATCH + "=1"));
     Path firstLog = tmp.resolve("first.log");
     Process first = start(paused, firstLog);
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);

@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.ml;
 
+import io.github.sparkperceptron.StopReason;
 import static org.apache.spark.sql.functions.col;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -61,7 +62,7 @@ class EarlyStoppingTest {
     long[] trainingMistakes = s.mistakesHistory();
     assertEquals(s.totalIterations(), history.length);
     int best = s.modelEpoch();
-    assertEquals(PerceptronTrainingSummary.StopReason.VALIDATION, s.stopReason());
+    assertEquals(StopReason.VALIDATION, s.stopReason());
     assertEquals(best + patience, s.totalIterations(), "stops after exactly `patience` epochs");
     assertTrue(best > 1, "validation accuracy must peak after the first epoch: " + best);
     for (int e = 0; e < history.length; e++) {

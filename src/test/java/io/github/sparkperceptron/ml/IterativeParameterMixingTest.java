@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.ml;
 
+import io.github.sparkperceptron.StopReason;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -200,7 +201,7 @@ class IterativeParameterMixingTest {
     PerceptronClassificationModel model = new PerceptronClassifier().setMaxIter(0)
         .fit(TestData.frame(SPARK, examples, 2));
     assertEquals(0, model.summary().totalIterations());
-    assertEquals(PerceptronTrainingSummary.StopReason.NOTHING_TO_TRAIN,
+    assertEquals(StopReason.NOTHING_TO_TRAIN,
         model.summary().stopReason());
     assertArrayEquals(new double[12], model.coefficientMatrix().toArray(), 0.0);
   }
@@ -212,7 +213,7 @@ class IterativeParameterMixingTest {
     PerceptronClassificationModel model = new PerceptronClassifier().setMaxIter(50)
         .setTol(0.5).fit(TestData.frame(SPARK, examples, 2));
     PerceptronTrainingSummary s = model.summary();
-    assertEquals(PerceptronTrainingSummary.StopReason.TOL, s.stopReason());
+    assertEquals(StopReason.TOL, s.stopReason());
     double[] change = s.weightChangeHistory();
     assertTrue(change[change.length - 1] < 0.5);
     for (int e = 0; e < change.length - 1; e++) {

@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.ml;
 
+import io.github.sparkperceptron.StopReason;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -57,7 +58,7 @@ class TrainingBehaviourTest {
     }
     PerceptronClassificationModel model = new PerceptronClassifier()
         .fit(TestData.frame(SPARK, ones, 2));
-    assertEquals(PerceptronTrainingSummary.StopReason.NOTHING_TO_TRAIN,
+    assertEquals(StopReason.NOTHING_TO_TRAIN,
         model.summary().stopReason());
     for (TestData.Example e : breastCancer()) {
       assertEquals(1.0, model.predict(e.features), 0.0);

@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.ml;
 
+import io.github.sparkperceptron.StopReason;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -30,7 +31,7 @@ class TrainingSummaryFileTest {
     n.workerUpdates = new long[][] {{25, 15}, {7, 5}, {3, 0}};
     n.validationAccuracy = new double[] {0.9, 0.95, 0.94};
     n.modelEpoch = 2;
-    n.stopReason = PerceptronTrainingSummary.StopReason.VALIDATION;
+    n.stopReason = StopReason.VALIDATION;
     n.numInputPartitions = 5;
     n.numWorkers = 2;
     return new PerceptronTrainingSummary(n);
@@ -56,7 +57,7 @@ class TrainingSummaryFileTest {
     assertTrue(Arrays.deepEquals(written.workerUpdatesHistory(), read.workerUpdatesHistory()));
     assertArrayEquals(written.validationHistory(), read.validationHistory());
     assertEquals(2, read.modelEpoch());
-    assertEquals(PerceptronTrainingSummary.StopReason.VALIDATION, read.stopReason());
+    assertEquals(StopReason.VALIDATION, read.stopReason());
     assertEquals(5, read.numInputPartitions());
     assertEquals(2, read.numWorkers());
   }

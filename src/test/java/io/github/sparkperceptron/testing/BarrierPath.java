@@ -3,6 +3,7 @@ package io.github.sparkperceptron.testing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.sparkperceptron.internal.plan.Settings;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import java.util.Set;
@@ -30,7 +31,6 @@ import scala.jdk.javaapi.CollectionConverters;
  */
 public final class BarrierPath {
   /** The library's key (train/RoundExecution). */
-  public static final String MODE_KEY = "spark.perceptron.roundExecution";
 
   private BarrierPath() {
   }
@@ -84,13 +84,13 @@ public final class BarrierPath {
       PerceptronClassifier estimator, Dataset<Row> frame) {
     Counter counter = new Counter();
     spark.sparkContext().addSparkListener(counter);
-    spark.sparkContext().setLocalProperty(MODE_KEY, "barrier");
+    spark.sparkContext().setLocalProperty(Settings.ROUND_EXECUTION, "barrier");
     PerceptronClassificationModel model;
     try {
       model = estimator.fit(frame);
       SparkTestSupport.awaitListeners(spark);
     } finally {
-      spark.sparkContext().setLocalProperty(MODE_KEY, null);
+      spark.sparkContext().setLocalProperty(Settings.ROUND_EXECUTION, null);
       spark.sparkContext().removeSparkListener(counter);
     }
     assertEquals(0, counter.roundJobs.get(), "no epoch fell back to a job per round");

@@ -8,7 +8,7 @@ import io.github.sparkperceptron.internal.kernel.VoteTrace;
 import io.github.sparkperceptron.internal.kernel.VotedPerceptron;
 import io.github.sparkperceptron.internal.mixing.BlockMomentum;
 import io.github.sparkperceptron.internal.plan.MixingSettings;
-import io.github.sparkperceptron.internal.rounds.StopReason;
+import io.github.sparkperceptron.StopReason;
 import io.github.sparkperceptron.internal.rounds.TrainingProgress;
 import io.github.sparkperceptron.internal.store.StateFile.Unreadable;
 import io.github.sparkperceptron.internal.store.StateFile;

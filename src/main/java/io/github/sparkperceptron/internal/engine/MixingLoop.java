@@ -20,7 +20,7 @@ import io.github.sparkperceptron.internal.rounds.BarrierRounds;
 import io.github.sparkperceptron.internal.rounds.DriverRounds;
 import io.github.sparkperceptron.internal.rounds.EpochRounds;
 import io.github.sparkperceptron.internal.rounds.JobPerRound;
-import io.github.sparkperceptron.internal.rounds.StopReason;
+import io.github.sparkperceptron.StopReason;
 import io.github.sparkperceptron.internal.rounds.TrainingProgress;
 import java.util.List;
 import java.util.Locale;

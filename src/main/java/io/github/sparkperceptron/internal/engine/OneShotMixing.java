@@ -17,7 +17,7 @@ import io.github.sparkperceptron.internal.mixing.WorkerResult;
 import io.github.sparkperceptron.internal.plan.MixingSettings;
 import io.github.sparkperceptron.internal.rounds.DriverRounds;
 import io.github.sparkperceptron.internal.rounds.FaultInjection;
-import io.github.sparkperceptron.internal.rounds.StopReason;
+import io.github.sparkperceptron.StopReason;
 import io.github.sparkperceptron.internal.rounds.TrainingProgress;
 import java.util.ArrayList;
 import java.util.Collections;

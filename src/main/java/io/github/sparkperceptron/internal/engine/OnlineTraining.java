@@ -16,10 +16,11 @@ import io.github.sparkperceptron.internal.mixing.MixingMode;
 import io.github.sparkperceptron.internal.mixing.WorkerResult;
 import io.github.sparkperceptron.internal.plan.MemoryPlan;
 import io.github.sparkperceptron.internal.plan.MixingSettings;
+import io.github.sparkperceptron.internal.plan.Settings;
 import io.github.sparkperceptron.internal.plan.TrainingConfig;
 import io.github.sparkperceptron.internal.plan.TrainingPlan;
 import io.github.sparkperceptron.internal.rounds.MicroBatchTask;
-import io.github.sparkperceptron.internal.rounds.StopReason;
+import io.github.sparkperceptron.StopReason;
 import io.github.sparkperceptron.internal.rounds.TrainingProgress;
 import java.util.ArrayList;
 import java.util.List;
@@ -100,13 +101,6 @@ public final class OnlineTraining implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(OnlineTraining.class);
   private static final long GOLDEN_GAMMA = 0x9E3779B97F4A7C15L;
 
-  /**
-   * Spark conf key or local property of the calling thread (test seam): {@code false} makes every
-   * batch take the path of the version before one-job batches: a split layout dealt through a
-   * shuffle, a job to convert and score, then the rounds' jobs. The models are the same bit for
-   * bit (tested against it).
-   */
-  static final String ONE_JOB_KEY = "spark.perceptron.stream.oneJob";
 
   private final JavaSparkContext jsc;
   private final TrainingConfig config;
@@ -365,7 +359,7 @@ public final class OnlineTraining implements AutoCloseable {
         && Double.doubleToLongBits(result.totalWeight) != Double.doubleToLongBits(total)) {
       throw new IllegalStateException(String.format(Locale.ROOT, "the workers trained with T ="
           + " %s, the batch's facts give %s: a defect; set %s=false", result.totalWeight, total,
-          ONE_JOB_KEY));
+          Settings.TEST_STREAM_ONE_JOB));
     }
     MixingLoop loop = new MixingLoop(input, plan.withData(input.facts(), learner));
     TrainingProgress progress = progress(null);
@@ -476,8 +470,8 @@ public final class OnlineTraining implements AutoCloseable {
 
   /** Whether batches may take one job and deal a split layout without a shuffle. */
   private boolean withoutShuffle() {
-    String value = jsc.getLocalProperty(ONE_JOB_KEY);
-    return Boolean.parseBoolean(value != null ? value : jsc.getConf().get(ONE_JOB_KEY, "true"));
+    String value = jsc.getLocalProperty(Settings.TEST_STREAM_ONE_JOB);
+    return Boolean.parseBoolean(value != null ? value : jsc.getConf().get(Settings.TEST_STREAM_ONE_JOB, "true"));
   }
 
   /** The scoring task of the model as it stands: w, u and c shipped. */

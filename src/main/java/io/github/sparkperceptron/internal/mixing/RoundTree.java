@@ -121,19 +121,6 @@ public final class RoundTree {
     return new Mixed(root.delta(), root.stepSum());
   }
 
-  /**
-   * The round's mix from every worker's leaf frame ({@link #encode} of its result), in any
-   * order: what a worker computes when each one receives all W leaves (an all-gather).
-   */
-  public static Mixed mixAll(ByteBuffer[] leaves, int workers, StateDelta shape) {
-    ParameterMix mix = new ParameterMix(workers);
-    for (ByteBuffer leaf : leaves) {
-      mix.add(decode(leaf.duplicate(), workers, shape));
-    }
-    WorkerResult root = mix.result();
-    return new Mixed(root.delta(), root.stepSum());
-  }
-
   /** The frame of a result as a tree node: worker, μ, update mass, change (no stats). */
   public static ByteBuffer encode(WorkerResult node) {
     StateDelta delta = node.delta();

@@ -87,12 +87,6 @@ import org.slf4j.LoggerFactory;
 public final class MemoryPlan {
   private static final Logger LOG = LoggerFactory.getLogger(MemoryPlan.class);
 
-  /**
-   * Spark configuration key (or local property of the fitting thread): {@code refuse} (the
-   * default) refuses a training the plan says cannot fit; {@code warn} logs the same message and
-   * trains anyway (an estimate is an estimate: to measure, or where the heap is known to suffice).
-   */
-  static final String CHECK_KEY = "spark.perceptron.memoryCheck";
 
   /** Spark's reserved system memory (UnifiedMemoryManager's RESERVED_SYSTEM_MEMORY_BYTES). */
   static final long SPARK_RESERVED_BYTES = 300L << 20;
@@ -411,14 +405,14 @@ public final class MemoryPlan {
   }
 
   /**
-   * Logs the estimate and applies {@link #requireFits} as {@link #CHECK_KEY} says.
+   * Logs the estimate and applies {@link #requireFits} as {@link Settings#MEMORY_CHECK} says.
    *
    * @throws IllegalArgumentException as {@link #requireFits}, unless the check only warns
    */
   public void enforce(SparkContext sc) {
-    String mode = sc.getLocalProperty(CHECK_KEY);
+    String mode = sc.getLocalProperty(Settings.MEMORY_CHECK);
     if (mode == null) {
-      mode = sc.getConf().get(CHECK_KEY, "refuse");
+      mode = sc.getConf().get(Settings.MEMORY_CHECK, "refuse");
     }
     LOG.info(String.format(Locale.ROOT, "Memory plan: about %,d MiB on the driver (budget %,d"
         + " MiB)%s; one copy of the weights is %,d MiB", mib(driverBytes()),
@@ -433,11 +427,11 @@ public final class MemoryPlan {
         try {
           requireFits();
         } catch (IllegalArgumentException e) {
-          LOG.warn("{} ({}=warn: training anyway)", e.getMessage(), CHECK_KEY);
+          LOG.warn("{} ({}=warn: training anyway)", e.getMessage(), Settings.MEMORY_CHECK);
         }
         return;
       default:
-        throw new IllegalArgumentException(CHECK_KEY + " must be refuse or warn, got '" + mode
+        throw new IllegalArgumentException(Settings.MEMORY_CHECK + " must be refuse or warn, got '" + mode
             + "'");
     }
   }

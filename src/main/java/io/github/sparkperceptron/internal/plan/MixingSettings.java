@@ -22,12 +22,6 @@ public final class MixingSettings implements Serializable {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(MixingSettings.class);
 
-  /**
-   * Spark configuration key (or local property of the fitting thread) forcing the representation
-   * of the workers' changes: {@code auto} (by density, the default), {@code sparse} or
-   * {@code dense}. The models are the same, bit for bit; only the cost differs.
-   */
-  static final String EXCHANGE_KEY = "spark.perceptron.exchange";
 
   /** From this many workers on, the mean mixes warn that they dilute (see {@link #resolve}). */
   static final int DILUTING_WORKERS = 8;
@@ -51,7 +45,7 @@ public final class MixingSettings implements Serializable {
   public final double momentumBound;
   /**
    * The share of the state above which a worker's change travels densely (see
-   * {@link StateDelta}), from {@link #EXCHANGE_KEY}.
+   * {@link StateDelta}), from {@link Settings#DELTA_ENCODING}.
    */
   public final double denseAbove;
 
@@ -80,7 +74,7 @@ public final class MixingSettings implements Serializable {
   /**
    * The settings of {@code config}'s training of {@code data} by {@code learner}: rounds,
    * block momentum and its bound resolved for the input's workers, the exchange's representation
-   * from {@link #EXCHANGE_KEY} (a local property of the calling thread, else the Spark conf).
+   * from {@link Settings#DELTA_ENCODING} (a local property of the calling thread, else the Spark conf).
    */
   static MixingSettings resolve(TrainingConfig config, DataFacts data, LearnerConfig learner,
       JavaSparkContext jsc) {
@@ -120,9 +114,9 @@ public final class MixingSettings implements Serializable {
                   BlockMomentum.MIN_ROWS_PER_ROUND, data.numRows),
           momentum > 0 ? String.format(Locale.ROOT, ", block momentum %.4f", momentum) : "");
     }
-    String exchange = jsc.getLocalProperty(EXCHANGE_KEY);
+    String exchange = jsc.getLocalProperty(Settings.DELTA_ENCODING);
     return new MixingSettings(config, rounds, new double[] {momentum, bound},
-        exchangeDensity(exchange != null ? exchange : jsc.getConf().get(EXCHANGE_KEY, "auto")));
+        exchangeDensity(exchange != null ? exchange : jsc.getConf().get(Settings.DELTA_ENCODING, "auto")));
   }
 
   /**
@@ -159,12 +153,12 @@ public final class MixingSettings implements Serializable {
    * batch's facts gives the same settings).
    */
   public static MixingSettings oneRoundWithoutMomentum(TrainingConfig config, JavaSparkContext jsc) {
-    String exchange = jsc.getLocalProperty(EXCHANGE_KEY);
+    String exchange = jsc.getLocalProperty(Settings.DELTA_ENCODING);
     return new MixingSettings(config, 1, new double[] {0.0, 0.0},
-        exchangeDensity(exchange != null ? exchange : jsc.getConf().get(EXCHANGE_KEY, "auto")));
+        exchangeDensity(exchange != null ? exchange : jsc.getConf().get(Settings.DELTA_ENCODING, "auto")));
   }
 
-  /** The dense-above share {@link #EXCHANGE_KEY} asks for. */
+  /** The dense-above share {@link Settings#DELTA_ENCODING} asks for. */
   private static double exchangeDensity(String mode) {
     switch (mode.toLowerCase(Locale.ROOT)) {
       case "auto":
@@ -174,7 +168,7 @@ public final class MixingSettings implements Serializable {
       case "dense":
         return -1.0;
       default:
-        throw new IllegalArgumentException(EXCHANGE_KEY + " must be auto, sparse or dense, got '"
+        throw new IllegalArgumentException(Settings.DELTA_ENCODING + " must be auto, sparse or dense, got '"
             + mode + "'");
     }
   }

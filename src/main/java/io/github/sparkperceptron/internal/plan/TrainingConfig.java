@@ -147,17 +147,17 @@ public final class TrainingConfig {
    * Spark configuration sets them: what a test of rows in several chunks and windows trains with.
    */
   TrainingConfig withTestSizes(JavaSparkContext jsc) {
-    String chunk = Settings.read(jsc, Settings.CHUNK_BYTES, "");
-    String window = Settings.read(jsc, Settings.WINDOW_BYTES, "");
+    String chunk = Settings.read(jsc, Settings.TEST_CHUNK_BYTES, "");
+    String window = Settings.read(jsc, Settings.TEST_WINDOW_BYTES, "");
     if (chunk.isEmpty() && window.isEmpty()) {
       return this;
     }
     Builder b = toBuilder();
     if (!chunk.isEmpty()) {
-      b.chunkBytes = Settings.positiveLong(Settings.CHUNK_BYTES, chunk);
+      b.chunkBytes = Settings.positiveLong(Settings.TEST_CHUNK_BYTES, chunk);
     }
     if (!window.isEmpty()) {
-      b.windowBytes = Settings.positiveLong(Settings.WINDOW_BYTES, window);
+      b.windowBytes = Settings.positiveLong(Settings.TEST_WINDOW_BYTES, window);
     }
     return new TrainingConfig(b);
   }

@@ -213,7 +213,7 @@ public final class TrainingPlan {
     if (chainProblem != null) {
       return "Spark runs a barrier stage only over RDDs with as many partitions as tasks, and "
           + chainProblem + " (a coalesce, union or partition pruning before the training"
-          + " partitions; " + RoundExecution.MODE_KEY + " must be auto or barrier when fit"
+          + " partitions; " + Settings.ROUND_EXECUTION + " must be auto or barrier when fit"
           + " starts, so that the workers are laid out through a shuffle instead)";
     }
     return null;
@@ -233,7 +233,7 @@ public final class TrainingPlan {
   private static String barrierRefusal(JavaSparkContext jsc, TrainingConfig config,
       RoundExecution execution, int workers) {
     if (execution.mode == Mode.JOBS) {
-      return RoundExecution.MODE_KEY + "=jobs";
+      return Settings.ROUND_EXECUTION + "=jobs";
     }
     String security = execution.closedBySecurity();
     if (security != null) {

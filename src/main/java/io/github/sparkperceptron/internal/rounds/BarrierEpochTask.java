@@ -12,11 +12,10 @@ import io.github.sparkperceptron.internal.mixing.StateDelta;
 import io.github.sparkperceptron.internal.mixing.WeightChange;
 import io.github.sparkperceptron.internal.mixing.WorkerResult;
 import io.github.sparkperceptron.internal.plan.RoundExecution;
+import io.github.sparkperceptron.internal.plan.Settings;
 import java.io.IOException;
 import java.io.Serializable;
 import java.net.ConnectException;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import org.apache.spark.BarrierTaskContext;
 import org.apache.spark.SparkEnv;
@@ -30,10 +29,9 @@ import scala.runtime.AbstractFunction1;
  * The body of one barrier task: all R mixing rounds of each of a stage's epochs on one worker.
  * Every worker starts from the stage's shipped weights (and block momentum's state), runs each
  * round with the code a task of the job-per-round path runs ({@link WorkerRound}), and the
- * workers exchange their changes and mix them along {@link RoundTree} (or, as a measured
- * alternative, with {@code BarrierTaskContext.allGather}), so that every worker applies the same
- * mixed change and block momentum's look-ahead and after-round step run identically on every
- * worker: the workers hold the driver's weights of every round without a Spark job per round,
+ * workers exchange their changes and mix them along {@link RoundTree}, so that every worker
+ * applies the same mixed change and block momentum's look-ahead and after-round step run
+ * identically on every worker: the workers hold the driver's weights of every round without a Spark job per round,
  * and go on to the next epoch without one either.
  *
  * <p>The workers end the stage early, all after the same epoch, where the driver's stopping rules
@@ -63,12 +61,11 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
     final int worker;
     /**
      * The worker's own result of each round of each epoch: its stats and vote trace, and its
-     * change unless only worker 0's mixed changes travel ({@link RoundExecution.Results#MIXES}).
+     * change only in the audited round ({@link MixAudit}): worker 0's mixes carry the rest.
      */
     final WorkerResult[][] rounds;
     /**
-     * Worker 0's mixed change of each round of each epoch
-     * ({@link RoundExecution.Results#MIXES}), or null.
+     * Worker 0's mixed change of each round of each epoch; null from the other workers.
      */
     final StateDelta[][] mixes;
     /**
@@ -182,13 +179,13 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
   /** Null without momentum. */
   private final MomentumStart momentum;
   private final RoundExecution execution;
-  /** The driver's rendezvous, or null with Spark's allGather. */
+  /** The driver's rendezvous. */
   private final Rendezvous.Ticket rendezvous;
   private final LongAccumulator bytesExchanged;
 
   /**
    * @param momentum block momentum's state at the epoch's start, or null without momentum
-   * @param rendezvous the driver's rendezvous (null with {@code allgather})
+   * @param rendezvous the driver's rendezvous
    * @param bytesExchanged counts the bytes the workers send each other (for measurements)
    */
   BarrierEpochTask(WorkerRound.Spec spec, StageStart start, MomentumStart momentum,
@@ -231,14 +228,11 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
   }
 
   private Exchanger exchanger(BarrierTaskContext context, int worker) {
-    if (execution.exchange == RoundExecution.Exchange.ALLGATHER) {
-      return new AllGather(context);
-    }
     PeerLinks links;
     try {
       if (FaultInjection.barrierSetupFails()) {
         throw new ConnectException("injected: connection refused ("
-            + FaultInjection.PROPERTY + "=barrier-setup)");
+            + Settings.TEST_INJECT_FAILURE + "=barrier-setup)");
       }
       long group = ((long) context.stageId() << 32) | context.stageAttemptNumber();
       String host = hostOf(context.getTaskInfos()[worker].address());
@@ -291,45 +285,6 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
   }
 
   /**
-   * Every worker's leaf through Spark's {@code allGather} (the driver's RPC, W·|m| in and W²·|m|
-   * out), each worker mixing all W leaves along ParameterMix's tree. Kept as the measured
-   * alternative: Spark 4.2 waits for the reply in one-second sleeps, so a round costs about a
-   * second (the benchmark section {@code rounds} measures it).
-   */
-  private final class AllGather implements Exchanger {
-    private final BarrierTaskContext context;
-    private long sent;
-
-    AllGather(BarrierTaskContext context) {
-      this.context = context;
-    }
-
-    @Override
-    public RoundTree.Mixed mix(WorkerResult leaf) {
-      ByteBuffer frame = RoundTree.encode(leaf);
-      byte[] bytes = new byte[frame.remaining()];
-      frame.get(bytes);
-      sent += bytes.length;
-      // ISO-8859-1 maps every byte to one char and back: the frame travels unchanged.
-      String[] all = context.allGather(new String(bytes, StandardCharsets.ISO_8859_1));
-      ByteBuffer[] leaves = new ByteBuffer[all.length];
-      for (int i = 0; i < all.length; i++) {
-        leaves[i] = ByteBuffer.wrap(all[i].getBytes(StandardCharsets.ISO_8859_1));
-      }
-      return RoundTree.mixAll(leaves, workers, leaf.delta());
-    }
-
-    @Override
-    public long bytesSent() {
-      return sent;
-    }
-
-    @Override
-    public void close() {
-    }
-  }
-
-  /**
    * The stage's epochs on this worker, each one's rounds. Mirrors the job-per-round path step
    * for step: the driver's look-ahead (here on the worker's base weights), the worker's round
    * ({@link WorkerRound#run}, a task's round of the job-per-round path), the mix, the worker's
@@ -354,8 +309,7 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
           momentum.initialSquaredNorm, momentum.mass, momentum.velocityMass, momentum.restarts);
     }
     double tol = spec.settings.tol;
-    boolean mixesOnly = execution.results == RoundExecution.Results.MIXES;
-    Output out = new Output(worker, epochs, rounds, mixesOnly && worker == 0);
+    Output out = new Output(worker, epochs, rounds, worker == 0);
     boolean averaging = spec.learner.averaging().keepsAverage();
     int ran = 0;
     boolean converged = false;
@@ -390,16 +344,13 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
         if (m != null) {
           m.afterRound(change, mix.stepSum(), support);
         }
-        if (mixesOnly) {
-          // The driver mixes the stats and takes the change from worker 0's mixes; in the
-          // audited round every worker's own change goes along, for the driver to re-mix
-          // (MixAudit).
-          if (round != start.auditRounds[e]) {
-            leaf.withChange(StateDelta.none(mixed.length, averaging));
-          }
-          if (out.mixes != null) {
-            out.mixes[e][round] = FaultInjection.reportedMix(change);
-          }
+        // The driver mixes the stats and takes the change from worker 0's mixes; in the audited
+        // round every worker's own change goes along, for the driver to re-mix (MixAudit).
+        if (round != start.auditRounds[e]) {
+          leaf.withChange(StateDelta.none(mixed.length, averaging));
+        }
+        if (out.mixes != null) {
+          out.mixes[e][round] = FaultInjection.reportedMix(change);
         }
         out.rounds[e][round] = leaf;
       }

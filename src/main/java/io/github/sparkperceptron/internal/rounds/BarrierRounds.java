@@ -1,7 +1,7 @@
 package io.github.sparkperceptron.internal.rounds;
 
-import static io.github.sparkperceptron.internal.plan.RoundExecution.MODE_KEY;
-import static io.github.sparkperceptron.internal.plan.RoundExecution.PORT_KEY;
+import static io.github.sparkperceptron.internal.plan.Settings.BARRIER_PORT;
+import static io.github.sparkperceptron.internal.plan.Settings.ROUND_EXECUTION;
 
 import io.github.sparkperceptron.internal.blocks.TrainingInput;
 import io.github.sparkperceptron.internal.blocks.WorkerBlocks;
@@ -16,9 +16,9 @@ import io.github.sparkperceptron.internal.mixing.ParameterMix;
 import io.github.sparkperceptron.internal.mixing.StateDelta;
 import io.github.sparkperceptron.internal.mixing.WorkerResult;
 import io.github.sparkperceptron.internal.plan.MixingSettings;
-import io.github.sparkperceptron.internal.plan.RoundExecution.Exchange;
 import io.github.sparkperceptron.internal.plan.RoundExecution.Mode;
 import io.github.sparkperceptron.internal.plan.RoundExecution;
+import io.github.sparkperceptron.internal.plan.Settings;
 import io.github.sparkperceptron.internal.plan.TrainingPlan;
 import java.io.IOException;
 import java.util.List;
@@ -101,7 +101,7 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
   private final TrainingInput input;
   private final MixingSettings settings;
   private final RoundExecution execution;
-  /** The driver's rendezvous for the tasks, or null with Spark's allGather. */
+  /** The driver's rendezvous for the tasks. */
   private final Rendezvous rendezvous;
   private final WeightShipper velocityShipper;
   private final LongAccumulator bytesExchanged;
@@ -129,7 +129,7 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
    * its rounds run as one Spark job each, {@code jobs} (logged once, with the reason, when there
    * is more than one round per epoch).
    *
-   * @throws IllegalArgumentException when {@value RoundExecution#MODE_KEY} is {@code barrier}
+   * @throws IllegalArgumentException when {@value Settings#ROUND_EXECUTION} is {@code barrier}
    *     and barrier mode cannot run, or a setting has a bad value
    */
   public static BarrierRounds open(DriverRounds driver, JobPerRound jobs) {
@@ -143,8 +143,8 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
     String why = driver.plan.barrierProblem(driver.input.barrierChainProblem());
     if (why != null) {
       if (mode == Mode.BARRIER) {
-        throw new IllegalArgumentException(MODE_KEY + "=barrier, but the mixing rounds cannot run"
-            + " in a barrier stage: " + why + "; set " + MODE_KEY + "=auto to run them as one"
+        throw new IllegalArgumentException(Settings.ROUND_EXECUTION + "=barrier, but the mixing rounds cannot run"
+            + " in a barrier stage: " + why + "; set " + Settings.ROUND_EXECUTION + "=auto to run them as one"
             + " Spark job each");
       }
       if (settings.rounds > 1) {
@@ -152,36 +152,32 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
       }
       return null;
     }
-    Rendezvous rendezvous = null;
     int port = execution.port;
-    if (execution.exchange == Exchange.TREE) {
-      SparkConf conf = jsc.getConf();
-      String host = conf.get("spark.driver.host", "localhost");
-      String bind = conf.get("spark.driver.bindAddress", host);
-      WireSettings wire = WireSettings.create(execution.sealed(),
-          execution.connectTimeoutMillis, execution.timeoutMillis);
-      try {
-        rendezvous = Rendezvous.start(bind, host, port, wire);
-      } catch (IOException e) {
-        String failure = "the driver cannot listen on " + bind + ":" + port + " for the tasks'"
-            + " rendezvous (" + e.getMessage() + ")";
-        if (mode == Mode.BARRIER) {
-          throw new IllegalArgumentException(MODE_KEY + "=barrier, but " + failure
-              + "; set " + PORT_KEY + " to a free port");
-        }
-        LOG.warn("Mixing rounds run as one Spark job each: {}", failure);
-        return null;
+    SparkConf conf = jsc.getConf();
+    String host = conf.get("spark.driver.host", "localhost");
+    String bind = conf.get("spark.driver.bindAddress", host);
+    WireSettings wire = WireSettings.create(execution.sealed(),
+        execution.connectTimeoutMillis, execution.timeoutMillis);
+    Rendezvous rendezvous;
+    try {
+      rendezvous = Rendezvous.start(bind, host, port, wire);
+    } catch (IOException e) {
+      String failure = "the driver cannot listen on " + bind + ":" + port + " for the tasks'"
+          + " rendezvous (" + e.getMessage() + ")";
+      if (mode == Mode.BARRIER) {
+        throw new IllegalArgumentException(Settings.ROUND_EXECUTION + "=barrier, but " + failure
+            + "; set " + Settings.BARRIER_PORT + " to a free port");
       }
+      LOG.warn("Mixing rounds run as one Spark job each: {}", failure);
+      return null;
     }
-    LOG.info("Mixing rounds: the {} rounds of each epoch run inside one barrier stage of {}"
-        + " tasks, which exchange their changes {}", settings.rounds, driver.input.numWorkers,
-        rendezvous != null ? String.format(Locale.ROOT, "along a tree of sockets"
-            + " (rendezvous at %s:%d; connections mutually authenticated, frames %s)",
-            rendezvous.host(), rendezvous.port(), execution.sealed()
-                ? "sealed with AES-256-GCM" + (execution.sparkSecurity != null ? " as "
-                    + execution.sparkSecurity + " asks" : "")
-                : "in clear, as Spark's own traffic without spark.network.crypto.enabled")
-            : "with BarrierTaskContext.allGather");
+    LOG.info("Mixing rounds: the {} rounds of each epoch run inside barrier stages of {} tasks,"
+        + " which exchange their changes along a tree of sockets (rendezvous at {}:{};"
+        + " connections mutually authenticated, frames {})", settings.rounds,
+        driver.input.numWorkers, rendezvous.host(), rendezvous.port(), execution.sealed()
+            ? "sealed with AES-256-GCM" + (execution.sparkSecurity != null ? " as "
+                + execution.sparkSecurity + " asks" : "")
+            : "in clear, as Spark's own traffic without spark.network.crypto.enabled");
     return new BarrierRounds(driver, jobs, execution, rendezvous);
   }
 
@@ -260,13 +256,12 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
     // Not a model's matter (the audit only reads), so a random draw: see MixAudit.
     int[] auditRounds = new int[epochs];
     for (int e = 0; e < epochs; e++) {
-      auditRounds[e] = execution.results == RoundExecution.Results.MIXES
-          ? ThreadLocalRandom.current().nextInt(rounds) : -1;
+      auditRounds[e] = ThreadLocalRandom.current().nextInt(rounds);
     }
     BarrierEpochTask task = new BarrierEpochTask(driver.workerSpec,
         new BarrierEpochTask.StageStart(first, startClock, roundEnds, firstStartVector, weights,
             auditRounds, supportAtStart),
-        momentumStart, execution, rendezvous == null ? null : rendezvous.ticket(),
+        momentumStart, execution, rendezvous.ticket(),
         bytesExchanged);
     jsc.setJobDescription(epochs == 1
         ? String.format(Locale.ROOT, "perceptron epoch %d/%d: %d rounds in one barrier stage"
@@ -302,15 +297,15 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
         throw e;
       }
       if (execution.mode == Mode.BARRIER) {
-        throw new IllegalStateException(MODE_KEY + "=barrier, but the barrier stage's tasks of"
+        throw new IllegalStateException(Settings.ROUND_EXECUTION + "=barrier, but the barrier stage's tasks of"
             + " epoch " + first + " could not connect to the driver or to each other (" + setup
-            + "); set " + PORT_KEY + " to a port the executors can reach, or " + MODE_KEY
+            + "); set " + Settings.BARRIER_PORT + " to a port the executors can reach, or " + Settings.ROUND_EXECUTION
             + "=auto to fall back to one Spark job per round", e);
       }
       abandoned = true;
       LOG.warn("Mixing rounds run as one Spark job each from epoch {} on: the barrier stage's"
           + " tasks could not connect to the driver or to each other ({}); set {} to a port the"
-          + " executors can reach, or {}=jobs", first, setup, PORT_KEY, MODE_KEY);
+          + " executors can reach, or {}=jobs", first, setup, Settings.BARRIER_PORT, Settings.ROUND_EXECUTION);
       return null;
     } finally {
       watch.close();
@@ -330,7 +325,7 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
     /** The vote's index of the stage's first start vector, or −1 without a vote. */
     private final int firstStartVector;
     private final int rounds;
-    /** Per epoch, the round whose own changes every worker reported ({@link MixAudit}), or −1. */
+    /** Per epoch, the round whose own changes every worker reported ({@link MixAudit}). */
     private final int[] auditRounds;
     /** The epochs every worker ran (the same for all: they end early together). */
     private final int epochs;
@@ -371,9 +366,8 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
     /**
      * Round {@code round}'s mix of {@code epoch}, as the job-per-round path's
      * {@code treeAggregate} would have returned it: the workers' results mixed along
-     * ParameterMix's tree (stats, masses, update counts, vote traces, and the change), the
-     * change being worker 0's mix when only it sent its mixes (the same bits:
-     * {@link io.github.sparkperceptron.internal.mixing.RoundTree}).
+     * ParameterMix's tree (stats, masses, update counts, vote traces), the change being worker
+     * 0's mix (the same bits: {@link io.github.sparkperceptron.internal.mixing.RoundTree}).
      */
     WorkerResult mixed(int epoch, int round, int startVector, double startClock,
         double roundEnd) {
@@ -391,9 +385,6 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
       }
       WorkerResult mixed = mix.result();
       StateDelta[][] mixes = outputs[0].mixes;
-      if (mixes == null) {
-        return mixed;
-      }
       if (round == auditRounds[e]) {
         MixAudit.check(epoch, round, mixed.delta(), mixes[e][round]);
       }
@@ -420,7 +411,7 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
         if (!same) {
           throw new IllegalStateException("Epoch " + epoch + ": worker " + o.worker + " of the"
               + " barrier stage ended with other weights than the driver's replay of its rounds."
-              + " This is a defect of spark-perceptron; set " + MODE_KEY + "=jobs to train"
+              + " This is a defect of spark-perceptron; set " + Settings.ROUND_EXECUTION + "=jobs to train"
               + " without barrier stages");
         }
       }
@@ -442,9 +433,7 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
 
   @Override
   public void close() {
-    if (rendezvous != null) {
-      rendezvous.close();
-    }
+    rendezvous.close();
     if (velocityShipper != null) {
       velocityShipper.close();
     }

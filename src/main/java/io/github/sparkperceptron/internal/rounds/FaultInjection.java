@@ -1,13 +1,14 @@
 package io.github.sparkperceptron.internal.rounds;
 
 import io.github.sparkperceptron.internal.mixing.StateDelta;
+import io.github.sparkperceptron.internal.plan.Settings;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.TaskContext;
 
 /**
  * A seam for recovery tests. Spark offers no way to make a chosen task fail from outside (its
  * executor plugins' exceptions are swallowed), so worker-epoch tasks read one job-local
- * property, {@link #PROPERTY}, and fail on purpose when a test set it:
+ * property, {@link Settings#TEST_INJECT_FAILURE}, and fail on purpose when a test set it:
  * <ul>
  *   <li>{@code first-attempt}: the first attempt of every worker epoch fails before it starts
  *       (Spark's retries must then produce the same model);</li>
@@ -44,8 +45,6 @@ import org.apache.spark.TaskContext;
  * the kernel knows nothing of it (the failing attempt runs the kernel on a prefix of the order).
  */
 public final class FaultInjection {
-  /** Set with {@code sparkContext.setLocalProperty(PROPERTY, value)} on the fitting thread. */
-  public static final String PROPERTY = "spark.perceptron.test.injectFailure";
   /** The mode that ends an executor's JVM in the middle of a barrier stage's epoch. */
   private static final String EXIT_MID_EPOCH = "exit-mid-epoch:";
   private static final String BLACKHOLE = "barrier-blackhole:";
@@ -56,7 +55,7 @@ public final class FaultInjection {
 
   public static void beforeWorkerEpoch(int epoch, int worker) {
     TaskContext task = TaskContext.get();
-    String mode = task == null ? null : task.getLocalProperty(PROPERTY);
+    String mode = task == null ? null : task.getLocalProperty(Settings.TEST_INJECT_FAILURE);
     if (mode == null) {
       return;
     }
@@ -73,7 +72,7 @@ public final class FaultInjection {
    */
   public static int rowsBeforeFailure(int epoch, int worker, int rows) {
     TaskContext task = TaskContext.get();
-    String mode = task == null ? null : task.getLocalProperty(PROPERTY);
+    String mode = task == null ? null : task.getLocalProperty(Settings.TEST_INJECT_FAILURE);
     return "first-attempt-mid-epoch".equals(mode) && isFirstAttempt(task) ? rows / 2 : -1;
   }
 
@@ -86,7 +85,7 @@ public final class FaultInjection {
   static boolean failsMidRound(int epoch, int worker, int workers, int round, int rounds,
       boolean wholeEpoch) {
     TaskContext task = TaskContext.get();
-    String mode = task == null ? null : task.getLocalProperty(PROPERTY);
+    String mode = task == null ? null : task.getLocalProperty(Settings.TEST_INJECT_FAILURE);
     if (mode == null || !isFirstAttempt(task)) {
       return false;
     }
@@ -100,7 +99,7 @@ public final class FaultInjection {
   /** Whether this barrier task must fail to set its exchange up. */
   static boolean barrierSetupFails() {
     TaskContext task = TaskContext.get();
-    return task != null && "barrier-setup".equals(task.getLocalProperty(PROPERTY));
+    return task != null && "barrier-setup".equals(task.getLocalProperty(Settings.TEST_INJECT_FAILURE));
   }
 
   /**
@@ -149,7 +148,7 @@ public final class FaultInjection {
 
   private static String mode() {
     TaskContext task = TaskContext.get();
-    return task == null ? null : task.getLocalProperty(PROPERTY);
+    return task == null ? null : task.getLocalProperty(Settings.TEST_INJECT_FAILURE);
   }
 
   /**
@@ -167,10 +166,10 @@ public final class FaultInjection {
    */
   public static void failMidEpoch(int epoch, int worker, int rowsLearned) {
     TaskContext task = TaskContext.get();
-    String mode = task.getLocalProperty(PROPERTY);
+    String mode = task.getLocalProperty(Settings.TEST_INJECT_FAILURE);
     if (mode.startsWith(EXIT_MID_EPOCH)) {
       if ("driver".equals(SparkEnv.get().executorId())) {
-        throw new IllegalStateException(PROPERTY + "=" + mode + " ends an executor's JVM: it"
+        throw new IllegalStateException(Settings.TEST_INJECT_FAILURE + "=" + mode + " ends an executor's JVM: it"
             + " needs a cluster, not local mode, whose executor is the driver");
       }
       Runtime.getRuntime().halt(137);
@@ -182,7 +181,7 @@ public final class FaultInjection {
       String mode, String when) {
     return new IllegalStateException("injected failure: epoch " + epoch + ", worker "
         + worker + ", attempt " + task.attemptNumber() + " of stage attempt "
-        + task.stageAttemptNumber() + when + " (" + PROPERTY + "=" + mode
+        + task.stageAttemptNumber() + when + " (" + Settings.TEST_INJECT_FAILURE + "=" + mode
         + ")");
   }
 }

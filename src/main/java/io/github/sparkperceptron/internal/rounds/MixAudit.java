@@ -2,12 +2,11 @@ package io.github.sparkperceptron.internal.rounds;
 
 import io.github.sparkperceptron.internal.mixing.ParameterMix;
 import io.github.sparkperceptron.internal.mixing.StateDelta;
-import io.github.sparkperceptron.internal.plan.RoundExecution;
+import io.github.sparkperceptron.internal.plan.Settings;
 
 /**
- * An independent check of worker 0's mixes, the ones the driver replays in the default mode
- * ({@code spark.perceptron.barrier.results=mixes}), where every other worker reports only its
- * statistics: once per epoch, in one round drawn at random, every worker also reports its own
+ * An independent check of worker 0's mixes, the ones the driver replays, where every other
+ * worker reports only its statistics: once per epoch, in one round drawn at random, every worker also reports its own
  * change, and the driver mixes them itself with the job-per-round path's {@link ParameterMix}
  * and compares that mix with worker 0's, bit for bit.
  *
@@ -18,8 +17,9 @@ import io.github.sparkperceptron.internal.plan.RoundExecution;
  * A random round, not a fixed one, so that over the epochs every round can be drawn and no
  * defect can hide in the rounds a fixed choice never looks at.
  *
- * <p>Cost: one round's changes of every worker travel to the driver per epoch (what
- * {@code results=leaves} sends every round: 1/R of it), and the driver mixes them once: W − 1
+ * <p>Cost: one round's changes of every worker travel to the driver per epoch (1/R of
+ * what sending every worker's changes every round would; BENCHMARKS.md measured that variant
+ * and rejected it), and the driver mixes them once: W − 1
  * blends of sparse changes.
  */
 final class MixAudit {
@@ -38,7 +38,7 @@ final class MixAudit {
       throw new IllegalStateException("Epoch " + epoch + ", round " + round + ": worker 0's mix"
           + " of the barrier stage differs from the driver's mix of the workers' changes (the"
           + " audit of the all-reduce). This is a defect of spark-perceptron; set "
-          + RoundExecution.MODE_KEY + "=jobs to train without barrier stages");
+          + Settings.ROUND_EXECUTION + "=jobs to train without barrier stages");
     }
   }
 

@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.internal.rounds;
 
+import io.github.sparkperceptron.StopReason;
 import io.github.sparkperceptron.internal.kernel.EpochStats;
 import io.github.sparkperceptron.internal.kernel.LinearState;
 import io.github.sparkperceptron.internal.kernel.TouchedSet;

@@ -45,8 +45,8 @@ class ChunkedRowsTest {
 
   @AfterEach
   void defaults() {
-    SPARK.sparkContext().setLocalProperty(Settings.CHUNK_BYTES, null);
-    SPARK.sparkContext().setLocalProperty(Settings.WINDOW_BYTES, null);
+    SPARK.sparkContext().setLocalProperty(Settings.TEST_CHUNK_BYTES, null);
+    SPARK.sparkContext().setLocalProperty(Settings.TEST_WINDOW_BYTES, null);
   }
 
   private static double[] weights(PerceptronClassificationModel m) {
@@ -61,11 +61,11 @@ class ChunkedRowsTest {
 
   /** The model {@code fit} gives with chunks of {@code chunkBytes} (null: the default). */
   private static double[] fitWithChunks(String chunkBytes, Supplier<PerceptronClassificationModel> fit) {
-    SPARK.sparkContext().setLocalProperty(Settings.CHUNK_BYTES, chunkBytes);
+    SPARK.sparkContext().setLocalProperty(Settings.TEST_CHUNK_BYTES, chunkBytes);
     try {
       return weights(fit.get());
     } finally {
-      SPARK.sparkContext().setLocalProperty(Settings.CHUNK_BYTES, null);
+      SPARK.sparkContext().setLocalProperty(Settings.TEST_CHUNK_BYTES, null);
     }
   }
 
@@ -111,9 +111,9 @@ class ChunkedRowsTest {
       double[] whole = fitWithChunks(null, () -> clf.fit(frame));
       double[] chunked = fitWithChunks(SMALL_CHUNKS, () -> clf.fit(frame));
       assertArrayEquals(whole, chunked, 0.0, c[0].toString());
-      SPARK.sparkContext().setLocalProperty(Settings.CHUNK_BYTES, SMALL_CHUNKS);
+      SPARK.sparkContext().setLocalProperty(Settings.TEST_CHUNK_BYTES, SMALL_CHUNKS);
       int[] chunks = chunksPerWorker(frame, clf);
-      SPARK.sparkContext().setLocalProperty(Settings.CHUNK_BYTES, null);
+      SPARK.sparkContext().setLocalProperty(Settings.TEST_CHUNK_BYTES, null);
       for (int n : chunks) {
         assertTrue(n >= 10, c[0] + ": a worker's rows in " + Arrays.toString(chunks) + " chunks");
       }
@@ -190,8 +190,8 @@ class ChunkedRowsTest {
     int epochs = 4;
     PerceptronClassifier clf = new PerceptronClassifier().setNumWorkers(1).setMaxIter(epochs)
         .setTol(0).setMixing("mistakes").setSeed(5);
-    SPARK.sparkContext().setLocalProperty(Settings.CHUNK_BYTES, SMALL_CHUNKS);
-    SPARK.sparkContext().setLocalProperty(Settings.WINDOW_BYTES, "16384");
+    SPARK.sparkContext().setLocalProperty(Settings.TEST_CHUNK_BYTES, SMALL_CHUNKS);
+    SPARK.sparkContext().setLocalProperty(Settings.TEST_WINDOW_BYTES, "16384");
     int[] chunkRows;
     long[] chunkBytes;
     PerceptronClassificationModel model;

@@ -10,10 +10,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkperceptron.internal.kernel.ShuffleScope;
 import io.github.sparkperceptron.internal.plan.MixingSettings;
-import io.github.sparkperceptron.internal.plan.RoundExecution;
+import io.github.sparkperceptron.internal.plan.Settings;
 import io.github.sparkperceptron.internal.plan.TrainingConfig;
 import io.github.sparkperceptron.internal.plan.TrainingPlan;
-import io.github.sparkperceptron.internal.rounds.FaultInjection;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.ml.PerceptronTrainingSummary;
@@ -463,7 +462,7 @@ class NumWorkersTest {
     Dataset<Row> weighted = five.withColumn("weight",
         org.apache.spark.sql.functions.rand(5).plus(0.5));
     List<List<String>> coalescedRows = new ArrayList<>();
-    SPARK.sparkContext().setLocalProperty(RoundExecution.MODE_KEY, "jobs");
+    SPARK.sparkContext().setLocalProperty(Settings.ROUND_EXECUTION, "jobs");
     try (TrainingInput coalesced = TrainingInput.prepare(weighted, TrainingPlan.forFit(
         JavaSparkContext.fromSparkContext(SPARK.sparkContext()), momentum, 2))) {
       assertEquals(WorkerLayout.Mode.COALESCE, coalesced.layout.mode);
@@ -472,7 +471,7 @@ class NumWorkersTest {
         coalescedRows.add(storedRows(part));
       }
     } finally {
-      SPARK.sparkContext().setLocalProperty(RoundExecution.MODE_KEY, null);
+      SPARK.sparkContext().setLocalProperty(Settings.ROUND_EXECUTION, null);
     }
     try (LogCapture log = LogCapture.of(WorkerLayout.class);
         TrainingInput gathered = TrainingInput.prepare(weighted, TrainingPlan.forFit(
@@ -503,11 +502,11 @@ class NumWorkersTest {
     PerceptronClassifier two = new PerceptronClassifier().setNumWorkers(2).setMaxIter(6)
         .setCheckpointDir(dir).setCheckpointInterval(1);
     // Epoch 3 fails on every attempt: the training dies after checkpointing epoch 2.
-    SPARK.sparkContext().setLocalProperty(FaultInjection.PROPERTY, "from-epoch:3");
+    SPARK.sparkContext().setLocalProperty(Settings.TEST_INJECT_FAILURE, "from-epoch:3");
     try {
       assertThrows(Exception.class, () -> two.fit(data));
     } finally {
-      SPARK.sparkContext().setLocalProperty(FaultInjection.PROPERTY, null);
+      SPARK.sparkContext().setLocalProperty(Settings.TEST_INJECT_FAILURE, null);
     }
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> two.copy(new org.apache.spark.ml.param.ParamMap()).setNumWorkers(3).fit(data));

@@ -20,7 +20,7 @@ import io.github.sparkperceptron.internal.kernel.VoteTrace;
 import io.github.sparkperceptron.internal.kernel.VotedPerceptron;
 import io.github.sparkperceptron.internal.mixing.BlockMomentum;
 import io.github.sparkperceptron.internal.mixing.StateDelta;
-import io.github.sparkperceptron.internal.rounds.StopReason;
+import io.github.sparkperceptron.StopReason;
 import io.github.sparkperceptron.internal.rounds.TrainingProgress;
 import io.github.sparkperceptron.internal.store.StateFile;
 import java.io.ByteArrayInputStream;

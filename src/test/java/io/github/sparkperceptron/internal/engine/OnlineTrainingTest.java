@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkperceptron.internal.ml.EngineBridge;
+import io.github.sparkperceptron.internal.plan.Settings;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
@@ -30,7 +31,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * A stream's micro-batches in one Spark job give the models of the path before them, bit for
  * bit: a split layout dealt through a shuffle, a job to convert and score, then a job per round
- * (the {@code spark.perceptron.stream.oneJob=false} seam keeps it). Same prequential counts,
+ * (the {@code spark.perceptron.test.streamOneJob=false} seam keeps it). Same prequential counts,
  * same updates, same w, u and c after every batch, for binary and multiclass data, weighted
  * rows, one worker, several, and a layout dealt over more workers than input partitions; a bad
  * row stops the batch with the same message and nothing of it applied.
@@ -80,7 +81,7 @@ class OnlineTrainingTest {
 
   private static Run run(PerceptronClassifier params, List<Dataset<Row>> batches,
       boolean oneJob) {
-    JSC.setLocalProperty(OnlineTraining.ONE_JOB_KEY, String.valueOf(oneJob));
+    JSC.setLocalProperty(Settings.TEST_STREAM_ONE_JOB, String.valueOf(oneJob));
     Run run = new Run();
     try (OnlineTraining training = new OnlineTraining(JSC, EngineBridge.config(params), 1, false,
         0, null)) {
@@ -94,7 +95,7 @@ class OnlineTrainingTest {
           : training.state().averageAccumulator().clone();
       run.clock = training.state().clock();
     } finally {
-      JSC.setLocalProperty(OnlineTraining.ONE_JOB_KEY, null);
+      JSC.setLocalProperty(Settings.TEST_STREAM_ONE_JOB, null);
     }
     return run;
   }
@@ -208,7 +209,7 @@ class OnlineTrainingTest {
     PerceptronClassifier params = new PerceptronClassifier().setNumWorkers(2).setSeed(3);
     List<String> messages = new ArrayList<>();
     for (boolean oneJob : new boolean[] {true, false}) {
-      JSC.setLocalProperty(OnlineTraining.ONE_JOB_KEY, String.valueOf(oneJob));
+      JSC.setLocalProperty(Settings.TEST_STREAM_ONE_JOB, String.valueOf(oneJob));
       try (OnlineTraining training = new OnlineTraining(JSC, EngineBridge.config(params), 1,
           false, 0, null)) {
         training.trainBatch(first, 0, (rows, correct) -> false);
@@ -222,7 +223,7 @@ class OnlineTrainingTest {
         assertArrayEquals(beforeU, bits(training.state().averageAccumulator()));
         assertEquals(0, training.writtenSinceSave().length, "nothing written");
       } finally {
-        JSC.setLocalProperty(OnlineTraining.ONE_JOB_KEY, null);
+        JSC.setLocalProperty(Settings.TEST_STREAM_ONE_JOB, null);
       }
     }
     assertEquals(messages.get(1), messages.get(0));

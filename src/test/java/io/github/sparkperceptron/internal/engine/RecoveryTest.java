@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkperceptron.internal.ml.EngineBridge;
-import io.github.sparkperceptron.internal.rounds.FaultInjection;
+import io.github.sparkperceptron.internal.plan.Settings;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.testing.SparkTestSupport;
@@ -110,11 +110,11 @@ class RecoveryTest {
   }
 
   private static <T> T withInjection(String mode, java.util.function.Supplier<T> body) {
-    spark.sparkContext().setLocalProperty(FaultInjection.PROPERTY, mode);
+    spark.sparkContext().setLocalProperty(Settings.TEST_INJECT_FAILURE, mode);
     try {
       return body.get();
     } finally {
-      spark.sparkContext().setLocalProperty(FaultInjection.PROPERTY, null);
+      spark.sparkContext().setLocalProperty(Settings.TEST_INJECT_FAILURE, null);
     }
   }
 

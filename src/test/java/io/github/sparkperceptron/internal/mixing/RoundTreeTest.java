@@ -144,17 +144,6 @@ class RoundTreeTest {
                 Double.doubleToRawLongBits(m.stepSum()), what);
             assertEquals(driver.delta().isDense(), m.delta().isDense(), what);
           }
-          // Spark's allGather alternative: every worker mixes all W leaf frames, in any order.
-          List<ByteBuffer> frames = new ArrayList<>();
-          for (WorkerResult leaf : leaves) {
-            frames.add(RoundTree.encode(leaf));
-          }
-          Collections.shuffle(frames, rnd);
-          RoundTree.Mixed gathered = RoundTree.mixAll(frames.toArray(new ByteBuffer[0]), workers,
-              leaves.get(0).delta());
-          assertArrayEquals(expected[0], dense(gathered.delta())[0], 0.0);
-          assertEquals(Double.doubleToRawLongBits(driver.stepSum()),
-              Double.doubleToRawLongBits(gathered.stepSum()));
         }
       }
     } finally {

@@ -25,7 +25,7 @@ class SparseExchangeTest {
 
   private static double[] train(Dataset<Row> frame, String exchange, String rule,
       String averaging, String mixing) {
-    SPARK.sparkContext().setLocalProperty(MixingSettings.EXCHANGE_KEY, exchange);
+    SPARK.sparkContext().setLocalProperty(Settings.DELTA_ENCODING, exchange);
     try {
       PerceptronClassificationModel model = new PerceptronClassifier().setUpdateRule(rule)
           .setAveraging(averaging).setMixing(mixing).setMaxIter(4).setSeed(5)
@@ -36,7 +36,7 @@ class SparseExchangeTest {
       System.arraycopy(b, 0, out, w.length, b.length);
       return out;
     } finally {
-      SPARK.sparkContext().setLocalProperty(MixingSettings.EXCHANGE_KEY, null);
+      SPARK.sparkContext().setLocalProperty(Settings.DELTA_ENCODING, null);
     }
   }
 

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.sparkperceptron.internal.plan.RoundExecution;
+import io.github.sparkperceptron.internal.plan.Settings;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.testing.BarrierPath;
@@ -169,7 +169,7 @@ class BarrierDefensesTest {
   void aFirewalledPeerFallsBackToJobsWithinTheConnectTimeout() throws IOException {
     Dataset<Row> frame = TestData.frameInOrder(spark, BREAST, 4);
     PerceptronClassifier c = momentum(3, 3);
-    PerceptronClassificationModel jobs = with(properties(RoundExecution.MODE_KEY, "jobs"),
+    PerceptronClassificationModel jobs = with(properties(Settings.ROUND_EXECUTION, "jobs"),
         () -> c.fit(frame));
     Stages stages = new Stages();
     List<String> warnings;
@@ -181,9 +181,9 @@ class BarrierDefensesTest {
             new InetSocketAddress(InetAddress.getLoopbackAddress(), hole.port()), 500),
             "the black hole drops connections");
       }
-      fellBack = listening(stages, () -> with(properties(RoundExecution.MODE_KEY, "auto",
-          FaultInjection.PROPERTY, "barrier-blackhole:" + hole.port(),
-          RoundExecution.CONNECT_TIMEOUT_KEY, "2"), () -> c.fit(frame)));
+      fellBack = listening(stages, () -> with(properties(Settings.ROUND_EXECUTION, "auto",
+          Settings.TEST_INJECT_FAILURE, "barrier-blackhole:" + hole.port(),
+          Settings.BARRIER_CONNECT_TIMEOUT, "2"), () -> c.fit(frame)));
       warnings = log.messages(Level.WARN);
     }
     assertEquals(1, warnings.size(), warnings.toString());
@@ -201,9 +201,9 @@ class BarrierDefensesTest {
     Dataset<Row> frame = TestData.frameInOrder(spark, BREAST, 4);
     Stages stages = new Stages();
     IllegalStateException e = assertThrows(IllegalStateException.class, () -> listening(stages,
-        () -> with(properties(RoundExecution.MODE_KEY, "barrier", FaultInjection.PROPERTY,
+        () -> with(properties(Settings.ROUND_EXECUTION, "barrier", Settings.TEST_INJECT_FAILURE,
             "barrier-setup"), () -> momentum(3, 2).fit(frame))));
-    assertTrue(e.getMessage().contains(RoundExecution.MODE_KEY + "=barrier")
+    assertTrue(e.getMessage().contains(Settings.ROUND_EXECUTION + "=barrier")
         && e.getMessage().contains("could not connect") && e.getMessage().contains("injected"),
         e.getMessage());
     assertTrue(stages.barrierAttempts.size() <= 2, "barrier attempts " + stages.barrierAttempts);
@@ -221,7 +221,7 @@ class BarrierDefensesTest {
     PerceptronClassificationModel undisturbed = BarrierPath.fit(spark, c, frame);
     Stages stages = new Stages();
     PerceptronClassificationModel slow = listening(stages, () -> with(properties(
-        FaultInjection.PROPERTY, "slow-round:2500", RoundExecution.TIMEOUT_KEY, "1"),
+        Settings.TEST_INJECT_FAILURE, "slow-round:2500", Settings.BARRIER_TIMEOUT, "1"),
         () -> BarrierPath.fit(spark, c, frame)));
     assertEquals(List.of(0), stages.barrierAttempts, "one attempt, not retried");
     assertEquals(List.of(), stages.taskFailures);
@@ -244,7 +244,7 @@ class BarrierDefensesTest {
   void aCorruptedResultIsDetected(String corruption, String expected) {
     Dataset<Row> frame = TestData.frameInOrder(spark, BREAST, 4);
     IllegalStateException e = assertThrows(IllegalStateException.class, () -> with(properties(
-        RoundExecution.MODE_KEY, "barrier", FaultInjection.PROPERTY, corruption),
+        Settings.ROUND_EXECUTION, "barrier", Settings.TEST_INJECT_FAILURE, corruption),
         () -> momentum(4, 2).fit(frame)));
     assertTrue(e.getMessage().contains(expected) && e.getMessage().startsWith("Epoch 1"),
         e.getMessage());

@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.internal.rounds;
 
+import io.github.sparkperceptron.StopReason;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.monotonically_increasing_id;
@@ -10,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkperceptron.internal.blocks.WorkerLayout;
-import io.github.sparkperceptron.internal.plan.RoundExecution;
+import io.github.sparkperceptron.internal.plan.Settings;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.ml.PerceptronTrainingSummary;
@@ -65,14 +66,14 @@ class BarrierRoundsTest {
     SparkTestSupport.restart(SparkTestSupport.MASTER);
   }
 
-  /** Fits with the rounds run as {@code execution} ({@link BarrierRounds#MODE_KEY}). */
+  /** Fits with the rounds run as {@code execution} ({@link Settings#ROUND_EXECUTION}). */
   private static PerceptronClassificationModel fit(String execution, PerceptronClassifier c,
       Dataset<Row> frame) {
-    spark.sparkContext().setLocalProperty(RoundExecution.MODE_KEY, execution);
+    spark.sparkContext().setLocalProperty(Settings.ROUND_EXECUTION, execution);
     try {
       return c.fit(frame);
     } finally {
-      spark.sparkContext().setLocalProperty(RoundExecution.MODE_KEY, null);
+      spark.sparkContext().setLocalProperty(Settings.ROUND_EXECUTION, null);
     }
   }
 
@@ -162,21 +163,21 @@ class BarrierRoundsTest {
   }
 
   /**
-   * Four workers, every iterative mode, against the simulation and the jobs; the workers report
-   * worker 0's mixes (the default) or, in two cases, every worker's own changes, from which the
-   * driver recomputes the mixes ({@link BarrierRounds#RESULTS_KEY}).
+   * Four workers, every iterative mode, against the simulation and the jobs (the workers report
+   * worker 0's mixes; every worker's own changes of one round an epoch, which the driver
+   * re-mixes: {@link MixAudit}).
    */
-  @ParameterizedTest(name = "{0}, {1} rounds, averaged={2}, results={3}")
+  @ParameterizedTest(name = "{0}, {1} rounds, averaged={2}")
   @CsvSource({
-      "mistakes, 3, true,  mixes",
-      "mistakes, 2, false, leaves",
-      "uniform,  2, true,  mixes",
-      "momentum, 4, true,  mixes",
-      "momentum, 4, false, mixes",
-      "momentum, 7, true,  leaves",
+      "mistakes, 3, true",
+      "mistakes, 2, false",
+      "uniform,  2, true",
+      "momentum, 4, true",
+      "momentum, 4, false",
+      "momentum, 7, true",
   })
   void fourWorkersInABarrierStageEqualTheJobsAndTheNaiveSimulation(String mixing, int rounds,
-      boolean averaged, String results) {
+      boolean averaged) {
     int epochs = 4;
     long seed = 17;
     Dataset<Row> frame = TestData.frameInOrder(spark, BREAST, 4);
@@ -184,12 +185,10 @@ class BarrierRoundsTest {
         .setAveraging(averaged ? "average" : "none").setMaxIter(epochs).setTol(0.0)
         .setSeed(seed).setNumWorkers(4);
     EpochJobs listener = listen();
-    spark.sparkContext().setLocalProperty(RoundExecution.RESULTS_KEY, results);
     PerceptronClassificationModel barrier;
     try {
       barrier = fit("barrier", c, frame);
     } finally {
-      spark.sparkContext().setLocalProperty(RoundExecution.RESULTS_KEY, null);
       stopListening(listener);
     }
     PerceptronClassificationModel jobs = fit("jobs", c, frame);
@@ -248,12 +247,12 @@ class BarrierRoundsTest {
         .setAveraging("vote").setMaxIter(3).setTol(0.0).setSeed(5).setNumWorkers(4);
     PerceptronClassificationModel undisturbed = fit("barrier", c, frame);
     EpochJobs listener = listen();
-    spark.sparkContext().setLocalProperty(FaultInjection.PROPERTY, mode);
+    spark.sparkContext().setLocalProperty(Settings.TEST_INJECT_FAILURE, mode);
     PerceptronClassificationModel retried;
     try {
       retried = fit("barrier", c, frame);
     } finally {
-      spark.sparkContext().setLocalProperty(FaultInjection.PROPERTY, null);
+      spark.sparkContext().setLocalProperty(Settings.TEST_INJECT_FAILURE, null);
       stopListening(listener);
     }
     assertSameTraining(undisturbed, retried, BREAST);
@@ -277,12 +276,12 @@ class BarrierRoundsTest {
     PerceptronClassificationModel undisturbed = fit("barrier", c, frame);
     PerceptronClassifier checkpointed = c.copy(new org.apache.spark.ml.param.ParamMap())
         .setCheckpointDir(tmp.resolve("ckpt").toString()).setCheckpointInterval(2);
-    spark.sparkContext().setLocalProperty(FaultInjection.PROPERTY, "from-epoch:4");
+    spark.sparkContext().setLocalProperty(Settings.TEST_INJECT_FAILURE, "from-epoch:4");
     Exception aborted;
     try {
       aborted = assertThrows(Exception.class, () -> fit("barrier", checkpointed, frame));
     } finally {
-      spark.sparkContext().setLocalProperty(FaultInjection.PROPERTY, null);
+      spark.sparkContext().setLocalProperty(Settings.TEST_INJECT_FAILURE, null);
     }
     assertTrue(String.valueOf(aborted.getMessage()).contains("injected failure"),
         String.valueOf(aborted.getMessage()));
@@ -310,36 +309,20 @@ class BarrierRoundsTest {
     EpochJobs listener = listen();
     PerceptronClassificationModel fellBack;
     List<String> warnings;
-    spark.sparkContext().setLocalProperty(FaultInjection.PROPERTY, "barrier-setup");
+    spark.sparkContext().setLocalProperty(Settings.TEST_INJECT_FAILURE, "barrier-setup");
     try (LogCapture log = LogCapture.of(BarrierRounds.class)) {
       fellBack = fit("auto", c, frame);
       warnings = log.messages(Level.WARN);
     } finally {
-      spark.sparkContext().setLocalProperty(FaultInjection.PROPERTY, null);
+      spark.sparkContext().setLocalProperty(Settings.TEST_INJECT_FAILURE, null);
       stopListening(listener);
     }
     assertEquals(1, warnings.size(), warnings.toString());
     assertTrue(warnings.get(0).contains("from epoch 1 on")
-        && warnings.get(0).contains(RoundExecution.PORT_KEY), warnings.get(0));
+        && warnings.get(0).contains(Settings.BARRIER_PORT), warnings.get(0));
     // The failed barrier job, then 3 rounds as jobs in each of the 3 epochs.
     assertEquals(1 + 3 * 3, listener.jobs.size(), listener.jobs.toString());
     assertSameTraining(fit("jobs", c, frame), fellBack, BREAST);
-  }
-
-  /** Spark's allGather carries the same mixes (one second a round: two rounds only). */
-  @Test
-  void theAllGatherExchangeGivesTheSameModel() {
-    Dataset<Row> frame = TestData.frameInOrder(spark, BREAST, 2);
-    PerceptronClassifier c = new PerceptronClassifier().setMixing("momentum").setMixingRounds(2)
-        .setMaxIter(1).setTol(0.0).setSeed(3).setNumWorkers(2);
-    spark.sparkContext().setLocalProperty(RoundExecution.EXCHANGE_KEY, "allgather");
-    PerceptronClassificationModel gathered;
-    try {
-      gathered = fit("barrier", c, frame);
-    } finally {
-      spark.sparkContext().setLocalProperty(RoundExecution.EXCHANGE_KEY, null);
-    }
-    assertSameTraining(fit("jobs", c, frame), gathered, BREAST);
   }
 
   /**
@@ -368,7 +351,7 @@ class BarrierRoundsTest {
     assertSameTraining(fit("jobs", c, frame), auto, BREAST);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> fit("barrier", c, frame));
-    assertTrue(e.getMessage().contains(RoundExecution.MODE_KEY + "=barrier")
+    assertTrue(e.getMessage().contains(Settings.ROUND_EXECUTION + "=barrier")
         && e.getMessage().contains("4 task slots"), e.getMessage());
   }
 
@@ -476,7 +459,7 @@ class BarrierRoundsTest {
       stopListening(severalRounds);
     }
     assertEquals(1, severalRounds.jobs.size(), severalRounds.jobs.toString());
-    assertTrue(info.size() == 1 && info.get(0).contains("inside one barrier stage of 3 tasks"),
+    assertTrue(info.size() == 1 && info.get(0).contains("inside barrier stages of 3 tasks"),
         info.toString());
   }
 
@@ -548,7 +531,7 @@ class BarrierRoundsTest {
     } finally {
       stopListening(listener);
     }
-    assertEquals(PerceptronTrainingSummary.StopReason.CONVERGED, barrier.summary().stopReason());
+    assertEquals(StopReason.CONVERGED, barrier.summary().stopReason());
     assertTrue(barrier.summary().totalIterations() < 40);
     assertEquals(List.of("perceptron epochs 1-40/40"), listener.jobs.stream()
         .map(j -> j.substring(0, j.indexOf(':'))).toList());
@@ -566,7 +549,7 @@ class BarrierRoundsTest {
     } finally {
       stopListening(listener);
     }
-    assertEquals(PerceptronTrainingSummary.StopReason.TOL, barrier.summary().stopReason());
+    assertEquals(StopReason.TOL, barrier.summary().stopReason());
     assertTrue(barrier.summary().totalIterations() <= 3);
     assertEquals(1, listener.jobs.size(), listener.jobs.toString());
     assertSameTraining(fit("jobs", c, frame), barrier, BREAST);

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.sparkperceptron.internal.plan.RoundExecution;
+import io.github.sparkperceptron.internal.plan.Settings;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.testing.BarrierPath;
@@ -45,7 +45,7 @@ class BarrierSoakTest {
     try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       port = free.getLocalPort();
     }
-    spark = SparkTestSupport.restart("local[64]", Map.of(RoundExecution.PORT_KEY,
+    spark = SparkTestSupport.restart("local[64]", Map.of(Settings.BARRIER_PORT,
         String.valueOf(port)));
   }
 

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.sparkperceptron.internal.plan.RoundExecution;
+import io.github.sparkperceptron.internal.plan.Settings;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.testing.BarrierPath;
@@ -60,13 +60,13 @@ class BarrierUnderSparkSecurityTest {
 
   private static PerceptronClassificationModel fit(String mode, String encryption,
       Dataset<Row> frame) {
-    spark.sparkContext().setLocalProperty(RoundExecution.MODE_KEY, mode);
-    spark.sparkContext().setLocalProperty(RoundExecution.ENCRYPTION_KEY, encryption);
+    spark.sparkContext().setLocalProperty(Settings.ROUND_EXECUTION, mode);
+    spark.sparkContext().setLocalProperty(Settings.BARRIER_ENCRYPTION, encryption);
     try {
       return momentum().fit(frame);
     } finally {
-      spark.sparkContext().setLocalProperty(RoundExecution.MODE_KEY, null);
-      spark.sparkContext().setLocalProperty(RoundExecution.ENCRYPTION_KEY, null);
+      spark.sparkContext().setLocalProperty(Settings.ROUND_EXECUTION, null);
+      spark.sparkContext().setLocalProperty(Settings.BARRIER_ENCRYPTION, null);
     }
   }
 
@@ -95,11 +95,11 @@ class BarrierUnderSparkSecurityTest {
     }
     assertEquals(1, info.size(), info.toString());
     assertTrue(info.get(0).contains("one Spark job each") && info.get(0).contains(
-        "spark.authenticate=true and " + RoundExecution.ENCRYPTION_KEY + "=jobs"), info.get(0));
+        "spark.authenticate=true and " + Settings.BARRIER_ENCRYPTION + "=jobs"), info.get(0));
     assertArrayEquals(weights(fit("jobs", null, frame)), weights(viaJobs), 0.0);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> fit("barrier", "jobs", frame));
-    assertTrue(e.getMessage().contains(RoundExecution.MODE_KEY + "=barrier")
-        && e.getMessage().contains(RoundExecution.ENCRYPTION_KEY + "=jobs"), e.getMessage());
+    assertTrue(e.getMessage().contains(Settings.ROUND_EXECUTION + "=barrier")
+        && e.getMessage().contains(Settings.BARRIER_ENCRYPTION + "=jobs"), e.getMessage());
   }
 }

@@ -2,7 +2,7 @@ package io.github.sparkperceptron.internal.rounds;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.sparkperceptron.internal.plan.RoundExecution;
+import io.github.sparkperceptron.internal.plan.Settings;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import java.lang.management.ManagementFactory;
@@ -81,7 +81,7 @@ class EpochAllocationByModelSizeTest {
   private static long bytesPerEpoch(SparkSession spark, int logD, String execution) {
     Dataset<Row> frame = rows(spark, logD).cache();
     frame.count();
-    spark.sparkContext().setLocalProperty(RoundExecution.MODE_KEY, execution);
+    spark.sparkContext().setLocalProperty(Settings.ROUND_EXECUTION, execution);
     try {
       if (logD == SMALL_LOG_D) {
         // Loads the classes and compiles the code of this way of running the rounds.
@@ -91,7 +91,7 @@ class EpochAllocationByModelSizeTest {
       long five = allocatedByFit(spark, frame, 5);
       return (five - one) / 4;
     } finally {
-      spark.sparkContext().setLocalProperty(RoundExecution.MODE_KEY, null);
+      spark.sparkContext().setLocalProperty(Settings.ROUND_EXECUTION, null);
       frame.unpersist(true);
     }
   }

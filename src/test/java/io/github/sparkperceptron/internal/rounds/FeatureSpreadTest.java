@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.sparkperceptron.internal.plan.RoundExecution;
+import io.github.sparkperceptron.internal.plan.Settings;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.ml.PerceptronTrainingSummary;
@@ -87,13 +87,13 @@ class FeatureSpreadTest {
   private static PerceptronClassificationModel fit(List<TestData.Example> rows, String mixing,
       int rounds, String averaging, String execution) {
     Dataset<Row> frame = TestData.frameInOrder(SPARK, rows, 2);
-    SPARK.sparkContext().setLocalProperty(RoundExecution.MODE_KEY, execution);
+    SPARK.sparkContext().setLocalProperty(Settings.ROUND_EXECUTION, execution);
     try {
       return new PerceptronClassifier().setMixing(mixing)
           .setMixingRounds(rounds).setAveraging(averaging).setMaxIter(4).setTol(0.0).setSeed(5)
           .setNumWorkers(2).fit(frame);
     } finally {
-      SPARK.sparkContext().setLocalProperty(RoundExecution.MODE_KEY, null);
+      SPARK.sparkContext().setLocalProperty(Settings.ROUND_EXECUTION, null);
     }
   }
 

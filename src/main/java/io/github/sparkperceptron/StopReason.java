@@ -1,8 +1,10 @@
-package io.github.sparkperceptron.internal.rounds;
+package io.github.sparkperceptron;
 
 /**
- * Why the mixing loop stopped. The Spark face reports it as
- * {@code PerceptronTrainingSummary.StopReason} (same names); checkpoints store the name.
+ * Why a training stopped: what {@code PerceptronTrainingSummary.stopReason()} reports, what the
+ * train job writes as {@code stopReason}, and what a checkpoint stores by name. One enum for the
+ * public summary and the engine that decides it, so it stands in the library's root package,
+ * below every other (LayeringTest).
  */
 public enum StopReason {
   /** {@code maxIter} epochs ran. */
