@@ -46,9 +46,13 @@ class ApiSurfaceTest {
   static final Path BASELINE = TestData.projectRoot()
       .resolve("api-baseline/spark-perceptron-api.jar");
 
-  /** A row of the README's API table: a package in backticks, then its types in backticks. */
+  /**
+   * A row of the README's API table: a package in backticks (the root package or one below it),
+   * then its types in backticks.
+   */
   private static final Pattern ROW = Pattern.compile(
-      "^\\| `(io\\.github\\.sparkperceptron\\.[a-z.]+)` \\|(.*)\\|\\s*$", Pattern.MULTILINE);
+      "^\\| `(io\\.github\\.sparkperceptron(?:\\.[a-z.]+)?)` \\|(.*)\\|\\s*$",
+      Pattern.MULTILINE);
   private static final Pattern NAME = Pattern.compile("`([A-Z][\\w.]*)`");
 
   /** The README's API list, as binary class names (nested types with {@code $}). */
