@@ -11,6 +11,7 @@ import io.github.sparkperceptron.internal.io.TextInput;
 import io.github.sparkperceptron.internal.plan.TrainingConfig;
 import io.github.sparkperceptron.internal.plan.TrainingPlan;
 import java.util.Locale;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -86,7 +87,7 @@ enum DataFormat {
    * {@code .csv} file read as LIBSVM, the default), the message ends with "did you mean --format
    * csv?".
    */
-  private <T> T hinted(String path, java.util.function.Supplier<T> reading) {
+  private <T> T hinted(String path, Supplier<T> reading) {
     try {
       return reading.get();
     } catch (BadInputException e) {

@@ -6,9 +6,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkperceptron.internal.blocks.TrainingInput;
 import io.github.sparkperceptron.internal.evaluation.ProbabilityMetrics;
-import io.github.sparkperceptron.ml.EngineBridge;
+import io.github.sparkperceptron.internal.ml.EngineBridge;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassificationSummary;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import org.apache.spark.ml.linalg.Matrix;
@@ -93,7 +94,7 @@ final class Evaluation {
         Row r = it.next();
         m.add(((Vector) r.get(1)).toArray(), (int) r.getDouble(0), 1.0);
       }
-      return java.util.Collections.singletonList(m).iterator();
+      return Collections.singletonList(m).iterator();
     }).collect();
     ProbabilityMetrics all = new ProbabilityMetrics(numClasses);
     for (ProbabilityMetrics part : parts) {

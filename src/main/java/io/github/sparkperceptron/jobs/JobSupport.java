@@ -8,10 +8,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine.Model.CommandSpec;
@@ -21,16 +25,6 @@ import picocli.CommandLine;
 /** Runs a picocli job with the project's exit codes and one-line errors. */
 final class JobSupport {
   private JobSupport() {
-  }
-
-  /**
-   * A job that knows flags of another job which it does not take, and says why rather than
-   * "Unknown option" (stream-train: the training flags of train that have no meaning for a
-   * stream).
-   */
-  interface RefusedFlags {
-    /** One sentence naming {@code flag} and why this job refuses it, or null. */
-    String whyNot(String flag);
   }
 
   /**
@@ -125,13 +119,16 @@ final class JobSupport {
     return null;
   }
 
-  /** Why the job of {@code spec} refuses {@code flag}, or null. */
+  /**
+   * Why the job of {@code spec} refuses {@code flag}, or null: stream-train is the job that knows
+   * flags of another job (train's that mean nothing to a stream) which it does not take.
+   */
   private static String whyNot(CommandSpec spec, String flag) {
-    return spec.userObject() instanceof RefusedFlags refusing ? refusing.whyNot(flag) : null;
+    return spec.userObject() instanceof StreamTrainJob stream ? stream.whyNot(flag) : null;
   }
 
-  private static final java.util.regex.Pattern NUMBER =
-      java.util.regex.Pattern.compile("-[0-9.].*");
+  private static final Pattern NUMBER =
+      Pattern.compile("-[0-9.].*");
 
   /**
    * The command's flag nearest to {@code typed} in edit distance (insertions, deletions,
@@ -141,10 +138,10 @@ final class JobSupport {
   static String closestFlag(CommandSpec spec, String typed) {
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
-    java.util.List<String> names = new java.util.ArrayList<>();
+    List<String> names = new ArrayList<>();
     for (OptionSpec option : spec.options()) {
       if (!option.hidden()) {
-        names.addAll(java.util.Arrays.asList(option.names()));
+        names.addAll(Arrays.asList(option.names()));
       }
     }
     names.addAll(spec.negatedOptionsMap().keySet());

@@ -11,7 +11,7 @@ import picocli.CommandLine.Spec;
  * snapshot, never a release number it is not). Picocli injects the command, so that one provider
  * names each job.
  */
-public final class JobVersion implements IVersionProvider {
+final class JobVersion implements IVersionProvider {
   @Spec
   CommandSpec spec;
 

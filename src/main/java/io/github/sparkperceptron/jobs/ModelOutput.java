@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
@@ -46,7 +47,7 @@ final class ModelOutput {
       if (!fs.exists(p)) {
         return null;
       }
-      for (org.apache.hadoop.fs.FileStatus f : fs.listStatus(p)) {
+      for (FileStatus f : fs.listStatus(p)) {
         if (f.getPath().getName().endsWith(".ckpt")) {
           return f.getPath().getName();
         }

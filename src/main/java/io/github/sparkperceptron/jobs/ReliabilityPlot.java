@@ -12,8 +12,10 @@ import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.plot.CombinedDomainXYPlot;
 import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.xy.StandardXYBarPainter;
 import org.jfree.chart.renderer.xy.XYBarRenderer;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.data.xy.XYBarDataset;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 
@@ -77,11 +79,11 @@ final class ReliabilityPlot {
     plot.add(top, 3);
 
     XYBarRenderer bars = new XYBarRenderer(0.1);
-    bars.setBarPainter(new org.jfree.chart.renderer.xy.StandardXYBarPainter());
+    bars.setBarPainter(new StandardXYBarPainter());
     bars.setSeriesPaint(0, new Color(0xff7f0e));
     bars.setShadowVisible(false);
     bars.setDrawBarOutline(false);
-    XYPlot bottom = new XYPlot(new org.jfree.data.xy.XYBarDataset(
+    XYPlot bottom = new XYPlot(new XYBarDataset(
         new XYSeriesCollection(share), 1.0 / bins), null, new NumberAxis("share of rows"), bars);
     style(bottom);
     plot.add(bottom, 1);

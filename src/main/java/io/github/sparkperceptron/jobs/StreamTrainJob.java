@@ -7,6 +7,7 @@ import io.github.sparkperceptron.internal.io.BadInputException;
 import io.github.sparkperceptron.internal.io.LabeledData;
 import io.github.sparkperceptron.internal.io.ReadSpec;
 import io.github.sparkperceptron.internal.io.TextRecords;
+import io.github.sparkperceptron.internal.streaming.StreamingBridge;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.streaming.BatchReport;
 import io.github.sparkperceptron.streaming.StreamingPerceptron;
@@ -33,12 +34,15 @@ import org.apache.spark.sql.streaming.Trigger;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.util.ShutdownHookManager;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
+import scala.runtime.AbstractFunction0;
+import scala.runtime.BoxedUnit;
 
 /**
  * {@code submit/stream-train}: online learning from files arriving in a directory, or from the
@@ -60,7 +64,7 @@ import picocli.CommandLine.Spec;
     footer = {"", "Spark options (--master, --conf, --properties-file, --driver-memory, ...) go to"
         + " spark-submit; the default master is local[*].",
         "Exit codes: 0 success, 2 bad usage or bad input, 1 any other failure."})
-public final class StreamTrainJob implements Callable<Integer>, JobSupport.RefusedFlags {
+public final class StreamTrainJob implements Callable<Integer> {
   private static final String ROLE = "stream input (--input)";
   private static final String KAFKA_ROLE = "stream input (--kafka-topic)";
   /** The binaryFile source's schema; only path and length are read, never the contents. */
@@ -205,8 +209,11 @@ public final class StreamTrainJob implements Callable<Integer>, JobSupport.Refus
           + " learnt (prequential accuracy)",
       "--resume", "the same command with the same --checkpoint-dir resumes by itself");
 
-  @Override
-  public String whyNot(String flag) {
+  /**
+   * Why stream-train refuses {@code flag}, a flag of submit/train, or null: stream-train knows
+   * the flags of train it does not take and says why rather than "Unknown option".
+   */
+  String whyNot(String flag) {
     String why = TRAIN_ONLY.getOrDefault(flag, training.whyNot(flag));
     return why == null ? null : flag + " (a flag of submit/train) does not apply to streams: "
         + why;
@@ -295,7 +302,8 @@ public final class StreamTrainJob implements Callable<Integer>, JobSupport.Refus
     } else {
       Dataset<Row> files = listingSession(spark).readStream().format("binaryFile")
           .schema(FILES).options(sourceOptions()).load(inputDir).select("path", "length");
-      trainer.startBatchInputs(files, when, batch -> trainingRows(spark, batch, trainer));
+      StreamingBridge.startBatchInputs(trainer, files, when,
+          batch -> trainingRows(spark, batch, trainer));
     }
     if (when.equals(Trigger.AvailableNow())) {
       awaitEnd(trainer);
@@ -353,10 +361,10 @@ public final class StreamTrainJob implements Callable<Integer>, JobSupport.Refus
    * of higher priority first; its context stops at priority 50).
    */
   private void stopOnShutdown(StreamingPerceptron trainer) {
-    org.apache.spark.util.ShutdownHookManager.addShutdownHook(60,
-        new scala.runtime.AbstractFunction0<scala.runtime.BoxedUnit>() {
+    ShutdownHookManager.addShutdownHook(60,
+        new AbstractFunction0<BoxedUnit>() {
           @Override
-          public scala.runtime.BoxedUnit apply() {
+          public BoxedUnit apply() {
             try {
               trainer.stop();
               System.err.println("stream-train: stopped; the model of batch "
@@ -366,7 +374,7 @@ public final class StreamTrainJob implements Callable<Integer>, JobSupport.Refus
               System.err.println("stream-train: could not publish while stopping: "
                   + JobFailure.oneLine(e));
             }
-            return scala.runtime.BoxedUnit.UNIT;
+            return BoxedUnit.UNIT;
           }
         });
   }

@@ -6,13 +6,15 @@ import io.github.sparkperceptron.internal.blocks.TrainingInput;
 import io.github.sparkperceptron.internal.io.LabeledData;
 import io.github.sparkperceptron.internal.io.ReadSpec;
 import io.github.sparkperceptron.internal.io.TextInput;
+import io.github.sparkperceptron.internal.ml.EngineBridge;
 import io.github.sparkperceptron.internal.plan.TrainingConfig;
 import io.github.sparkperceptron.internal.plan.TrainingPlan;
-import io.github.sparkperceptron.ml.EngineBridge;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.ml.PerceptronTrainingSummary;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -177,18 +179,18 @@ public final class TrainJob implements Callable<Integer> {
         try {
           output.writeBytes(plotPath, TrainingPlot.png("Training curves: " + trainPath,
               model.summary(), testAccuracy));
-        } catch (java.io.IOException e) {
-          throw new java.io.UncheckedIOException("Could not draw the plot", e);
+        } catch (IOException e) {
+          throw new UncheckedIOException("Could not draw the plot", e);
         }
         out.println("Plot written to " + plotPath);
         Evaluation shown = testEval != null ? testEval : trainEval;
         String reliability = ReliabilityPlot.besidePlot(plotPath);
         try {
           output.writeBytes(reliability, ReliabilityPlot.png("Reliability of the "
-              + model.calibrator().method().paramValue() + " probabilities on the "
+              + EngineBridge.calibrator(model).method().paramValue() + " probabilities on the "
               + (testEval != null ? "test" : "training") + " data", shown.probabilities));
-        } catch (java.io.IOException e) {
-          throw new java.io.UncheckedIOException("Could not draw the reliability diagram", e);
+        } catch (IOException e) {
+          throw new UncheckedIOException("Could not draw the reliability diagram", e);
         }
         out.println("Reliability diagram written to " + reliability);
       }
@@ -258,9 +260,9 @@ public final class TrainJob implements Callable<Integer> {
     try {
       model.write().save(temporary);
       output.commit(temporary, modelPath);
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       output.discard(temporary);
-      throw new java.io.UncheckedIOException("Could not save the model to '" + modelPath + "'", e);
+      throw new UncheckedIOException("Could not save the model to '" + modelPath + "'", e);
     } catch (RuntimeException e) {
       output.discard(temporary);
       throw e;
@@ -409,7 +411,7 @@ public final class TrainJob implements Callable<Integer> {
     // Every param the estimator defines, the defaults included: the training params first, in
     // their order, then the output columns.
     ObjectNode params = root.putObject("params");
-    List<Param<?>> order = new ArrayList<>(estimator.trainingParams());
+    List<Param<?>> order = new ArrayList<>(EngineBridge.trainingParams(estimator));
     for (Param<?> p : estimator.params()) {
       if (!order.contains(p)) {
         order.add(p);

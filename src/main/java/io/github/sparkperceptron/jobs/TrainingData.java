@@ -2,7 +2,7 @@ package io.github.sparkperceptron.jobs;
 
 import io.github.sparkperceptron.internal.blocks.TrainingInput;
 import io.github.sparkperceptron.internal.io.TextInput;
-import io.github.sparkperceptron.ml.EngineBridge;
+import io.github.sparkperceptron.internal.ml.EngineBridge;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import java.util.List;

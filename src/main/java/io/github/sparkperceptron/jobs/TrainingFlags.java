@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkperceptron.internal.calibration.CalibrationMethod;
 import io.github.sparkperceptron.internal.io.BadInputException;
 import io.github.sparkperceptron.internal.kernel.Averaging;
+import io.github.sparkperceptron.internal.kernel.ClassWeight;
 import io.github.sparkperceptron.internal.kernel.ParamValue;
 import io.github.sparkperceptron.internal.kernel.UpdateRule;
-import io.github.sparkperceptron.ml.ClassWeight;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -35,7 +35,7 @@ import picocli.CommandLine;
  *
  * <p>A stream refuses the rows that need the whole dataset up front or have no meaning per
  * micro-batch, each with the reason ({@link #whyNot}); {@code TrainingFlagsTest} checks that
- * the table and {@link PerceptronClassifier#trainingParams()} agree.
+ * the table and the estimator's training params ({@code EngineBridge.trainingParams}) agree.
  */
 @Command(modelTransformer = TrainingFlags.AddOptions.class)
 final class TrainingFlags {
@@ -96,7 +96,7 @@ final class TrainingFlags {
 
   /**
    * The table, in the order of --help. Every param of
-   * {@link PerceptronClassifier#trainingParams()} is here but the columns the readers set
+   * {@code EngineBridge.trainingParams} is here but the columns the readers set
    * (labelCol, featuresCol: --label-col, --features-col) and validationIndicatorCol (set by
    * train's --validation).
    */

@@ -4,6 +4,7 @@ import io.github.sparkperceptron.internal.calibration.CalibrationMethod;
 import io.github.sparkperceptron.internal.calibration.Calibrator;
 import io.github.sparkperceptron.internal.calibration.IsotonicSteps;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.Row;
@@ -130,9 +131,9 @@ final class CalibratorFiles {
           : Calibrator.temperature(numClasses, p[0]);
     }
     Calibrator none = Calibrator.none(numClasses);
-    if (!java.util.Arrays.equals(none.parameters(), p)) {
+    if (!Arrays.equals(none.parameters(), p)) {
       throw new IllegalArgumentException("calibration none with the parameters "
-          + java.util.Arrays.toString(p) + " instead of " + java.util.Arrays.toString(
+          + Arrays.toString(p) + " instead of " + Arrays.toString(
           none.parameters()));
     }
     return none;

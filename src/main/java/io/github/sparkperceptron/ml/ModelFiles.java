@@ -66,7 +66,7 @@ final class ModelFiles {
     JsonNode version;
     try {
       version = new ObjectMapper().readTree(metadata.metadataJson()).get(FORMAT_VERSION_KEY);
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new IllegalArgumentException("'" + path + "' has unreadable metadata ("
           + firstLine(e) + ")", e);
     }

@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.ml;
 
+import io.github.sparkperceptron.internal.ml.InternalModelFormat;
 import java.io.IOException;
 import org.apache.spark.SparkException;
 import org.apache.spark.ml.util.GeneralMLWriter;

@@ -5,6 +5,7 @@ import io.github.sparkperceptron.internal.calibration.CalibrationMethod;
 import io.github.sparkperceptron.internal.calibration.Calibrator;
 import io.github.sparkperceptron.internal.kernel.Predictor;
 import io.github.sparkperceptron.internal.kernel.VotedPerceptron;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaRDD;
@@ -40,6 +41,8 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import scala.Option;
+import scala.Tuple3;
 
 /**
  * A trained perceptron: K' weight rows over d features plus intercepts, where K' = 1 for binary
@@ -52,7 +55,7 @@ import org.slf4j.LoggerFactory;
  * predicting 1 when v &gt; {@code threshold}; multiclass raw prediction = the K vote totals.
  *
  * <p><b>Probabilities.</b> The model is a Spark {@code ProbabilisticClassificationModel}: its
- * {@link #calibrator()} (param {@code calibration}, fitted after training; see
+ * calibrator (param {@code calibration}, fitted after training, or by {@link #calibrate}; see
  * {@link Calibrator}) maps the raw prediction to the {@code probabilityCol}, which
  * {@code BinaryClassificationEvaluator}, {@code MulticlassClassificationEvaluator}'s
  * {@code logLoss}, {@code CrossValidator} and {@code OneVsRest} read as they read logistic
@@ -80,7 +83,7 @@ import org.slf4j.LoggerFactory;
  * columns, their metadata and every value are those of Spark's transform and of
  * {@link #predictRaw}/{@link #predict}, which score with the same {@link Predictor}.
  */
-public class PerceptronClassificationModel
+public non-sealed class PerceptronClassificationModel
     extends ProbabilisticClassificationModel<Vector, PerceptronClassificationModel>
     implements PerceptronParams, GeneralMLWritable,
         HasTrainingSummary<PerceptronTrainingSummary> {
@@ -95,7 +98,7 @@ public class PerceptronClassificationModel
   private static final Logger LOG = LoggerFactory.getLogger(PerceptronClassificationModel.class);
 
   private String uid;
-  private final PerceptronParamSet paramSet = new PerceptronParamSet(this);
+  final PerceptronParamSet paramSet = new PerceptronParamSet(this);
   private final int numClasses;
   private final int numFeatures;
   /** K' rows of d coefficients, row after row. */
@@ -180,11 +183,6 @@ public class PerceptronClassificationModel
   @Override
   public String uid() {
     return uid != null ? uid : PENDING_UID.get();
-  }
-
-  @Override
-  public PerceptronParamSet perceptronParamSet() {
-    return paramSet;
   }
 
   @Override
@@ -275,7 +273,7 @@ public class PerceptronClassificationModel
    * after training (param {@code calibration}), or the uncalibrated link (calibration=none, a
    * model loaded from the format before calibration, a stream's model).
    */
-  public Calibrator calibrator() {
+  Calibrator calibrator() {
     return calibrator;
   }
 
@@ -314,12 +312,12 @@ public class PerceptronClassificationModel
   /** Spark's; declared since Java sees its Scala override of ClassificationModel's as two. */
   @Override
   @SuppressWarnings("rawtypes")
-  public scala.Tuple3 findSummaryModel() {
+  public Tuple3 findSummaryModel() {
     return super.findSummaryModel();
   }
 
   /** Whether predictions come from the voted perceptron's vote (averaging=vote). */
-  public boolean isVoted() {
+  boolean isVoted() {
     return vote != null;
   }
 
@@ -330,7 +328,7 @@ public class PerceptronClassificationModel
    *
    * @throws IllegalStateException if the model is not voted ({@link #isVoted()})
    */
-  public VotedPerceptron vote() {
+  VotedPerceptron vote() {
     if (vote == null) {
       throw new IllegalStateException("this model predicts with its weights (averaging="
           + getAveraging() + "), not by a vote; check isVoted() first");
@@ -502,10 +500,10 @@ public class PerceptronClassificationModel
     StructType schema = dataset.schema();
     InputChecks.requireNumericColumn(schema, getLabelCol(), "labelCol");
     String weight = getWeightCol();
-    if (!weight.isEmpty() && !java.util.Arrays.asList(schema.fieldNames()).contains(weight)) {
+    if (!weight.isEmpty() && !Arrays.asList(schema.fieldNames()).contains(weight)) {
       throw new IllegalArgumentException("Column '" + weight + "' (weightCol, kept from"
           + " training) is not in the evaluated data, whose columns are "
-          + java.util.Arrays.toString(schema.fieldNames()) + "; add it, or evaluate without"
+          + Arrays.toString(schema.fieldNames()) + "; add it, or evaluate without"
           + " weights: model.copy(new ParamMap().put(model.weightCol(), \"\")).evaluate(data)");
     }
     if (!weight.isEmpty()) {
@@ -551,13 +549,13 @@ public class PerceptronClassificationModel
 
   /** {@link HasTrainingSummary}'s view of the summary slot (Spark calls it; users call summary()). */
   @Override
-  public scala.Option<PerceptronTrainingSummary> trainingSummary() {
-    return scala.Option.apply(trainingSummary);
+  public Option<PerceptronTrainingSummary> trainingSummary() {
+    return Option.apply(trainingSummary);
   }
 
   /** {@link HasTrainingSummary}'s setter of the summary slot. */
   @Override
-  public void trainingSummary_$eq(scala.Option<PerceptronTrainingSummary> summary) {
+  public void trainingSummary_$eq(Option<PerceptronTrainingSummary> summary) {
     this.trainingSummary = summary.isDefined() ? summary.get() : null;
   }
 
@@ -669,7 +667,7 @@ public class PerceptronClassificationModel
       double[] icpt = ((Vector) row.get(3)).toArray();
       PerceptronClassificationModel plain = new PerceptronClassificationModel(metadata.uid(),
           numClasses, numFeatures, coef, icpt, null);
-      metadata.getAndSetParams(plain, scala.Option.empty());
+      metadata.getAndSetParams(plain, Option.empty());
       // Format 1 has no calibrator: such a model gives the raw link (calibration=none).
       Calibrator calibrator = ModelFiles.formatVersion(metadata, path) >= 2
           ? CalibratorFiles.load(sparkSession(), path, numClasses) : Calibrator.none(numClasses);

@@ -7,12 +7,20 @@ import io.github.sparkperceptron.internal.calibration.CalibrationRows;
 import io.github.sparkperceptron.internal.engine.EpochCallback;
 import io.github.sparkperceptron.internal.engine.MixingLoop;
 import io.github.sparkperceptron.internal.engine.TrainingResult;
+import io.github.sparkperceptron.internal.kernel.Averaging;
+import io.github.sparkperceptron.internal.kernel.ClassWeight;
 import io.github.sparkperceptron.internal.kernel.LearnerConfig;
 import io.github.sparkperceptron.internal.kernel.LinearState;
+import io.github.sparkperceptron.internal.kernel.ShuffleScope;
 import io.github.sparkperceptron.internal.kernel.UpdateRule;
 import io.github.sparkperceptron.internal.mixing.MixingMode;
 import io.github.sparkperceptron.internal.plan.TrainingConfig;
 import io.github.sparkperceptron.internal.plan.TrainingPlan;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -32,6 +40,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.types.StructType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import scala.Option;
 
 /**
  * A perceptron classifier for Spark ML, trained on every worker at once and combined by
@@ -57,7 +66,7 @@ import org.slf4j.LoggerFactory;
  * <p>Usage: {@code new PerceptronClassifier().setMaxIter(20).fit(train)} or as a stage of a
  * {@code Pipeline}; see the README for Java and Scala examples.
  */
-public class PerceptronClassifier
+public non-sealed class PerceptronClassifier
     extends ProbabilisticClassifier<Vector, PerceptronClassifier, PerceptronClassificationModel>
     implements PerceptronParams, MLWritable {
   private static final long serialVersionUID = 1L;
@@ -67,7 +76,7 @@ public class PerceptronClassifier
   private static final ThreadLocal<String> PENDING_UID = new ThreadLocal<>();
 
   private String uid;
-  private final PerceptronParamSet paramSet = new PerceptronParamSet(this);
+  final PerceptronParamSet paramSet = new PerceptronParamSet(this);
   private PerceptronClassificationModel initialModel;
   private transient EpochListener epochListener;
 
@@ -94,11 +103,6 @@ public class PerceptronClassifier
   @Override
   public String uid() {
     return uid != null ? uid : PENDING_UID.get();
-  }
-
-  @Override
-  public PerceptronParamSet perceptronParamSet() {
-    return paramSet;
   }
 
   public PerceptronClassifier setMaxIter(int value) {
@@ -275,8 +279,8 @@ public class PerceptronClassifier
 
   /**
    * {@code fit} on data already in cached blocks (the jobs' one-pass text reading,
-   * {@link EngineBridge#fit}): the model with this estimator's params and parent, as {@code fit}
-   * returns it. The caller keeps the blocks, and closes them.
+   * {@code internal.ml.EngineBridge.fit}): the model with this estimator's params and parent, as
+   * {@code fit} returns it. The caller keeps the blocks, and closes them.
    */
   PerceptronClassificationModel fit(TrainingInput input) {
     checkParams();
@@ -360,7 +364,7 @@ public class PerceptronClassifier
 
   /**
    * The engine's settings for these params: the one place where the params become a
-   * {@link TrainingConfig}, for {@code fit} and for streams ({@link EngineBridge}).
+   * {@link TrainingConfig}, for {@code fit} and for streams ({@code internal.ml.EngineBridge}).
    */
   TrainingConfig trainingConfig() {
     TrainingConfig.Builder b = TrainingConfig.builder().name(uid())
@@ -404,7 +408,7 @@ public class PerceptronClassifier
    * ({@code jobs/TrainingFlags}) are derived from this list, so a new param is added here once. The order is part of the checkpoint format:
    * the fingerprint hashes the params in it, so append, never reorder.
    */
-  public List<Param<?>> trainingParams() {
+  List<Param<?>> trainingParams() {
     return List.of(maxIter(), tol(), stepSize(), fitIntercept(), updateRule(), aggressiveness(),
         averaging(), mixing(), mixingRounds(), shuffle(), shuffleScope(), seed(), threshold(),
         aggregationDepth(), validationPatience(), classWeight(), labelCol(), featuresCol(),
@@ -445,16 +449,46 @@ public class PerceptronClassifier
       sb.append("initial=").append(Arrays.hashCode(initialModel.toStateWeights()));
     }
     try {
-      byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
-          .digest(sb.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      byte[] digest = MessageDigest.getInstance("SHA-256")
+          .digest(sb.toString().getBytes(StandardCharsets.UTF_8));
       StringBuilder hex = new StringBuilder();
       for (byte b : digest) {
         hex.append(String.format(Locale.ROOT, "%02x", b));
       }
       return hex.toString();
-    } catch (java.security.NoSuchAlgorithmException e) {
+    } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is missing from this JVM", e);
     }
+  }
+
+  /** {@link #getCalibration()} as the calibration package's enum. */
+  CalibrationMethod calibrationValue() {
+    return CalibrationMethod.fromParam(getCalibration());
+  }
+
+  /** {@link #getUpdateRule()} as the kernel's enum. */
+  UpdateRule updateRuleValue() {
+    return UpdateRule.fromParam(getUpdateRule());
+  }
+
+  /** {@link #getAveraging()} as the kernel's enum. */
+  Averaging averagingValue() {
+    return Averaging.fromParam(getAveraging());
+  }
+
+  /** {@link #getShuffleScope()} as the kernel's enum. */
+  ShuffleScope shuffleScopeValue() {
+    return ShuffleScope.fromParam(getShuffleScope());
+  }
+
+  /** {@link #getMixing()} as the mixing package's enum. */
+  MixingMode mixingValue() {
+    return MixingMode.fromParam(getMixing());
+  }
+
+  /** {@link #getClassWeight()} as the kernel's enum. */
+  ClassWeight classWeightValue() {
+    return ClassWeight.fromParam(getClassWeight());
   }
 
   /** The per-class factors on the sample weights that {@code classWeight} asks for, or null. */
@@ -534,8 +568,8 @@ public class PerceptronClassifier
         try {
           instance.initialModel.write().session(sparkSession())
               .save(new Path(path, INITIAL_MODEL_DIR).toString());
-        } catch (java.io.IOException e) {
-          throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
         }
       }
     }
@@ -547,7 +581,7 @@ public class PerceptronClassifier
       DefaultParamsReader.Metadata metadata = ModelFiles.loadMetadata(path, sparkSession(),
           PerceptronClassifier.class);
       PerceptronClassifier estimator = new PerceptronClassifier(metadata.uid());
-      metadata.getAndSetParams(estimator, scala.Option.empty());
+      metadata.getAndSetParams(estimator, Option.empty());
       Path initial = new Path(path, INITIAL_MODEL_DIR);
       if (ModelFiles.exists(sparkSession(), initial)) {
         estimator.setInitialModel(PerceptronClassificationModel.read().session(sparkSession())

@@ -2,6 +2,7 @@ package io.github.sparkperceptron.ml;
 
 import io.github.sparkperceptron.internal.calibration.CalibrationMethod;
 import io.github.sparkperceptron.internal.kernel.Averaging;
+import io.github.sparkperceptron.internal.kernel.ClassWeight;
 import io.github.sparkperceptron.internal.kernel.ParamValue;
 import io.github.sparkperceptron.internal.kernel.ShuffleScope;
 import io.github.sparkperceptron.internal.kernel.UpdateRule;
@@ -17,29 +18,30 @@ import org.apache.spark.ml.param.Params;
 /**
  * The {@link Param} objects of one estimator or model, with their docs, validators and defaults,
  * written once for both classes (Java interfaces cannot hold the per-instance fields that Scala's
- * shared-param traits do). Internal: users reach these through {@link PerceptronParams}.
+ * shared-param traits do). Users reach these through {@link PerceptronParams}, whose defaults
+ * find an instance's set with {@link #of}.
  *
  * <p>Created from a field initializer of its owner, which runs before the owner's constructor
  * body; the owner's {@code uid()} must already answer then (see the owners' uid handling).
  */
-public final class PerceptronParamSet implements Serializable {
+final class PerceptronParamSet implements Serializable {
   private static final long serialVersionUID = 1L;
 
   /** Default of {@code maxIter}: averaged perceptrons settle within a few epochs. */
-  public static final int DEFAULT_MAX_ITER = 10;
+  static final int DEFAULT_MAX_ITER = 10;
   /** Default of {@code tol}. */
-  public static final double DEFAULT_TOL = 1e-6;
+  static final double DEFAULT_TOL = 1e-6;
   /** Default of {@code seed}. */
-  public static final long DEFAULT_SEED = 42L;
+  static final long DEFAULT_SEED = 42L;
   /** Default of {@code validationPatience}. */
-  public static final int DEFAULT_VALIDATION_PATIENCE = 3;
+  static final int DEFAULT_VALIDATION_PATIENCE = 3;
   /**
    * Default of {@code calibration}: Platt's sigmoid (temperature scaling for K classes), fitted on
    * a seeded 10% of the rows held out of training (one pass of scoring over them after
    * training), or cross-fitted on small data; its test log-loss is measured against the raw
    * link's, LogisticRegression's and scikit-learn's in BENCHMARKS.md (issue 33).
    */
-  public static final CalibrationMethod DEFAULT_CALIBRATION = CalibrationMethod.SIGMOID;
+  static final CalibrationMethod DEFAULT_CALIBRATION = CalibrationMethod.SIGMOID;
 
   final IntParam maxIter;
   final DoubleParam tol;
@@ -65,6 +67,15 @@ public final class PerceptronParamSet implements Serializable {
   final Param<String> storageLevel;
   final Param<String> calibration;
   final IntParam calibrationFolds;
+
+  /**
+   * The set of {@code owner}: {@link PerceptronParams} is sealed to the estimator and the model,
+   * each of which keeps its set in a field.
+   */
+  static PerceptronParamSet of(PerceptronParams owner) {
+    return owner instanceof PerceptronClassifier estimator ? estimator.paramSet
+        : ((PerceptronClassificationModel) owner).paramSet;
+  }
 
   PerceptronParamSet(Params owner) {
     maxIter = new IntParam(owner, "maxIter",

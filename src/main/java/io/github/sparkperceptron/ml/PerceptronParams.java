@@ -1,10 +1,5 @@
 package io.github.sparkperceptron.ml;
 
-import io.github.sparkperceptron.internal.calibration.CalibrationMethod;
-import io.github.sparkperceptron.internal.kernel.Averaging;
-import io.github.sparkperceptron.internal.kernel.ShuffleScope;
-import io.github.sparkperceptron.internal.kernel.UpdateRule;
-import io.github.sparkperceptron.internal.mixing.MixingMode;
 import org.apache.spark.ml.param.BooleanParam;
 import org.apache.spark.ml.param.DoubleParam;
 import org.apache.spark.ml.param.IntParam;
@@ -15,104 +10,104 @@ import org.apache.spark.ml.param.Params;
 /**
  * The params shared by {@link PerceptronClassifier} and {@link PerceptronClassificationModel},
  * with Spark's names and getters. Spark discovers params reflectively as the public no-argument
- * methods returning a {@link Param}; each such method here returns the instance's own object from
- * {@link #perceptronParamSet()}.
+ * methods returning a {@link Param}; each such method here returns the instance's own object,
+ * which the instance keeps in its {@code PerceptronParamSet} (package-private, as Scala's
+ * {@code private[ml]} keeps Spark's own). Sealed: those two classes are its only implementations,
+ * which is how the defaults find the set.
  */
-public interface PerceptronParams extends Params {
-
-  /** Internal: this instance's param objects. */
-  PerceptronParamSet perceptronParamSet();
+public sealed interface PerceptronParams extends Params
+    permits PerceptronClassifier, PerceptronClassificationModel {
 
   default IntParam maxIter() {
-    return perceptronParamSet().maxIter;
+    return PerceptronParamSet.of(this).maxIter;
   }
 
   default DoubleParam tol() {
-    return perceptronParamSet().tol;
+    return PerceptronParamSet.of(this).tol;
   }
 
   default DoubleParam stepSize() {
-    return perceptronParamSet().stepSize;
+    return PerceptronParamSet.of(this).stepSize;
   }
 
   default BooleanParam fitIntercept() {
-    return perceptronParamSet().fitIntercept;
+    return PerceptronParamSet.of(this).fitIntercept;
   }
 
   default Param<String> updateRule() {
-    return perceptronParamSet().updateRule;
+    return PerceptronParamSet.of(this).updateRule;
   }
 
   default DoubleParam aggressiveness() {
-    return perceptronParamSet().aggressiveness;
+    return PerceptronParamSet.of(this).aggressiveness;
   }
 
   default Param<String> averaging() {
-    return perceptronParamSet().averaging;
+    return PerceptronParamSet.of(this).averaging;
   }
 
   default Param<String> mixing() {
-    return perceptronParamSet().mixing;
+    return PerceptronParamSet.of(this).mixing;
   }
 
   default BooleanParam shuffle() {
-    return perceptronParamSet().shuffle;
+    return PerceptronParamSet.of(this).shuffle;
   }
 
   default Param<String> shuffleScope() {
-    return perceptronParamSet().shuffleScope;
+    return PerceptronParamSet.of(this).shuffleScope;
   }
 
   default LongParam seed() {
-    return perceptronParamSet().seed;
+    return PerceptronParamSet.of(this).seed;
   }
 
   default DoubleParam threshold() {
-    return perceptronParamSet().threshold;
+    return PerceptronParamSet.of(this).threshold;
   }
 
   default Param<String> weightCol() {
-    return perceptronParamSet().weightCol;
+    return PerceptronParamSet.of(this).weightCol;
   }
 
   default IntParam aggregationDepth() {
-    return perceptronParamSet().aggregationDepth;
+    return PerceptronParamSet.of(this).aggregationDepth;
   }
 
   default Param<String> validationIndicatorCol() {
-    return perceptronParamSet().validationIndicatorCol;
+    return PerceptronParamSet.of(this).validationIndicatorCol;
   }
 
   default IntParam validationPatience() {
-    return perceptronParamSet().validationPatience;
+    return PerceptronParamSet.of(this).validationPatience;
   }
 
   default Param<String> classWeight() {
-    return perceptronParamSet().classWeight;
+    return PerceptronParamSet.of(this).classWeight;
   }
 
   default Param<String> checkpointDir() {
-    return perceptronParamSet().checkpointDir;
+    return PerceptronParamSet.of(this).checkpointDir;
   }
 
   default IntParam checkpointInterval() {
-    return perceptronParamSet().checkpointInterval;
+    return PerceptronParamSet.of(this).checkpointInterval;
   }
 
   default IntParam numWorkers() {
-    return perceptronParamSet().numWorkers;
+    return PerceptronParamSet.of(this).numWorkers;
   }
 
   default Param<String> storageLevel() {
-    return perceptronParamSet().storageLevel;
+    return PerceptronParamSet.of(this).storageLevel;
   }
 
   default Param<String> calibration() {
-    return perceptronParamSet().calibration;
+    return PerceptronParamSet.of(this).calibration;
   }
 
   default IntParam calibrationFolds() {
-    return perceptronParamSet().calibrationFolds;
+    return PerceptronParamSet.of(this).calibrationFolds;
   }
 
   /** The folds of cross-fitted calibration; 0 = off. */
@@ -153,7 +148,7 @@ public interface PerceptronParams extends Params {
   }
 
   default IntParam mixingRounds() {
-    return perceptronParamSet().mixingRounds;
+    return PerceptronParamSet.of(this).mixingRounds;
   }
 
   default int getMixingRounds() {
@@ -219,35 +214,5 @@ public interface PerceptronParams extends Params {
 
   default String getCalibration() {
     return getOrDefault(calibration());
-  }
-
-  /** {@link #getCalibration()} as the calibration package's enum. */
-  default CalibrationMethod calibrationValue() {
-    return CalibrationMethod.fromParam(getCalibration());
-  }
-
-  /** {@link #getUpdateRule()} as the kernel's enum. */
-  default UpdateRule updateRuleValue() {
-    return UpdateRule.fromParam(getUpdateRule());
-  }
-
-  /** {@link #getAveraging()} as the kernel's enum. */
-  default Averaging averagingValue() {
-    return Averaging.fromParam(getAveraging());
-  }
-
-  /** {@link #getShuffleScope()} as the kernel's enum. */
-  default ShuffleScope shuffleScopeValue() {
-    return ShuffleScope.fromParam(getShuffleScope());
-  }
-
-  /** {@link #getMixing()} as the mixing package's enum. */
-  default MixingMode mixingValue() {
-    return MixingMode.fromParam(getMixing());
-  }
-
-  /** {@link #getClassWeight()} as an enum. */
-  default ClassWeight classWeightValue() {
-    return ClassWeight.fromParam(getClassWeight());
   }
 }

@@ -6,6 +6,8 @@ import io.github.sparkperceptron.internal.kernel.EpochStats;
 import java.io.Serializable;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.spark.ml.classification.TrainingSummary;
+import org.apache.spark.ml.util.Summary;
 
 /**
  * What training did, epoch by epoch: available from {@link PerceptronClassificationModel#summary()}
@@ -16,8 +18,8 @@ import java.util.List;
  * <p>It is a Spark ML {@code Summary} and {@code TrainingSummary}, the types whose
  * {@code objectiveHistory} and {@code totalIterations} a Spark Connect client may fetch.
  */
-public final class PerceptronTrainingSummary implements Serializable,
-    org.apache.spark.ml.util.Summary, org.apache.spark.ml.classification.TrainingSummary {
+public final class PerceptronTrainingSummary implements Serializable, Summary,
+    TrainingSummary {
   private static final long serialVersionUID = 1L;
 
   private final long[] updates;
@@ -212,17 +214,6 @@ public final class PerceptronTrainingSummary implements Serializable,
   }
 
   /**
-   * Per epoch, the updates of each worker.
-   *
-   * @deprecated one entry per worker, not per input partition: use
-   *     {@link #workerUpdatesHistory()}
-   */
-  @Deprecated
-  public long[][] partitionUpdatesHistory() {
-    return workerUpdatesHistory();
-  }
-
-  /**
    * Per epoch, the accuracy (weighted by sample weights) of that epoch's model on the rows that
    * {@code validationIndicatorCol} marks; empty when no validation column was set.
    */
@@ -253,17 +244,6 @@ public final class PerceptronTrainingSummary implements Serializable,
    */
   public int numInputPartitions() {
     return numInputPartitions;
-  }
-
-  /**
-   * Partitions of the input dataset.
-   *
-   * @deprecated the input's partitions, not the workers': use {@link #numInputPartitions()}
-   *     (and {@link #numWorkers()} for the training partitions)
-   */
-  @Deprecated
-  public int numPartitions() {
-    return numInputPartitions();
   }
 
   /**

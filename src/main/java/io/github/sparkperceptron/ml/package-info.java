@@ -11,8 +11,9 @@
  * model and its {@link io.github.sparkperceptron.ml.PerceptronTrainingSummary} are built from the
  * engine's {@code TrainingResult} → its calibrator is fitted ({@code ModelCalibration}: one pass
  * over the calibration rows' scores, {@code calibration} and {@code calibrationFolds}).
- * {@link io.github.sparkperceptron.ml.EngineBridge} offers the same conversions to the stream
- * learner.
+ * {@code io.github.sparkperceptron.internal.ml.EngineBridge} lends the same conversions, and what
+ * else the packages above this one use of its internals, to the stream learner, the ONNX export
+ * and the jobs, without making them public ({@code BridgeSide} is this package's side).
  *
  * <p>Both classes are Spark's probabilistic ones ({@code ProbabilisticClassifier},
  * {@code ProbabilisticClassificationModel}): the model's {@code probabilityCol} comes from its

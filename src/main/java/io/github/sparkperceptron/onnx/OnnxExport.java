@@ -1,8 +1,11 @@
 package io.github.sparkperceptron.onnx;
 
+import io.github.sparkperceptron.internal.calibration.Calibrator;
+import io.github.sparkperceptron.internal.kernel.VotedPerceptron;
+import io.github.sparkperceptron.internal.ml.EngineBridge;
+import io.github.sparkperceptron.internal.onnx.OnnxProto.ModelProto;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.SparkPerceptronVersion;
-import io.github.sparkperceptron.onnx.proto.OnnxProto.ModelProto;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.LinkedHashMap;
@@ -47,13 +50,15 @@ public final class OnnxExport {
   /** The size of the exported model, from its shape alone (within 64 KiB above). */
   public static long estimatedBytes(PerceptronClassificationModel model) {
     long values;
-    if (model.isVoted()) {
-      values = VoteLayout.values(model.vote());
+    VotedPerceptron vote = EngineBridge.vote(model);
+    if (vote != null) {
+      values = VoteLayout.values(vote);
     } else {
       long rows = model.numClasses() == 2 ? 1 : model.numClasses();
       values = rows * (model.numFeatures() + 1L);
     }
-    return 8 * (values + ProbabilityGraph.values(model.calibrator())) + STRUCTURE_BYTES;
+    return 8 * (values + ProbabilityGraph.values(EngineBridge.calibrator(model)))
+        + STRUCTURE_BYTES;
   }
 
   /**
@@ -67,12 +72,13 @@ public final class OnnxExport {
       return;
     }
     String shape = model.numClasses() + " classes, " + model.numFeatures() + " features";
-    if (model.isVoted()) {
+    VotedPerceptron vote = EngineBridge.vote(model);
+    if (vote != null) {
       throw new IllegalArgumentException(String.format(Locale.ROOT, "Cannot export this voted"
           + " model (%s, %d voting vectors) to ONNX: as dense tensors its vote takes %,d bytes,"
           + " above the %,d bytes a protobuf message (an ONNX file) can hold; export a model"
           + " trained with averaging=average, or with fewer features", shape,
-          model.vote().numSegments() + model.vote().updateRaised().length, bytes,
+          vote.numSegments() + vote.updateRaised().length, bytes,
           MAX_MODEL_BYTES));
     }
     throw new IllegalArgumentException(String.format(Locale.ROOT, "Cannot export this model (%s)"
@@ -86,8 +92,9 @@ public final class OnnxExport {
     checkExportable(model);
     PerceptronGraphs.Description about = describe(model);
     double threshold = model.getThreshold();
-    if (model.isVoted()) {
-      return PerceptronGraphs.voted(about, model.vote(), threshold);
+    VotedPerceptron vote = EngineBridge.vote(model);
+    if (vote != null) {
+      return PerceptronGraphs.voted(about, vote, threshold);
     }
     Matrix w = model.coefficientMatrix();
     // Spark's matrices are column-major: the K' × d matrix's values are W = d × K', row-major.
@@ -115,6 +122,7 @@ public final class OnnxExport {
   }
 
   private static PerceptronGraphs.Description describe(PerceptronClassificationModel model) {
+    Calibrator calibrator = EngineBridge.calibrator(model);
     Map<String, String> meta = new LinkedHashMap<>();
     meta.put("uid", model.uid());
     meta.put("numClasses", Integer.toString(model.numClasses()));
@@ -123,15 +131,15 @@ public final class OnnxExport {
     meta.put("updateRule", model.getUpdateRule());
     meta.put("fitIntercept", Boolean.toString(model.getFitIntercept()));
     meta.put("threshold", Double.toString(model.getThreshold()));
-    meta.put("calibration", model.calibrator().method().paramValue());
+    meta.put("calibration", calibrator.method().paramValue());
     String doc = "Perceptron classifier (spark-perceptron " + model.uid() + "): "
         + model.numClasses() + " classes, " + model.numFeatures() + " features, averaging="
         + model.getAveraging() + (model.numClasses() == 2 ? ", threshold=" + model.getThreshold()
         : "") + ". Input features: double [N, " + model.numFeatures() + "]; outputs prediction"
         + " (double [N], the class index), rawPrediction (Spark's raw prediction) and"
         + " probability (Spark's probability, calibration="
-        + model.calibrator().method().paramValue() + ").";
-    return new PerceptronGraphs.Description(doc, meta, model.calibrator(),
+        + calibrator.method().paramValue() + ").";
+    return new PerceptronGraphs.Description(doc, meta, calibrator,
         SparkPerceptronVersion.VERSION);
   }
 }

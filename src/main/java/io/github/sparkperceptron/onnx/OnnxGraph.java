@@ -1,15 +1,18 @@
 package io.github.sparkperceptron.onnx;
 
 import com.google.protobuf.UnsafeByteOperations;
-import io.github.sparkperceptron.onnx.proto.OnnxProto.AttributeProto;
-import io.github.sparkperceptron.onnx.proto.OnnxProto.GraphProto;
-import io.github.sparkperceptron.onnx.proto.OnnxProto.NodeProto;
-import io.github.sparkperceptron.onnx.proto.OnnxProto.TensorProto;
-import io.github.sparkperceptron.onnx.proto.OnnxProto.TensorShapeProto;
-import io.github.sparkperceptron.onnx.proto.OnnxProto.TypeProto;
-import io.github.sparkperceptron.onnx.proto.OnnxProto.ValueInfoProto;
+import io.github.sparkperceptron.internal.onnx.OnnxProto.AttributeProto;
+import io.github.sparkperceptron.internal.onnx.OnnxProto.GraphProto;
+import io.github.sparkperceptron.internal.onnx.OnnxProto.NodeProto;
+import io.github.sparkperceptron.internal.onnx.OnnxProto.TensorProto;
+import io.github.sparkperceptron.internal.onnx.OnnxProto.TensorShapeProto;
+import io.github.sparkperceptron.internal.onnx.OnnxProto.TypeProto;
+import io.github.sparkperceptron.internal.onnx.OnnxProto.ValueInfoProto;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Set;
 
 /**
  * A small builder of an ONNX {@code GraphProto} over the generated protobuf classes: constant
@@ -20,7 +23,7 @@ import java.nio.ByteOrder;
  */
 final class OnnxGraph {
   private final GraphProto.Builder graph = GraphProto.newBuilder();
-  private final java.util.Set<String> constants = new java.util.HashSet<>();
+  private final Set<String> constants = new HashSet<>();
   private int names;
 
   OnnxGraph(String name, String docString) {
@@ -60,7 +63,7 @@ final class OnnxGraph {
 
   /** Adds a node computing {@code op(inputs...)} into a fresh value; returns its name. */
   String node(String op, String[] inputs, AttributeProto... attributes) {
-    return nodeNamed(op.toLowerCase(java.util.Locale.ROOT) + "_" + (++names), op, inputs,
+    return nodeNamed(op.toLowerCase(Locale.ROOT) + "_" + (++names), op, inputs,
         attributes);
   }
 

@@ -2,11 +2,11 @@ package io.github.sparkperceptron.onnx;
 
 import io.github.sparkperceptron.internal.calibration.Calibrator;
 import io.github.sparkperceptron.internal.kernel.VotedPerceptron;
-import io.github.sparkperceptron.onnx.proto.OnnxProto.GraphProto;
-import io.github.sparkperceptron.onnx.proto.OnnxProto.ModelProto;
-import io.github.sparkperceptron.onnx.proto.OnnxProto.OperatorSetIdProto;
-import io.github.sparkperceptron.onnx.proto.OnnxProto.StringStringEntryProto;
-import io.github.sparkperceptron.onnx.proto.OnnxProto.TensorProto.DataType;
+import io.github.sparkperceptron.internal.onnx.OnnxProto.GraphProto;
+import io.github.sparkperceptron.internal.onnx.OnnxProto.ModelProto;
+import io.github.sparkperceptron.internal.onnx.OnnxProto.OperatorSetIdProto;
+import io.github.sparkperceptron.internal.onnx.OnnxProto.StringStringEntryProto;
+import io.github.sparkperceptron.internal.onnx.OnnxProto.TensorProto.DataType;
 import java.util.Map;
 
 /**

@@ -3,7 +3,7 @@ package io.github.sparkperceptron.onnx;
 import io.github.sparkperceptron.internal.calibration.CalibrationMethod;
 import io.github.sparkperceptron.internal.calibration.Calibrator;
 import io.github.sparkperceptron.internal.calibration.IsotonicSteps;
-import io.github.sparkperceptron.onnx.proto.OnnxProto.TensorProto.DataType;
+import io.github.sparkperceptron.internal.onnx.OnnxProto.TensorProto.DataType;
 
 /**
  * The {@code probability} output of a perceptron graph: the model's {@link Calibrator} written

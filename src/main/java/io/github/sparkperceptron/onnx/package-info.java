@@ -5,7 +5,7 @@
  * Spark {@code MLFormatRegister}) and by {@code submit/export}. The graphs
  * ({@code PerceptronGraphs}, with the calibrator's {@code probability} output from
  * {@code ProbabilityGraph}) are built from the model's public numbers with the classes protoc
- * generates from ONNX's {@code onnx.proto} ({@code io.github.sparkperceptron.onnx.proto}); the
+ * generates from ONNX's {@code onnx.proto} ({@code io.github.sparkperceptron.internal.onnx}); the
  * protobuf runtime travels inside the library jar, relocated.
  */
 package io.github.sparkperceptron.onnx;

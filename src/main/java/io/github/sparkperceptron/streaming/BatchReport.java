@@ -86,16 +86,6 @@ public final class BatchReport {
   }
 
   /**
-   * Workers the batch was trained on.
-   *
-   * @deprecated the batch's workers, not its input partitions: use {@link #workers()}
-   */
-  @Deprecated
-  public int partitions() {
-    return workers();
-  }
-
-  /**
    * Wall time of the batch: reading, validation, scoring, training and saving the state (a
    * publication runs in the background, after the batch).
    */

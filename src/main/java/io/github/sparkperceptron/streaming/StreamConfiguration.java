@@ -3,6 +3,7 @@ package io.github.sparkperceptron.streaming;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import java.util.Arrays;
+import java.util.Locale;
 import org.apache.spark.ml.param.Param;
 
 /**
@@ -29,10 +30,11 @@ final class StreamConfiguration {
           .append(params.isDefined(p) ? String.valueOf(params.getOrDefault(p)) : "")
           .append('\n');
     }
-    // The enum params by the value they select, so that "PA1" and "pa1" are one configuration.
-    sb.append("updateRule=").append(params.updateRuleValue().paramValue()).append('\n');
-    sb.append("averaging=").append(params.averagingValue().paramValue()).append('\n');
-    sb.append("mixing=").append(params.mixingValue().paramValue()).append('\n');
+    // The enum params by the value they select, so that "PA1" and "pa1" are one configuration:
+    // a value the param's validator accepted is its constant's name in some case (ParamValue).
+    sb.append("updateRule=").append(params.getUpdateRule().toLowerCase(Locale.ROOT)).append('\n');
+    sb.append("averaging=").append(params.getAveraging().toLowerCase(Locale.ROOT)).append('\n');
+    sb.append("mixing=").append(params.getMixing().toLowerCase(Locale.ROOT)).append('\n');
     sb.append("epochsPerBatch=").append(epochsPerBatch).append('\n');
     sb.append("numClasses=").append(numClasses == 0 ? "from the data" : numClasses).append('\n');
     PerceptronClassificationModel initial = params.getInitialModel();

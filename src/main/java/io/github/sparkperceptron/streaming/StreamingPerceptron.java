@@ -5,8 +5,8 @@ import io.github.sparkperceptron.internal.drift.DriftDetector;
 import io.github.sparkperceptron.internal.drift.DriftDetectors;
 import io.github.sparkperceptron.internal.engine.OnlineTraining.BatchOutcome;
 import io.github.sparkperceptron.internal.engine.OnlineTraining;
+import io.github.sparkperceptron.internal.ml.EngineBridge;
 import io.github.sparkperceptron.internal.plan.Settings;
-import io.github.sparkperceptron.ml.EngineBridge;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import java.io.IOException;
@@ -359,7 +359,7 @@ public final class StreamingPerceptron {
    * {@link BatchInput}: e.g. its files read in one pass ({@link BatchInput#text}, as
    * {@code submit/stream-train} reads LIBSVM and CSV).
    */
-  public StreamingQuery startBatchInputs(Dataset<Row> stream, Trigger trigger,
+  StreamingQuery startBatchInputs(Dataset<Row> stream, Trigger trigger,
       Function<Dataset<Row>, BatchInput> toBatchInput) throws TimeoutException {
     requireStreaming(stream);
     return startQuery(stream, trigger,
@@ -466,7 +466,7 @@ public final class StreamingPerceptron {
    * As {@link #processBatch(long, Supplier)} for a {@link BatchInput}, e.g. text files read in
    * one pass ({@link BatchInput#text}).
    */
-  public synchronized void processBatchInput(long batchId, Supplier<BatchInput> batch) {
+  synchronized void processBatchInput(long batchId, Supplier<BatchInput> batch) {
     long started = System.nanoTime();
     SparkSession session = SparkSession.active();
     prepare(session);

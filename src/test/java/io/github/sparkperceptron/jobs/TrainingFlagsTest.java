@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.sparkperceptron.internal.ml.EngineBridge;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -49,7 +50,7 @@ class TrainingFlagsTest {
       assertTrue(flags.add(f.name()), f.name() + " is in the table twice");
     }
     Set<String> training = new HashSet<>();
-    for (Param<?> p : estimator.trainingParams()) {
+    for (Param<?> p : EngineBridge.trainingParams(estimator)) {
       training.add(p.name());
     }
     Set<String> withoutFlag = new HashSet<>(training);

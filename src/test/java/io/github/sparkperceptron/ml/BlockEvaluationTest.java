@@ -7,6 +7,7 @@ import io.github.sparkperceptron.internal.io.LabeledData;
 import io.github.sparkperceptron.internal.io.LibSvmSource;
 import io.github.sparkperceptron.internal.io.ReadSpec;
 import io.github.sparkperceptron.internal.io.TextInput;
+import io.github.sparkperceptron.internal.ml.EngineBridge;
 import io.github.sparkperceptron.internal.plan.TrainingPlan;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;

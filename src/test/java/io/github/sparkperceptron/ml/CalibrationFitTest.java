@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.github.sparkperceptron.internal.calibration.CalibrationMethod;
 import io.github.sparkperceptron.internal.calibration.IsotonicSteps;
 import io.github.sparkperceptron.internal.calibration.PlattScaling;
+import io.github.sparkperceptron.internal.ml.EngineBridge;
 import io.github.sparkperceptron.testing.CalibrationHash;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkperceptron.internal.calibration.CalibrationMethod;
 import io.github.sparkperceptron.internal.kernel.Averaging;
+import io.github.sparkperceptron.internal.kernel.ClassWeight;
 import io.github.sparkperceptron.internal.kernel.ParamValue;
 import io.github.sparkperceptron.internal.kernel.ShuffleScope;
 import io.github.sparkperceptron.internal.kernel.UpdateRule;

@@ -6,11 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkperceptron.internal.kernel.VotedPerceptron;
+import io.github.sparkperceptron.internal.ml.EngineBridge;
+import io.github.sparkperceptron.internal.onnx.OnnxProto.ModelProto;
+import io.github.sparkperceptron.internal.onnx.OnnxProto.NodeProto;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.ml.SparkPerceptronVersion;
-import io.github.sparkperceptron.onnx.proto.OnnxProto.ModelProto;
-import io.github.sparkperceptron.onnx.proto.OnnxProto.NodeProto;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
 import java.io.IOException;
@@ -79,7 +80,7 @@ class OnnxExportTest {
   void votedModelsOfTheSharedDataSetsScoreTheSame(String name, int d) throws Exception {
     PerceptronClassificationModel model = estimator().setAveraging("vote")
         .fit(read(name, "train.libsvm", d));
-    assertTrue(model.isVoted());
+    assertTrue(EngineBridge.vote(model) != null);
     assertSameScores(model, read(name, "test.libsvm", d), name + " vote");
   }
 
@@ -116,7 +117,7 @@ class OnnxExportTest {
     int d = Map.of("breast_cancer", 30, "iris", 4, "pendigits", 16, "skin_nonskin", 3).get(name);
     PerceptronClassificationModel model = estimator().setCalibration(calibration)
         .setAveraging(averaging).fit(read(name, "train.libsvm", d));
-    assertEquals(calibration, model.calibrator().method().paramValue());
+    assertEquals(calibration, EngineBridge.calibrator(model).method().paramValue());
     assertSameScores(model, read(name, "test.libsvm", d), name + " " + calibration + " "
         + averaging);
   }
@@ -238,7 +239,7 @@ class OnnxExportTest {
 
     PerceptronClassificationModel voted = new PerceptronClassifier().setMaxIter(2)
         .setAveraging("vote").fit(train);
-    VotedPerceptron vote = voted.vote();
+    VotedPerceptron vote = EngineBridge.vote(voted);
     long updates = vote.updateRaised().length;
     assertTrue(8L * updates * d > OnnxExport.MAX_MODEL_BYTES,
         "the fixture must exceed the limit: " + updates + " updates");
@@ -326,8 +327,8 @@ class OnnxExportTest {
    */
   private static double[] termScale(PerceptronClassificationModel model, List<Row> rows) {
     double[] out = new double[rows.size()];
-    if (model.isVoted()) {
-      VotedPerceptron vote = model.vote();
+    VotedPerceptron vote = EngineBridge.vote(model);
+    if (vote != null) {
       double total = Arrays.stream(vote.segmentStartWeights()).sum()
           + Arrays.stream(vote.updateWeights()).sum();
       Arrays.fill(out, total);
@@ -350,10 +351,10 @@ class OnnxExportTest {
 
   /** Rows per ONNX Runtime call: all for a linear model; about 64 MB of vote scores per call. */
   private static int batchRows(PerceptronClassificationModel model) {
-    if (!model.isVoted()) {
+    VotedPerceptron vote = EngineBridge.vote(model);
+    if (vote == null) {
       return Integer.MAX_VALUE;
     }
-    VotedPerceptron vote = model.vote();
     int longest = 0;
     for (int s = 0; s < vote.numSegments(); s++) {
       longest = Math.max(longest,

@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.sparkperceptron.internal.onnx.OnnxProto.ModelProto;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.onnx.OnnxExport;
 import io.github.sparkperceptron.onnx.OnnxFormat;
-import io.github.sparkperceptron.onnx.proto.OnnxProto.ModelProto;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
 import java.io.File;
@@ -191,7 +191,7 @@ class ConsumerProjectTest {
     assertTrue(library.contains("META-INF/services/org.apache.spark.ml.Transformer"));
     try (ZipFile zip = new ZipFile(LIBRARY_JAR.toFile())) {
       String generated = new String(zip.getInputStream(zip.getEntry(
-          "io/github/sparkperceptron/onnx/proto/OnnxProto$ModelProto.class")).readAllBytes(),
+          "io/github/sparkperceptron/internal/onnx/OnnxProto$ModelProto.class")).readAllBytes(),
           StandardCharsets.ISO_8859_1);
       assertTrue(!generated.contains("com/google/protobuf")
           && generated.contains("io/github/sparkperceptron/shaded/protobuf"),

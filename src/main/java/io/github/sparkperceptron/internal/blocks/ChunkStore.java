@@ -13,6 +13,7 @@ import org.apache.spark.storage.RDDBlockId;
 import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.storage.StorageStatus;
 import scala.Option;
+import scala.collection.Iterator;
 import scala.reflect.ClassTag$;
 import scala.reflect.ClassTag;
 
@@ -147,7 +148,7 @@ final class ChunkStore implements Serializable {
     if (found.isEmpty()) {
       return null;
     }
-    scala.collection.Iterator<Object> values = found.get().data();
+    Iterator<Object> values = found.get().data();
     TrainingBlock rows = (TrainingBlock) values.next();
     // Reading to the end releases the block's read lock (Spark's CompletionIterator).
     while (values.hasNext()) {

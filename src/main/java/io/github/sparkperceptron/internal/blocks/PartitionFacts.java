@@ -2,6 +2,7 @@ package io.github.sparkperceptron.internal.blocks;
 
 import io.github.sparkperceptron.internal.io.SplitReport;
 import java.io.Serializable;
+import java.util.Arrays;
 
 /**
  * What the driver needs to know of one worker's rows to validate the whole dataset and plan the
@@ -225,9 +226,9 @@ final class PartitionFacts implements Serializable {
         return;
       }
       if (classIndex >= classCounts.length) {
-        classCounts = java.util.Arrays.copyOf(classCounts, classIndex + 1);
-        classWeightSums = java.util.Arrays.copyOf(classWeightSums, classIndex + 1);
-        maxWeightByClass = java.util.Arrays.copyOf(maxWeightByClass, classIndex + 1);
+        classCounts = Arrays.copyOf(classCounts, classIndex + 1);
+        classWeightSums = Arrays.copyOf(classWeightSums, classIndex + 1);
+        maxWeightByClass = Arrays.copyOf(maxWeightByClass, classIndex + 1);
       }
       classCounts[classIndex]++;
       classWeightSums[classIndex] += weight;

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.List;
 import java.util.function.Supplier;
 import org.apache.spark.HashPartitioner;
@@ -183,9 +184,9 @@ public final class ScoreRanking {
    * (partition, ranking): their order. Lazily: one ranking is held at a time, its slices handed
    * to the shuffle before the next is made.
    */
-  private static java.util.Iterator<Tuple2<Integer, Tuple2<Long, RankedScores>>> slices(
-      int p, java.util.Iterator<RankedScores> runs, double[] cuts) {
-    return new java.util.Iterator<>() {
+  private static Iterator<Tuple2<Integer, Tuple2<Long, RankedScores>>> slices(
+      int p, Iterator<RankedScores> runs, double[] cuts) {
+    return new Iterator<>() {
       private long i;
       private RankedScores run;
       private int range;

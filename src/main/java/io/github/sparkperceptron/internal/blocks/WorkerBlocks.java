@@ -4,6 +4,8 @@ import io.github.sparkperceptron.internal.io.SplitReport;
 import io.github.sparkperceptron.internal.kernel.LocalFeatures;
 import io.github.sparkperceptron.internal.kernel.TrainingBlock;
 import java.io.Serializable;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -142,7 +144,7 @@ public final class WorkerBlocks implements Serializable {
 
   private Iterable<TrainingBlock> chunks(ChunkRows rows, boolean trainingRows) {
     int n = rows == null ? 0 : rows.chunks();
-    return () -> new java.util.Iterator<TrainingBlock>() {
+    return () -> new Iterator<TrainingBlock>() {
       private int c;
 
       @Override
@@ -153,7 +155,7 @@ public final class WorkerBlocks implements Serializable {
       @Override
       public TrainingBlock next() {
         if (c >= n) {
-          throw new java.util.NoSuchElementException();
+          throw new NoSuchElementException();
         }
         return chunk(rows, c++, trainingRows);
       }

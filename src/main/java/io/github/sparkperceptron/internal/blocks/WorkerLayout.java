@@ -13,6 +13,7 @@ import org.apache.spark.rdd.RDD;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import scala.Option;
+import scala.collection.Iterator;
 
 /**
  * Which input partitions feed which worker: how the {@code numWorkers} param turns the P
@@ -243,7 +244,7 @@ public final class WorkerLayout implements Serializable {
         int to = groupStart(j + 1, parts.length, maxPartitions);
         Map<String, Integer> hosts = new LinkedHashMap<>();
         for (int i = from; i < to; i++) {
-          scala.collection.Iterator<String> it = parent.preferredLocations(parts[i]).iterator();
+          Iterator<String> it = parent.preferredLocations(parts[i]).iterator();
           while (it.hasNext()) {
             hosts.merge(it.next(), 1, Integer::sum);
           }

@@ -1,6 +1,7 @@
 package io.github.sparkperceptron.internal.calibration;
 
 import java.io.Serializable;
+import java.util.Arrays;
 
 /**
  * The map from a model's raw scores to class probabilities (its {@code probabilityCol}): one of
@@ -201,6 +202,6 @@ public final class Calibrator implements Serializable {
   public String toString() {
     return "Calibrator(" + method.paramValue() + ", " + numClasses + " classes"
         + (steps.length > 0 ? ", " + steps[0].size() + " steps" : ", "
-        + java.util.Arrays.toString(parameters)) + ")";
+        + Arrays.toString(parameters)) + ")";
   }
 }

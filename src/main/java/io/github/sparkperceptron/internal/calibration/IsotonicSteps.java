@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.internal.calibration;
 
+import java.io.Serializable;
 import java.util.Arrays;
 
 /**
@@ -28,7 +29,7 @@ import java.util.Arrays;
  * that order. Cost: O(n log n) to sort, O(n) to pool; prediction is a binary search over the kept
  * scores (at most 2·n of them).
  */
-public final class IsotonicSteps implements java.io.Serializable {
+public final class IsotonicSteps implements Serializable {
   private static final long serialVersionUID = 1L;
 
   private final double[] boundaries;

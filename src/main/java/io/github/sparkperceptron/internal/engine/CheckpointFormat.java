@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.internal.engine;
 
+import io.github.sparkperceptron.internal.kernel.Averaging;
 import io.github.sparkperceptron.internal.kernel.EpochStats;
 import io.github.sparkperceptron.internal.kernel.LearnerConfig;
 import io.github.sparkperceptron.internal.kernel.LinearState;
@@ -112,7 +113,7 @@ final class CheckpointFormat {
     }
 
     boolean voted() {
-      return learner.averaging() == io.github.sparkperceptron.internal.kernel.Averaging.VOTE;
+      return learner.averaging() == Averaging.VOTE;
     }
   }
 

@@ -2,6 +2,7 @@ package io.github.sparkperceptron.internal.exchange;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -125,7 +126,7 @@ final class Connection implements AutoCloseable {
       Thread.sleep(millis);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new java.io.InterruptedIOException("interrupted while connecting");
+      throw new InterruptedIOException("interrupted while connecting");
     }
   }
 }

@@ -12,6 +12,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.spark.broadcast.Broadcast;
 
 /**
  * The executor's side of shipping the weights: one current copy per training, brought up to the
@@ -265,7 +266,7 @@ public final class ExecutorWeights {
       entry.snapshotVersion = snapshot.version;
       entry.applied.clear();
     }
-    for (org.apache.spark.broadcast.Broadcast<WeightVersion> b : ref.changes) {
+    for (Broadcast<WeightVersion> b : ref.changes) {
       WeightVersion change = b.value();
       if (change.version > entry.version && change.version <= ref.version) {
         change.applyTo(entry.base);

@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.internal.exchange;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -464,7 +465,7 @@ final class Gate implements AutoCloseable {
     }
   }
 
-  private static void closeQuietly(java.io.Closeable c) {
+  private static void closeQuietly(Closeable c) {
     try {
       c.close();
     } catch (IOException | RuntimeException ignored) {

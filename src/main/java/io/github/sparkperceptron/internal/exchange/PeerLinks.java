@@ -2,6 +2,7 @@ package io.github.sparkperceptron.internal.exchange;
 
 import io.github.sparkperceptron.internal.mixing.RoundTree;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -180,7 +181,7 @@ public final class PeerLinks implements RoundTree.Link, AutoCloseable {
         arrived = arrivals.poll(Frames.TICK_MILLIS, TimeUnit.MILLISECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new java.io.InterruptedIOException("interrupted while waiting for the workers"
+        throw new InterruptedIOException("interrupted while waiting for the workers"
             + " that send to worker " + seat.worker);
       }
       if (arrived == null) {

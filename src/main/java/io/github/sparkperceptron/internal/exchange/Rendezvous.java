@@ -1,6 +1,7 @@
 package io.github.sparkperceptron.internal.exchange;
 
 import java.io.IOException;
+import java.io.Serializable;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -84,7 +85,7 @@ public final class Rendezvous implements AutoCloseable {
    * What a task needs to join this rendezvous: where it is and the training's wire settings.
    * Small and serializable: it travels in the task's closure.
    */
-  public static final class Ticket implements java.io.Serializable {
+  public static final class Ticket implements Serializable {
     private static final long serialVersionUID = 2L;
     final String host;
     final int port;

@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.internal.io;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.apache.hadoop.io.Text;
 
@@ -139,7 +140,7 @@ final class CsvParser {
 
   /** The text of field {@code i} of the last {@link #splitBytes} line, for a message. */
   String fieldText(int i) {
-    return new String(bytes, starts[i], ends[i] - starts[i], java.nio.charset.StandardCharsets.UTF_8);
+    return new String(bytes, starts[i], ends[i] - starts[i], StandardCharsets.UTF_8);
   }
 
   private static int skipSpace(byte[] b, int from, int end) {

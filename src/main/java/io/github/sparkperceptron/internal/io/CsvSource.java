@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.internal.io;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -91,13 +92,13 @@ public final class CsvSource {
         }
       }
     } catch (Exception e) { // Spark's iterator throws Hadoop's IOException undeclared
-      if (!(e instanceof java.io.IOException)) {
+      if (!(e instanceof IOException)) {
         throw e;
       }
       // The header line itself cannot be read: said from the task, as there is no line to name.
       String file = ReaderSupport.fileOf(split);
       throw new BadInputException(Problem.displayName(file) + ": "
-          + ReaderSupport.unreadable(file, (java.io.IOException) e), e);
+          + ReaderSupport.unreadable(file, (IOException) e), e);
     }
     return List.of();
   }
@@ -175,11 +176,11 @@ public final class CsvSource {
         report.rows++;
       }
     } catch (Exception e) { // Spark's iterator throws Hadoop's IOException undeclared
-      if (!(e instanceof java.io.IOException)) {
+      if (!(e instanceof IOException)) {
         throw e;
       }
       report.firstBadLine = Problem.atLine(file, next,
-          ReaderSupport.unreadable(file, (java.io.IOException) e));
+          ReaderSupport.unreadable(file, (IOException) e));
     }
     return report;
   }

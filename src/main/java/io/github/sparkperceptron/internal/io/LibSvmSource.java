@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.internal.io;
 
+import java.io.IOException;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Iterator;
@@ -106,11 +107,11 @@ public final class LibSvmSource {
         report.rows++;
       }
     } catch (Exception e) { // Spark's iterator throws Hadoop's IOException undeclared
-      if (!(e instanceof java.io.IOException)) {
+      if (!(e instanceof IOException)) {
         throw e;
       }
       report.firstBadLine = Problem.atLine(file, next,
-          ReaderSupport.unreadable(file, (java.io.IOException) e));
+          ReaderSupport.unreadable(file, (IOException) e));
     }
     return report;
   }

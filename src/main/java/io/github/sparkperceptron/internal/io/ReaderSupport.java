@@ -2,7 +2,11 @@ package io.github.sparkperceptron.internal.io;
 
 import static org.apache.spark.sql.functions.col;
 
+import java.io.IOException;
 import java.util.Arrays;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.compress.CompressionCodecFactory;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.spark.ml.linalg.SQLDataTypes;
@@ -64,12 +68,12 @@ public final class ReaderSupport {
    * start-up. A file system it cannot reach (a client that is not on the class path, credentials
    * that Spark would set up) is left to the readers, which check again.
    */
-  public static void requireReadableIfReachable(org.apache.hadoop.conf.Configuration conf,
+  public static void requireReadableIfReachable(Configuration conf,
       String path, String role) {
     try {
       InputPaths.requireReadable(conf, path, role);
     } catch (BadInputException e) {
-      if (!(e.getCause() instanceof java.io.IOException)) {
+      if (!(e.getCause() instanceof IOException)) {
         throw e;
       }
     }
@@ -86,10 +90,10 @@ public final class ReaderSupport {
    * throw {@link java.io.IOException} (undeclared, through Spark's iterators) when a compressed
    * file ends early or is corrupt, which would otherwise abort the job with a stack trace.
    */
-  static String unreadable(String file, java.io.IOException e) {
-    boolean compressed = new org.apache.hadoop.io.compress.CompressionCodecFactory(
-        new org.apache.hadoop.conf.Configuration(false))
-        .getCodec(new org.apache.hadoop.fs.Path(file)) != null;
+  static String unreadable(String file, IOException e) {
+    boolean compressed = new CompressionCodecFactory(
+        new Configuration(false))
+        .getCodec(new Path(file)) != null;
     String cause = e.getClass().getSimpleName() + ": " + e.getMessage();
     return compressed
         ? "the compressed file ends early or is damaged (" + cause + "), so nothing from here on"

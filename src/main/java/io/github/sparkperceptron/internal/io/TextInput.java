@@ -26,6 +26,8 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
 import scala.Tuple2;
+import scala.collection.immutable.Seq;
+import scala.jdk.javaapi.CollectionConverters;
 import scala.reflect.ClassTag$;
 
 /**
@@ -328,13 +330,13 @@ public final class TextInput implements Serializable {
    * worker's first range: what a one-pass read maps over.
    */
   public JavaRDD<Integer> workers(JavaSparkContext jsc) {
-    List<Tuple2<Integer, scala.collection.immutable.Seq<String>>> items = new ArrayList<>();
+    List<Tuple2<Integer, Seq<String>>> items = new ArrayList<>();
     for (int j = 0; j < ranges.length; j++) {
       String[] hosts = ranges[j].length == 0 ? new String[0] : ranges[j][0].hosts;
-      items.add(new Tuple2<>(j, scala.jdk.javaapi.CollectionConverters
+      items.add(new Tuple2<>(j, CollectionConverters
           .asScala(Arrays.asList(hosts)).toList()));
     }
-    return jsc.sc().makeRDD(scala.jdk.javaapi.CollectionConverters.asScala(items).toList(),
+    return jsc.sc().makeRDD(CollectionConverters.asScala(items).toList(),
         ClassTag$.MODULE$.apply(Integer.class)).toJavaRDD();
   }
 

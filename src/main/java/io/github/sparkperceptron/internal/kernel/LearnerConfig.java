@@ -1,6 +1,7 @@
 package io.github.sparkperceptron.internal.kernel;
 
 import java.io.Serializable;
+import java.util.Objects;
 
 /**
  * The immutable settings a worker's learner needs, built once on the driver from the
@@ -94,7 +95,7 @@ public final class LearnerConfig implements Serializable {
    * order; every margin, update and model stays bit for bit what the class-major layout gives).
    */
   public LearnerConfig withLayout(StateLayout layout) {
-    return new LearnerConfig(this, numFeatures, java.util.Objects.requireNonNull(layout));
+    return new LearnerConfig(this, numFeatures, Objects.requireNonNull(layout));
   }
 
   /**

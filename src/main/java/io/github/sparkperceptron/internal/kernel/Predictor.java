@@ -1,5 +1,7 @@
 package io.github.sparkperceptron.internal.kernel;
 
+import java.io.Serializable;
+
 /**
  * The prediction rule, written once for the whole library, and predictions of a linear model (the
  * kernel's weight layout) or a vote on a block's rows, for scoring held-out rows during training.
@@ -22,7 +24,7 @@ package io.github.sparkperceptron.internal.kernel;
  * dot products, so the scores are the same bits ({@link ClassSums}). Binary weights are one row,
  * d coefficients then the bias.
  */
-public final class Predictor implements java.io.Serializable {
+public final class Predictor implements Serializable {
   private static final long serialVersionUID = 2L;
 
   private final int numClasses;

@@ -1,6 +1,7 @@
 package io.github.sparkperceptron.internal.kernel;
 
 import java.io.Serializable;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -171,7 +172,7 @@ public final class TrainingBlock implements Serializable {
       System.arraycopy(b.labels, 0, labels, at, n);
       if (weighted) {
         if (b.weights == null) {
-          java.util.Arrays.fill(weights, at, at + n, 1.0);
+          Arrays.fill(weights, at, at + n, 1.0);
         } else {
           System.arraycopy(b.weights, 0, weights, at, n);
         }

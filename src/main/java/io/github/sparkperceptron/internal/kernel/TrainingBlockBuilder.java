@@ -1,6 +1,7 @@
 package io.github.sparkperceptron.internal.kernel;
 
 import java.util.Arrays;
+import java.util.BitSet;
 
 /**
  * Accumulates rows (sparse or dense) into one {@link TrainingBlock}, choosing CSR or dense storage
@@ -228,7 +229,7 @@ public final class TrainingBlockBuilder {
       throw new IllegalArgumentException("a layout of " + layout.length + " rows for a block of "
           + numRows + " rows");
     }
-    java.util.BitSet seen = new java.util.BitSet(numRows);
+    BitSet seen = new BitSet(numRows);
     for (int r : layout) {
       if (r < 0 || r >= numRows || seen.get(r)) {
         throw new IllegalArgumentException("the layout is not a permutation of 0.." + (numRows - 1)

@@ -1,6 +1,7 @@
 package io.github.sparkperceptron.internal.kernel;
 
 import java.io.Serializable;
+import java.util.Objects;
 
 /**
  * The order in which a worker visits its rows, epoch after epoch, and the order in which its
@@ -60,7 +61,7 @@ public final class VisitOrder implements Serializable {
 
   private VisitOrder(boolean shuffle, ShuffleScope scope, long seed, long windowBytes) {
     this.shuffle = shuffle;
-    this.scope = java.util.Objects.requireNonNull(scope, "scope");
+    this.scope = Objects.requireNonNull(scope, "scope");
     this.seed = seed;
     if (windowBytes < 1) {
       throw new IllegalArgumentException("windowBytes must be >= 1, got " + windowBytes);

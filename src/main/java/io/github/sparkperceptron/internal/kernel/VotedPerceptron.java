@@ -2,6 +2,7 @@ package io.github.sparkperceptron.internal.kernel;
 
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -364,12 +365,12 @@ public final class VotedPerceptron implements Serializable {
 
     /** The start vectors so far, in order (read-only view; persistence). */
     public List<double[]> startVectors() {
-      return java.util.Collections.unmodifiableList(starts);
+      return Collections.unmodifiableList(starts);
     }
 
     /** The traces so far, in order (read-only view; persistence). */
     public List<VoteTrace> traces() {
-      return java.util.Collections.unmodifiableList(traces);
+      return Collections.unmodifiableList(traces);
     }
 
     /** Trace s's normalised mixing share μ. */

@@ -6,6 +6,7 @@ import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
 import org.apache.spark.storage.BlockStatus;
 import org.apache.spark.storage.StorageStatus;
+import scala.collection.Iterator;
 
 /**
  * What Spark tells about the memory where a training runs, for {@link MemoryPlan}: local mode or
@@ -96,7 +97,7 @@ final class ClusterMemory {
    */
   private static long storageHeld(StorageStatus status) {
     long evicted = 0;
-    scala.collection.Iterator<BlockStatus> blocks = status.rddBlocks().valuesIterator();
+    Iterator<BlockStatus> blocks = status.rddBlocks().valuesIterator();
     while (blocks.hasNext()) {
       BlockStatus block = blocks.next();
       if (block.storageLevel().useMemory() && block.memSize() == 0) {
@@ -108,7 +109,7 @@ final class ClusterMemory {
 
   /** The N of local[N] or local[N,F] (local[*]: the machine's processors; local: 1). */
   static int localCores(String master) {
-    java.util.regex.Matcher m = java.util.regex.Pattern
+    Matcher m = Pattern
         .compile("local\\[(\\*|\\d+)(,\\s*\\d+)?\\]").matcher(master.trim());
     if (!m.matches()) {
       return 1;

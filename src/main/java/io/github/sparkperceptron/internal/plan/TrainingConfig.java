@@ -9,6 +9,7 @@ import io.github.sparkperceptron.internal.kernel.ShuffleScope;
 import io.github.sparkperceptron.internal.kernel.UpdateRule;
 import io.github.sparkperceptron.internal.kernel.VisitOrder;
 import io.github.sparkperceptron.internal.mixing.MixingMode;
+import java.util.Locale;
 import java.util.function.Supplier;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.storage.StorageLevel;
@@ -184,7 +185,7 @@ public final class TrainingConfig {
 
   /** The storage level's name, as Spark spells it (MEMORY_AND_DISK, ...). */
   public String storageLevelName() {
-    return storageLevel.trim().toUpperCase(java.util.Locale.ROOT);
+    return storageLevel.trim().toUpperCase(Locale.ROOT);
   }
 
   /** Bytes per chunk of cached rows; 0 for the blocks' own. */

@@ -15,6 +15,7 @@ import io.github.sparkperceptron.internal.plan.RoundExecution;
 import io.github.sparkperceptron.internal.plan.Settings;
 import java.io.IOException;
 import java.io.Serializable;
+import java.net.ConnectException;
 import java.util.Collections;
 import org.apache.spark.BarrierTaskContext;
 import org.apache.spark.SparkEnv;
@@ -230,7 +231,7 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
     PeerLinks links;
     try {
       if (FaultInjection.barrierSetupFails()) {
-        throw new java.net.ConnectException("injected: connection refused ("
+        throw new ConnectException("injected: connection refused ("
             + Settings.TEST_INJECT_FAILURE + "=barrier-setup)");
       }
       long group = ((long) context.stageId() << 32) | context.stageAttemptNumber();

@@ -14,6 +14,7 @@ import org.apache.spark.status.api.v1.ExecutorSummary;
 import org.apache.spark.storage.BlockId;
 import org.apache.spark.storage.BlockManagerId;
 import org.apache.spark.storage.RDDBlockId;
+import scala.collection.Iterator;
 import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
 import scala.reflect.ClassTag;
@@ -141,7 +142,7 @@ final class BarrierPlacement {
     }
 
     @Override
-    public scala.collection.Iterator<T> compute(Partition split, TaskContext context) {
+    public Iterator<T> compute(Partition split, TaskContext context) {
       return parent.iterator(split, context);
     }
 

@@ -2,6 +2,7 @@ package io.github.sparkperceptron.internal.rounds;
 
 import io.github.sparkperceptron.internal.mixing.StateDelta;
 import io.github.sparkperceptron.internal.plan.Settings;
+import org.apache.spark.SparkEnv;
 import org.apache.spark.TaskContext;
 
 /**
@@ -167,7 +168,7 @@ public final class FaultInjection {
     TaskContext task = TaskContext.get();
     String mode = task.getLocalProperty(Settings.TEST_INJECT_FAILURE);
     if (mode.startsWith(EXIT_MID_EPOCH)) {
-      if ("driver".equals(org.apache.spark.SparkEnv.get().executorId())) {
+      if ("driver".equals(SparkEnv.get().executorId())) {
         throw new IllegalStateException(Settings.TEST_INJECT_FAILURE + "=" + mode + " ends an executor's JVM: it"
             + " needs a cluster, not local mode, whose executor is the driver");
       }

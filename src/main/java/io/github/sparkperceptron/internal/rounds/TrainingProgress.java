@@ -3,6 +3,7 @@ package io.github.sparkperceptron.internal.rounds;
 import io.github.sparkperceptron.StopReason;
 import io.github.sparkperceptron.internal.kernel.EpochStats;
 import io.github.sparkperceptron.internal.kernel.LinearState;
+import io.github.sparkperceptron.internal.kernel.TouchedSet;
 import io.github.sparkperceptron.internal.kernel.VotedPerceptron;
 import io.github.sparkperceptron.internal.mixing.BlockMomentum;
 import java.util.ArrayList;
@@ -30,7 +31,7 @@ public final class TrainingProgress {
    * On a stream, every coordinate of w, u and the momentum's Δ the driver wrote since the
    * learner state was last saved (what the next change record holds); null for {@code fit}.
    */
-  public io.github.sparkperceptron.internal.kernel.TouchedSet written;
+  public TouchedSet written;
   /** The vote collected so far (averaging=vote), else null. */
   public VotedPerceptron.Builder vote;
   /** The vote assembled for the returned model, set when training ends (never checkpointed). */

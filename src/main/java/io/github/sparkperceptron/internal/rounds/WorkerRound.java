@@ -16,6 +16,7 @@ import io.github.sparkperceptron.internal.kernel.VoteTrace;
 import io.github.sparkperceptron.internal.mixing.StateDelta;
 import io.github.sparkperceptron.internal.mixing.WorkerResult;
 import io.github.sparkperceptron.internal.plan.MixingSettings;
+import java.io.Serializable;
 
 /**
  * One worker's side of the mixing rounds of one epoch (McDonald, Hall &amp; Mann 2010, iterative
@@ -104,7 +105,7 @@ final class WorkerRound {
    * What every worker's rounds share: the learner, the settings, W, T = Σ T_i and the bytes of
    * idle working copies an executor may keep ({@link MemoryPlan#idleCopyBytes}).
    */
-  static final class Spec implements java.io.Serializable {
+  static final class Spec implements Serializable {
     private static final long serialVersionUID = 2L;
     final LearnerConfig learner;
     final MixingSettings settings;

@@ -15,6 +15,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UTFDataFormatException;
 import java.nio.ByteBuffer;
+import java.nio.DoubleBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Locale;
@@ -279,7 +280,7 @@ public final class StateFile {
       for (int from = 0; from < index.length; from += per) {
         int len = Math.min(per, index.length - from);
         chunk.clear();
-        java.nio.DoubleBuffer doubles = chunk.asDoubleBuffer();
+        DoubleBuffer doubles = chunk.asDoubleBuffer();
         for (int k = from; k < from + len; k++) {
           doubles.put(a[index[k]]);
         }

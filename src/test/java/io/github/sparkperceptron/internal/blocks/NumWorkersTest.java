@@ -220,8 +220,8 @@ class NumWorkersTest {
 
     PerceptronTrainingSummary s = split.summary();
     assertEquals(8, s.numWorkers());
-    assertEquals(2, s.numPartitions());
-    assertEquals(8, s.partitionUpdatesHistory()[0].length);
+    assertEquals(2, s.numInputPartitions());
+    assertEquals(8, s.workerUpdatesHistory()[0].length);
     // Every row is visited exactly once per epoch: none lost, none duplicated by the shuffle.
     for (long examples : s.examplesHistory()) {
       assertEquals(rows.size(), examples);

@@ -1,5 +1,6 @@
-package io.github.sparkperceptron.ml;
+package io.github.sparkperceptron.internal.ml;
 
+import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import org.apache.spark.ml.PipelineStage;
 import org.apache.spark.ml.util.MLFormatRegister;
 import org.apache.spark.sql.SparkSession;
@@ -12,10 +13,11 @@ import scala.collection.mutable.Map;
  * Spark registers the internal writer of its {@code LinearRegressionModel}, so that a plain
  * {@code new GeneralMLWriter(model)} finds it; the model's own writer ({@code model.write()})
  * writes this format without the look-up. Public with a no-argument constructor because
- * {@link java.util.ServiceLoader} instantiates it.
+ * {@link java.util.ServiceLoader} instantiates it; not an API.
  */
 public final class InternalModelFormat implements MLFormatRegister {
-  static final String NAME = "internal";
+  /** The format's name, as {@code GeneralMLWriter.format} takes it. */
+  public static final String NAME = "internal";
 
   @Override
   public String format() {
@@ -30,7 +32,6 @@ public final class InternalModelFormat implements MLFormatRegister {
   @Override
   public void write(String path, SparkSession session, Map<String, String> optionMap,
       PipelineStage stage) {
-    PerceptronClassificationModel.saveInternal((PerceptronClassificationModel) stage, path,
-        session);
+    EngineBridge.saveInternal((PerceptronClassificationModel) stage, path, session);
   }
 }

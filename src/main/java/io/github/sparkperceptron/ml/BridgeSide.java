@@ -3,44 +3,45 @@ package io.github.sparkperceptron.ml;
 import io.github.sparkperceptron.internal.blocks.BlockEvaluation;
 import io.github.sparkperceptron.internal.blocks.BlockProbabilities;
 import io.github.sparkperceptron.internal.blocks.TrainingInput;
+import io.github.sparkperceptron.internal.calibration.Calibrator;
 import io.github.sparkperceptron.internal.evaluation.ProbabilityMetrics;
 import io.github.sparkperceptron.internal.kernel.Averaging;
+import io.github.sparkperceptron.internal.kernel.ClassWeight;
 import io.github.sparkperceptron.internal.kernel.LinearState;
+import io.github.sparkperceptron.internal.kernel.VotedPerceptron;
 import io.github.sparkperceptron.internal.mixing.MixingMode;
+import io.github.sparkperceptron.internal.ml.EngineBridge;
 import io.github.sparkperceptron.internal.plan.TrainingConfig;
+import java.util.List;
+import org.apache.spark.ml.param.Param;
+import org.apache.spark.sql.SparkSession;
 
 /**
- * Internal: what code above the Spark face (the stream learner, {@code
- * io.github.sparkperceptron.streaming}) needs to drive the engine ({@code
- * io.github.sparkperceptron.internal.engine}) with an estimator's params: the params as the engine's
- * {@link TrainingConfig}, a learner state as a model, and which params a stream cannot honour.
- * Not a public API; it may change without notice.
+ * This package's side of the {@link EngineBridge}: what code above the Spark face (the stream
+ * learner, the ONNX export, the jobs) needs to drive the engine with an estimator's params and to
+ * read a model's internals, lent to it without making them public (see {@link EngineBridge}).
+ * Registers itself when the bridge first initializes it (by name: see {@code internal.ml.Lent}).
  */
-public final class EngineBridge {
-  private EngineBridge() {
+final class BridgeSide extends EngineBridge.Ml {
+  static {
+    EngineBridge.lend(new BridgeSide());
   }
 
-  /** The engine's settings for {@code params} (as {@code fit} reads them). */
-  public static TrainingConfig config(PerceptronClassifier params) {
+  private BridgeSide() {
+  }
+
+  @Override
+  protected TrainingConfig config(PerceptronClassifier params) {
     return params.trainingConfig();
   }
 
-  /**
-   * {@code params.fit} on data already in cached blocks (the jobs' one-pass reading of text
-   * files): the same model as {@code fit} on a DataFrame with the same rows in the same workers.
-   * The caller keeps the blocks (to evaluate on them) and closes them.
-   */
-  public static PerceptronClassificationModel fit(PerceptronClassifier params,
-      TrainingInput input) {
+  @Override
+  protected PerceptronClassificationModel fit(PerceptronClassifier params, TrainingInput input) {
     return params.fit(input);
   }
 
-  /**
-   * {@code model.evaluate} on cached blocks, unweighted (every row counts 1), in one pass: the
-   * same metrics as {@link PerceptronClassificationModel#evaluate} of the same rows, without
-   * the predictions ({@link PerceptronClassificationSummary#predictions()} is {@code null}).
-   */
-  public static PerceptronClassificationSummary evaluate(PerceptronClassificationModel model,
+  @Override
+  protected PerceptronClassificationSummary evaluate(PerceptronClassificationModel model,
       TrainingInput data) {
     BlockEvaluation.Result r = BlockEvaluation.evaluate(data, model.predictor(),
         model.getLabelCol());
@@ -48,26 +49,19 @@ public final class EngineBridge {
         r.areaUnderPR());
   }
 
-  /**
-   * The log-loss, Brier score and expected calibration error of {@code model}'s probabilities
-   * (its calibrator) on cached blocks, unweighted, in one pass.
-   */
-  public static ProbabilityMetrics probabilityMetrics(PerceptronClassificationModel model,
+  @Override
+  protected ProbabilityMetrics probabilityMetrics(PerceptronClassificationModel model,
       TrainingInput data) {
     return BlockProbabilities.metrics(data, model.predictor(), model.calibrator());
   }
 
-  /** The accuracy of {@code model} on cached blocks of data read only to be scored, in one pass. */
-  public static double accuracy(PerceptronClassificationModel model, TrainingInput data) {
+  @Override
+  protected double accuracy(PerceptronClassificationModel model, TrainingInput data) {
     return BlockEvaluation.accuracy(data, model.predictor());
   }
 
-  /**
-   * The model of a learner state, carrying {@code params}' param values (averaged weights when
-   * averaging; a stream never votes) but no fitted calibrator: its probabilities are the raw
-   * link, calibration=none (see StreamingPerceptron for why).
-   */
-  public static PerceptronClassificationModel model(PerceptronClassifier params, int numClasses,
+  @Override
+  protected PerceptronClassificationModel model(PerceptronClassifier params, int numClasses,
       int numFeatures, LinearState state) {
     PerceptronClassificationModel model = PerceptronClassificationModel.fromStateWeights(
         params.uid(), numClasses, numFeatures, state.modelWeights(), null);
@@ -75,11 +69,8 @@ public final class EngineBridge {
     return model.withCalibration(model.calibrator());
   }
 
-  /**
-   * Why these params cannot learn from a stream, or {@code null} when they can. Each refused
-   * param needs the whole dataset up front or grows without bound.
-   */
-  public static String streamingProblem(PerceptronClassifier params) {
+  @Override
+  protected String streamingProblem(PerceptronClassifier params) {
     if (params.averagingValue() == Averaging.VOTE) {
       return "averaging=vote keeps every intermediate weight vector, which grows without bound on"
           + " a stream (and is saved with every published model); use averaging=average, the"
@@ -103,5 +94,26 @@ public final class EngineBridge {
           + " learner state in its own checkpoint location, so unset checkpointDir";
     }
     return null;
+  }
+
+  @Override
+  protected Calibrator calibrator(PerceptronClassificationModel model) {
+    return model.calibrator();
+  }
+
+  @Override
+  protected VotedPerceptron vote(PerceptronClassificationModel model) {
+    return model.isVoted() ? model.vote() : null;
+  }
+
+  @Override
+  protected List<Param<?>> trainingParams(PerceptronClassifier params) {
+    return params.trainingParams();
+  }
+
+  @Override
+  protected void saveInternal(PerceptronClassificationModel model, String path,
+      SparkSession session) {
+    PerceptronClassificationModel.saveInternal(model, path, session);
   }
 }

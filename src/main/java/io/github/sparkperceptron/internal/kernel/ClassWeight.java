@@ -1,6 +1,4 @@
-package io.github.sparkperceptron.ml;
-
-import io.github.sparkperceptron.internal.kernel.ParamValue;
+package io.github.sparkperceptron.internal.kernel;
 
 /**
  * The values of the {@code classWeight} param: how training weighs the classes against each
@@ -47,7 +45,7 @@ public enum ClassWeight implements ParamValue {
    *
    * @param classWeightSums Σ of the sample weights of each class's examples
    */
-  double[] factors(double[] classWeightSums) {
+  public double[] factors(double[] classWeightSums) {
     if (this == NONE) {
       return null;
     }
