@@ -10,7 +10,6 @@ import io.github.sparkperceptron.internal.io.LabeledData;
 import io.github.sparkperceptron.internal.io.LibSvmSource;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
-import io.github.sparkperceptron.ml.PerceptronParamSet;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -199,7 +198,7 @@ final class CalibrationBench {
         d.test()));
 
     CalibrationRows rule = CalibrationRows.heldOut(CalibrationRows.HELD_OUT_SHARE,
-        PerceptronParamSet.DEFAULT_SEED);
+        new PerceptronClassifier().getSeed());
     UserDefinedFunction heldOut = functions.udf((UDF2<Double, Vector, Boolean>) (label, x) ->
         x instanceof SparseVector sv
             ? rule.holdsSparse(label.intValue(), sv.indices(), sv.values(), sv.indices().length)
