@@ -4,6 +4,7 @@ import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.rand;
 
 import io.github.sparkperceptron.data.SyntheticData;
+import io.github.sparkperceptron.internal.calibration.CalibrationRows;
 import io.github.sparkperceptron.internal.evaluation.ProbabilityMetrics;
 import io.github.sparkperceptron.internal.io.LabeledData;
 import io.github.sparkperceptron.internal.io.LibSvmSource;
@@ -15,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -26,28 +28,36 @@ import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.api.java.UDF2;
+import org.apache.spark.sql.expressions.UserDefinedFunction;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataTypes;
 
 /**
  * The benchmarks of issue 33 (calibrated probabilities), section {@code calibration}: on every
- * shared data set and three generated ones, the test set's log-loss, Brier score and expected
- * calibration error ({@link ProbabilityMetrics}) of
+ * shared data set and three generated ones, the test set's log-loss, Brier score, expected
+ * calibration error ({@link ProbabilityMetrics}) and accuracy (of the prediction column) of
  *
  * <pre>
- * none          the perceptron's raw link (logistic of the margin, softmax of the scores)
- * sigmoid       calibration=sigmoid, fitted on the training rows' own scores (the default)
- * isotonic      calibration=isotonic, the same rows
- * held out      the perceptron trained on 80% of the training rows (a seeded split), its
- *               calibrator (sigmoid, isotonic) fitted on the other 20% (model.calibrate)
- * cross-fitted  calibrationFolds=3: the perceptron trained on all rows, its calibrator fitted
- *               on the out-of-fold scores of 3 fold models (sigmoid, isotonic)
- * validation    validationIndicatorCol on a seeded 20% (early stopping and calibration on them)
- * MLlib LR      LogisticRegression with its defaults
+ * none            the perceptron's raw link (logistic of the margin, softmax of the scores),
+ *                 trained on every row
+ * default         calibration=sigmoid (isotonic likewise): a seeded 10% of the rows held out
+ *                 of training and calibrated on; where those hold under 50 rows of a class,
+ *                 trained on every row and cross-fitted on 3 folds (the table says which)
+ * held out 10%    the same held-out rows whatever their number: calibration=none trained on
+ *                 the others, calibrate(held-out rows) (what the default does above the floor)
+ * training rows   the previous default: calibration=none on every row, its sigmoid fitted on
+ *                 those same rows' scores (calibrate(training rows))
+ * cross-fitted    calibrationFolds=3: trained on every row, the calibrator fitted on the
+ *                 out-of-fold scores of 3 fold models (sigmoid, isotonic)
+ * validation      validationIndicatorCol on a seeded 20% (early stopping and calibration on them)
+ * MLlib LR        LogisticRegression with its defaults
  * </pre>
  *
  * on the same cached train and test frames, and the fit time of calibration=none against the
- * default (the target: at most 10% more), cross-fitting and LR (medians of the repetitions). The generated
- * sets' rows are written to {@code OUT/calibration-data/NAME/{train,test}.libsvm}, so that
- * {@code src/bench/python/calibrated_perceptron.py} fits scikit-learn's
+ * default (the target: at most 10% more), cross-fitting and LR (medians of the repetitions).
+ * The generated sets' rows are written to {@code OUT/calibration-data/NAME/{train,test}.libsvm},
+ * so that {@code src/bench/python/calibrated_perceptron.py} fits scikit-learn's
  * {@code CalibratedClassifierCV(Perceptron)} on exactly the same splits.
  */
 final class CalibrationBench {
@@ -78,8 +88,9 @@ final class CalibrationBench {
     report.markdown(Report.f("## Calibrated probabilities (issue 33)\n\n%d partition(s); metrics"
         + " on each set's test rows; fit times are medians of %d fit(s). %s\n\n", partitions,
         repeats, ExchangeBench.load()));
-    Report.Table targets = new Report.Table("dataset", "log-loss: ours (default)",
-        "best of ours", "MLlib LR", "default / LR", "fit: none s", "fit: default s",
+    Report.Table targets = new Report.Table("dataset", "default's rows",
+        "log-loss: default", "previous default", "best of ours", "MLlib LR", "default / LR",
+        "accuracy: default", "accuracy: none", "fit: none s", "fit: default s",
         "default / none");
     for (Data d : datasets(quick, only)) {
       measure(d, targets);
@@ -164,56 +175,81 @@ final class CalibrationBench {
     }
   }
 
+  /** The metrics of a model on the test rows, with its accuracy. */
+  private record Scored(ProbabilityMetrics metrics, double accuracy) {
+  }
+
   private void measure(Data d, Report.Table targets) {
     Report.Table t = new Report.Table("method", "log-loss", "Brier", "ECE", "accuracy");
-    Map<String, ProbabilityMetrics> results = new LinkedHashMap<>();
+    Map<String, Scored> results = new LinkedHashMap<>();
     double[] noneFit = new double[1];
     double[] defaultFit = new double[1];
     PerceptronClassificationModel none = (PerceptronClassificationModel) timed(
         () -> perceptron("none").fit(d.train()), noneFit);
-    results.put("perceptron, calibration=none (raw link)", metrics(none, d.test()));
+    results.put(NONE, scored(none, d.test()));
     PerceptronClassificationModel sigmoid = (PerceptronClassificationModel) timed(
         () -> perceptron("sigmoid").fit(d.train()), defaultFit);
-    results.put("perceptron, sigmoid on the training rows (default)", metrics(sigmoid,
+    // The default trained on every row (the same weights as none's) where it fell back.
+    boolean crossFitted = Arrays.equals(weights(none), weights(sigmoid));
+    String rows = crossFitted ? "cross-fitted on 3 folds, too few held out"
+        : "on the 10% held out";
+    results.put(DEFAULT + rows + " (default)", scored(sigmoid, d.test()));
+    results.put("perceptron, isotonic " + rows, scored(perceptron("isotonic").fit(d.train()),
         d.test()));
-    results.put("perceptron, isotonic on the training rows",
-        metrics(perceptron("isotonic").fit(d.train()), d.test()));
 
-    Dataset<Row>[] split = d.train().randomSplit(new double[] {0.8, 0.2}, SPLIT_SEED);
-    PerceptronClassificationModel on80 = perceptron("none").fit(split[0]);
-    results.put("perceptron on 80%, sigmoid on 20% held out",
-        metrics(on80.calibrate(split[1], "sigmoid"), d.test()));
-    results.put("perceptron on 80%, isotonic on 20% held out",
-        metrics(on80.calibrate(split[1], "isotonic"), d.test()));
+    CalibrationRows rule = CalibrationRows.heldOut(CalibrationRows.HELD_OUT_SHARE,
+        new PerceptronClassifier().getSeed());
+    UserDefinedFunction heldOut = functions.udf((UDF2<Double, Vector, Boolean>) (label, x) ->
+        x instanceof SparseVector sv
+            ? rule.holdsSparse(label.intValue(), sv.indices(), sv.values(), sv.indices().length)
+            : rule.holdsDense(label.intValue(), x.toArray()), DataTypes.BooleanType);
+    Dataset<Row> marked = d.train().withColumn("held", heldOut.apply(col("label"),
+        col("features")));
+    PerceptronClassificationModel onOthers = perceptron("none").fit(
+        marked.filter(functions.not(col("held"))));
+    results.put("perceptron on the other 90%, sigmoid on the 10% held out (whatever their"
+        + " number)", scored(onOthers.calibrate(marked.filter(col("held")), "sigmoid"),
+        d.test()));
+    results.put(TRAINING_ROWS, scored(none.calibrate(d.train(), "sigmoid"), d.test()));
+
     double[] crossFit = new double[1];
-    results.put("perceptron, sigmoid cross-fitted (calibrationFolds=3)", metrics(timed(
+    results.put("perceptron, sigmoid cross-fitted (calibrationFolds=3)", scored(timed(
         () -> perceptron("sigmoid").setCalibrationFolds(3).fit(d.train()), crossFit), d.test()));
-    results.put("perceptron, isotonic cross-fitted (calibrationFolds=3)", metrics(
+    results.put("perceptron, isotonic cross-fitted (calibrationFolds=3)", scored(
         perceptron("isotonic").setCalibrationFolds(3).fit(d.train()), d.test()));
 
-    Dataset<Row> marked = d.train().withColumn("isValidation", rand(SPLIT_SEED).lt(0.2));
+    Dataset<Row> validation = d.train().withColumn("isValidation", rand(SPLIT_SEED).lt(0.2));
     results.put("perceptron, validationIndicatorCol 20% (early stopping + sigmoid)",
-        metrics(perceptron("sigmoid").setValidationIndicatorCol("isValidation").fit(marked),
+        scored(perceptron("sigmoid").setValidationIndicatorCol("isValidation").fit(validation),
             d.test()));
     double[] lrFit = new double[1];
     Model<?> lr = timed(() -> new LogisticRegression().fit(d.train()), lrFit);
-    results.put("MLlib LogisticRegression (defaults)", metrics(lr, d.test()));
+    results.put(LR, scored(lr, d.test()));
 
     double best = Double.POSITIVE_INFINITY;
-    for (Map.Entry<String, ProbabilityMetrics> e : results.entrySet()) {
-      ProbabilityMetrics m = e.getValue();
+    Scored ours = null;
+    for (Map.Entry<String, Scored> e : results.entrySet()) {
+      ProbabilityMetrics m = e.getValue().metrics();
       t.row(e.getKey(), Report.f("%.4f", m.logLoss()), Report.f("%.4f", m.brier()),
-          Report.f("%.4f", m.expectedCalibrationError()), Report.f("%.4f", accuracy(m)));
+          Report.f("%.4f", m.expectedCalibrationError()),
+          Report.f("%.4f", e.getValue().accuracy()));
       report.add("calibration", d.shape(), partitions, e.getKey(), "test_log_loss",
           m.logLoss(), "");
       report.add("calibration", d.shape(), partitions, e.getKey(), "test_brier", m.brier(), "");
       report.add("calibration", d.shape(), partitions, e.getKey(), "test_ece",
           m.expectedCalibrationError(), "");
-      if (e.getKey().startsWith("perceptron") && !e.getKey().contains("none")) {
+      report.add("calibration", d.shape(), partitions, e.getKey(), "test_accuracy",
+          e.getValue().accuracy(), "");
+      if (e.getKey().startsWith("perceptron") && !e.getKey().equals(NONE)) {
         best = Math.min(best, m.logLoss());
       }
-      System.err.printf(Locale.ROOT, "%s %s: log-loss %.4f, Brier %.4f, ECE %.4f%n",
-          d.shape().name, e.getKey(), m.logLoss(), m.brier(), m.expectedCalibrationError());
+      // The default's own row (other sigmoid rows share its prefix).
+      if (e.getKey().startsWith(DEFAULT) && e.getKey().endsWith("(default)")) {
+        ours = e.getValue();
+      }
+      System.err.printf(Locale.ROOT, "%s %s: log-loss %.4f, Brier %.4f, ECE %.4f, accuracy"
+          + " %.4f%n", d.shape().name, e.getKey(), m.logLoss(), m.brier(),
+          m.expectedCalibrationError(), e.getValue().accuracy());
     }
     report.add("calibration", d.shape(), partitions, "calibration=none", "fit_seconds",
         noneFit[0], "s");
@@ -223,18 +259,39 @@ final class CalibrationBench {
         lrFit[0], "s");
     report.add("calibration", d.shape(), partitions, "calibrationFolds=3", "fit_seconds",
         crossFit[0], "s");
-    double ours = results.get("perceptron, sigmoid on the training rows (default)").logLoss();
-    double theirs = results.get("MLlib LogisticRegression (defaults)").logLoss();
+    Scored old = results.get(TRAINING_ROWS);
+    Scored theirs = results.get(LR);
     targets.row(d.shape().name + (d.shape().numClasses > 2 ? " (K=" + d.shape().numClasses + ")"
-        : ""), Report.f("%.4f", ours), Report.f("%.4f", best), Report.f("%.4f", theirs),
-        Report.f("%.3f", ours / theirs), Report.f("%.2f", noneFit[0]),
-        Report.f("%.2f", defaultFit[0]), Report.f("%.3f", defaultFit[0] / noneFit[0]));
+        : ""), crossFitted ? "3 folds" : "10% held out",
+        Report.f("%.4f", ours.metrics().logLoss()), Report.f("%.4f", old.metrics().logLoss()),
+        Report.f("%.4f", best), Report.f("%.4f", theirs.metrics().logLoss()),
+        Report.f("%.3f", ours.metrics().logLoss() / theirs.metrics().logLoss()),
+        Report.f("%.4f", ours.accuracy()), Report.f("%.4f", results.get(NONE).accuracy()),
+        Report.f("%.2f", noneFit[0]), Report.f("%.2f", defaultFit[0]),
+        Report.f("%.3f", defaultFit[0] / noneFit[0]));
     report.markdown("### " + d.shape().name + " (" + d.shape().describe() + ")\n\n")
         .markdown(Report.f("Fit time: calibration=none %.2f s, sigmoid (default) %.2f s,"
             + " sigmoid with calibrationFolds=3 %.2f s, LR %.2f s.\n\n", noneFit[0],
             defaultFit[0], crossFit[0], lrFit[0])).markdown(t.toString());
     report.flush();
   }
+
+  /** The model's coefficients and intercepts, in one array. */
+  private static double[] weights(PerceptronClassificationModel m) {
+    double[] w = m.numClasses() == 2 ? m.coefficients().toArray()
+        : m.coefficientMatrix().toArray();
+    double[] b = m.numClasses() == 2 ? new double[] {m.intercept()}
+        : m.interceptVector().toArray();
+    double[] out = Arrays.copyOf(w, w.length + b.length);
+    System.arraycopy(b, 0, out, w.length, b.length);
+    return out;
+  }
+
+  private static final String NONE = "perceptron, calibration=none (raw link)";
+  private static final String DEFAULT = "perceptron, sigmoid ";
+  private static final String TRAINING_ROWS = "perceptron, sigmoid on the training rows' own"
+      + " scores (the previous default)";
+  private static final String LR = "MLlib LogisticRegression (defaults)";
 
   private PerceptronClassifier perceptron(String calibration) {
     return new PerceptronClassifier().setCalibration(calibration);
@@ -253,29 +310,17 @@ final class CalibrationBench {
     return model;
   }
 
-  private static ProbabilityMetrics metrics(Model<?> model, Dataset<Row> test) {
-    List<Row> rows = model.transform(test).select(col("label"), col("probability"))
-        .collectAsList();
+  /** The probability metrics and the accuracy of the prediction column on {@code test}. */
+  private static Scored scored(Model<?> model, Dataset<Row> test) {
+    List<Row> rows = model.transform(test).select(col("label"), col("probability"),
+        col("prediction")).collectAsList();
     int k = rows.isEmpty() ? 2 : rows.get(0).<Vector>getAs(1).size();
     ProbabilityMetrics m = new ProbabilityMetrics(k);
+    long right = 0;
     for (Row r : rows) {
       m.add(r.<Vector>getAs(1).toArray(), (int) r.getDouble(0), 1.0);
+      right += r.getDouble(2) == r.getDouble(0) ? 1 : 0;
     }
-    return m;
-  }
-
-  /** The accuracy of the arg-max of the probabilities: Σ_b acc_b·W_b / W. */
-  private static double accuracy(ProbabilityMetrics m) {
-    double[] w = m.binWeights();
-    double[] acc = m.binAccuracies();
-    double right = 0;
-    double total = 0;
-    for (int b = 0; b < w.length; b++) {
-      if (w[b] > 0) {
-        right += acc[b] * w[b];
-        total += w[b];
-      }
-    }
-    return right / total;
+    return new Scored(m, rows.isEmpty() ? Double.NaN : (double) right / rows.size());
   }
 }

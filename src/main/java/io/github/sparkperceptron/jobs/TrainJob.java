@@ -211,13 +211,11 @@ public final class TrainJob implements Callable<Integer> {
   /**
    * Whether the data take the one-pass path: text files, read by the workers straight into the
    * training blocks. Parquet (already binary: no text to parse, and Spark's columnar reader
-   * splits it by row groups), a validation file (its rows join the training rows' workers),
-   * --partitions (a repartition of the rows) and --calibration-folds (fold models train on
-   * filtered rows) take the DataFrame path.
+   * splits it by row groups), a validation file (its rows join the training rows' workers) and
+   * --partitions (a repartition of the rows) take the DataFrame path.
    */
   boolean onePass(PerceptronClassifier estimator) {
-    return input.format != DataFormat.parquet && validationPath == null && partitions == 0
-        && estimator.getCalibrationFolds() < 2;
+    return input.format != DataFormat.parquet && validationPath == null && partitions == 0;
   }
 
   /**

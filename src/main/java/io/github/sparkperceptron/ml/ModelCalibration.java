@@ -3,6 +3,7 @@ package io.github.sparkperceptron.ml;
 import io.github.sparkperceptron.internal.blocks.BlockProbabilities;
 import io.github.sparkperceptron.internal.blocks.TrainingInput;
 import io.github.sparkperceptron.internal.calibration.CalibrationMethod;
+import io.github.sparkperceptron.internal.calibration.CalibrationRows;
 import io.github.sparkperceptron.internal.calibration.Calibrator;
 import io.github.sparkperceptron.internal.calibration.ScoreSample;
 import io.github.sparkperceptron.internal.plan.TrainingPlan;
@@ -10,61 +11,69 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.ml.param.ParamMap;
-import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.functions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The last step of {@code fit}: the model's calibrator (param {@code calibration}), fitted on the
- * scores of its calibration rows after training, in one Spark job over the cached blocks
- * ({@link BlockProbabilities#sample}).
+ * scores of rows the perceptron did not train on, after training, each in one Spark job over
+ * cached blocks ({@link BlockProbabilities#sample}):
  *
- * <p>The calibration rows are the {@code validationIndicatorCol} rows when that is set: rows the
- * perceptron never trained on (it only chose its best epoch by their accuracy). Otherwise they are
- * the training rows themselves, with Platt's smoothed targets, so that the perceptron still
- * trains on every row and its weights and predictions stay what they are without calibration;
- * BENCHMARKS.md (issue 33) measures that choice against a held-out share and cross-fitting. The
- * weights never depend on the calibrator: it only maps scores to probabilities.
+ * <pre>
+ * validationIndicatorCol set    its rows (the perceptron only chose its best epoch by them)
+ * calibrationFolds = k &gt;= 2     cross-fitting: k fold models, each trained on the rows outside
+ *                               one fold of a seeded row hash, score that fold; the model
+ *                               trains on every row
+ * neither (the default)         the held-out share of the rows the conversion kept apart
+ *                               ({@link CalibrationRows}: 10%, never trained on); where those
+ *                               hold too few rows of some class, the model trains on every row
+ *                               and the calibrator is cross-fitted on 3 folds instead
+ * </pre>
+ *
+ * BENCHMARKS.md (issue 33) measures these choices against each other and against MLlib's and
+ * scikit-learn's probabilities. The fold models are trained with the estimator's params on the
+ * same input converted again ({@link TrainingInput#crossFitFold}), so the text files of the jobs'
+ * one-pass reading cross-fit as a DataFrame does.
  */
 final class ModelCalibration {
   private static final Logger LOG = LoggerFactory.getLogger(ModelCalibration.class);
-
-  /**
-   * Below this many training rows per weight, calibrating on the training rows' own scores warns:
-   * on 10,000 generated sparse rows of 10,000 features their sigmoid gave a test log-loss of 2.95
-   * where held-out rows gave 0.60 (BENCHMARKS.md, issue 33); at 5 rows per weight still 0.46
-   * against 0.39.
-   */
-  static final int OVERCONFIDENT_ROWS_PER_WEIGHT = 10;
 
   private ModelCalibration() {
   }
 
   /**
-   * The calibrator {@code method} fits for {@code model} on {@code input}'s calibration rows.
+   * The calibrator {@code estimator}'s {@code calibration} fits for {@code model}, trained on
+   * {@code input}'s training rows, on the calibration rows its params choose (see the class).
    *
-   * @param validationCol the validation indicator column, or "" (calibrate on training rows)
    * @throws IllegalArgumentException naming the rows when they cannot be calibrated (one class
-   *     only, among them)
+   *     only among the validation rows; a fold without a class the model has)
    */
-  static Calibrator fit(CalibrationMethod method, TrainingInput input,
-      PerceptronClassificationModel model, String validationCol) {
-    boolean validation = !validationCol.isEmpty();
-    long weights = (long) (model.numClasses() == 2 ? 1 : model.numClasses())
-        * (model.numFeatures() + 1L);
-    if (!validation && method != CalibrationMethod.NONE
-        && input.numRows() < OVERCONFIDENT_ROWS_PER_WEIGHT * weights) {
-      LOG.warn("calibration={} on the training rows' own scores: {} rows for {} weights, where a"
-          + " perceptron can come close to separating its training rows, whose scores then"
-          + " overstate its confidence on new rows (BENCHMARKS.md, issue 33); calibrate on rows"
-          + " it did not train on: validationIndicatorCol, or model.calibrate(heldOutRows, \"{}\")",
-          method.paramValue(), input.numRows(), weights, method.paramValue());
+  static Calibrator fit(PerceptronClassifier estimator, TrainingInput input,
+      PerceptronClassificationModel model) {
+    CalibrationMethod method = estimator.calibrationValue();
+    if (method == CalibrationMethod.NONE) {
+      return Calibrator.none(model.numClasses());
     }
-    return fit(method, input, model, validation, validation ? "the validation rows"
-        + " (validationIndicatorCol '" + validationCol + "')" : "the training rows");
+    String validationCol = estimator.getValidationIndicatorCol();
+    if (!validationCol.isEmpty()) {
+      return fit(method, input, model, true, "the validation rows (validationIndicatorCol '"
+          + validationCol + "')");
+    }
+    if (estimator.getCalibrationFolds() >= 2) {
+      return crossFitted(estimator, input, model, estimator.getCalibrationFolds(), null);
+    }
+    if (input.calibrationRows().isHeldOutShare()) {
+      return fit(method, input, model, true, input.calibrationRows().describe() + ", never"
+          + " trained on");
+    }
+    String why = input.calibrationFallback() != null ? input.calibrationFallback()
+        : "the training held no rows out";
+    LOG.info("calibration={}: {}, so the model trains on every row and the calibrator is"
+        + " cross-fitted on {} folds ({} more fits of this small training; BENCHMARKS.md, issue"
+        + " 33)", method.paramValue(), why, CalibrationRows.FALLBACK_FOLDS,
+        CalibrationRows.FALLBACK_FOLDS);
+    return crossFitted(estimator, input, model, CalibrationRows.FALLBACK_FOLDS, why);
   }
 
   /**
@@ -74,8 +83,10 @@ final class ModelCalibration {
    */
   static PerceptronClassificationModel onRows(PerceptronClassificationModel model,
       Dataset<?> dataset, CalibrationMethod method) {
+    // calibration=none: every given row is read as a training row (none held out).
     PerceptronClassifier columns = new PerceptronClassifier().setLabelCol(model.getLabelCol())
-        .setFeaturesCol(model.getFeaturesCol()).setWeightCol(model.getWeightCol());
+        .setFeaturesCol(model.getFeaturesCol()).setWeightCol(model.getWeightCol())
+        .setCalibration("none");
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(
         dataset.sparkSession().sparkContext());
     try (TrainingInput input = TrainingInput.prepare(dataset,
@@ -91,37 +102,36 @@ final class ModelCalibration {
     }
   }
 
-  /** The column that holds each row's fold while fold models are trained. */
-  private static final String FOLD = "__spark_perceptron_calibration_fold";
-
   /**
-   * Cross-fitted calibration (param {@code calibrationFolds} = k ≥ 2): k fold models, each
-   * trained with {@code estimator}'s params (calibration none) on the rows outside one fold,
-   * score that fold's rows; the calibrator of {@code model} (trained on every row) is fitted on
-   * all k folds' scores, joined in fold order. A row's fold is xxhash64(label, features, seed)
-   * mod k: a function of the row and the seed alone, whatever the partitioning or order, so the
-   * same data and seed give the same folds (and, the fold models being reproducible, the same
-   * calibrator).
+   * Cross-fitted calibration: {@code k} fold models, each trained with {@code estimator}'s params
+   * (calibration none, no checkpoints) on the rows outside one fold, score that fold's rows; the
+   * calibrator of {@code model} (trained on every row) is fitted on all k folds' scores, joined
+   * in fold order. A row's fold is ⌊u·k⌋ of its seeded hash u ({@link CalibrationRows}): a
+   * function of the row and the seed alone, whatever the partitioning, so the same data, workers
+   * and seed give the same folds and (the fold models being reproducible) the same calibrator.
+   *
+   * @param fallback why the default cross-fits (then a fold that cannot be fitted leaves the
+   *     model uncalibrated, with a warning), or null for {@code calibrationFolds} (then it stops
+   *     the fit with a message)
    */
-  static Calibrator crossFitted(PerceptronClassifier estimator, Dataset<?> dataset,
-      PerceptronClassificationModel model) {
-    int k = estimator.getCalibrationFolds();
+  static Calibrator crossFitted(PerceptronClassifier estimator, TrainingInput input,
+      PerceptronClassificationModel model, int k, String fallback) {
     CalibrationMethod method = estimator.calibrationValue();
-    Dataset<Row> marked = dataset.toDF().withColumn(FOLD, functions.pmod(functions.xxhash64(
-        functions.col(estimator.getLabelCol()), functions.col(estimator.getFeaturesCol()),
-        functions.lit(estimator.getSeed())), functions.lit(k)));
     PerceptronClassifier foldEstimator = estimator.copy(ParamMap.empty()).setCalibration("none")
         .setCalibrationFolds(0).setCheckpointDir("").setEpochListener(null);
-    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(
-        dataset.sparkSession().sparkContext());
+    String asked = fallback == null ? "calibrationFolds=" + k
+        : "calibration=" + method.paramValue() + " cross-fitted on " + k + " folds";
     List<ScoreSample> parts = new ArrayList<>();
     for (int f = 0; f < k; f++) {
-      Column inFold = functions.col(FOLD).equalTo(f);
-      PerceptronClassificationModel foldModel = foldEstimator.fit(marked.filter(
-          functions.not(inFold)));
-      try (TrainingInput rows = TrainingInput.prepare(marked.filter(inFold),
-          TrainingPlan.forFit(jsc, foldEstimator.trainingConfig()))) {
-        parts.add(BlockProbabilities.sample(rows, foldModel.predictor(), false));
+      try (TrainingInput rows = input.crossFitFold(f, k, estimator.getSeed())) {
+        String lacking = lacking(rows, input, model.numClasses());
+        if (lacking != null) {
+          return refuse(asked + ": the rows outside fold " + f + " " + lacking, fallback, model);
+        }
+        LOG.info("Cross-fitting: fold model {} of {}, trained on the {} rows outside fold {},"
+            + " scores its {} rows", f + 1, k, rows.numRows(), f, rows.validationRows());
+        PerceptronClassificationModel foldModel = foldEstimator.fit(rows);
+        parts.add(BlockProbabilities.sample(rows, foldModel.predictor(), true));
       }
     }
     ScoreSample sample = ScoreSample.concat(model.numClasses(), parts);
@@ -129,12 +139,42 @@ final class ModelCalibration {
     try {
       calibrator = Calibrator.fit(method, sample);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("calibration=" + method.paramValue() + " on the"
-          + " out-of-fold scores of " + k + " folds: " + e.getMessage(), e);
+      return refuse(asked + ", on the out-of-fold scores: " + e.getMessage(), fallback, model);
     }
     LOG.info("Calibrated {} on the out-of-fold scores of {} folds ({} rows scored): {}",
         model.uid(), k, sample.size(), calibrator);
     return calibrator;
+  }
+
+  /**
+   * What the training rows of a fold lack for a fold model of the model's classes (a class of
+   * the training rows, or any row), or null.
+   */
+  private static String lacking(TrainingInput fold, TrainingInput all, int numClasses) {
+    if (fold.numClasses() != numClasses || fold.numRows() == 0) {
+      return "hold too few rows to train a " + numClasses + "-class model";
+    }
+    for (int c = 0; c < all.classCounts.length; c++) {
+      if (all.classCounts[c] > 0 && fold.classCounts[c] == 0) {
+        return "hold no row of class " + c;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The uncalibrated link with a warning where the default fell back to cross-fitting; else
+   * the problem, as an error naming the way out.
+   */
+  private static Calibrator refuse(String problem, String fallback,
+      PerceptronClassificationModel model) {
+    if (fallback == null) {
+      throw new IllegalArgumentException(problem + "; use fewer folds, or calibration=none");
+    }
+    LOG.warn("{} ({}), so the model keeps the uncalibrated link (calibration=none); calibrate it"
+        + " on rows it did not train on with model.calibrate(rows, method), or give it"
+        + " validation rows (validationIndicatorCol)", problem, fallback);
+    return Calibrator.none(model.numClasses());
   }
 
   private static Calibrator fit(CalibrationMethod method, TrainingInput input,

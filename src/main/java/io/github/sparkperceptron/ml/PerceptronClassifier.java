@@ -3,6 +3,7 @@ package io.github.sparkperceptron.ml;
 import io.github.sparkperceptron.internal.blocks.InputChecks;
 import io.github.sparkperceptron.internal.blocks.TrainingInput;
 import io.github.sparkperceptron.internal.calibration.CalibrationMethod;
+import io.github.sparkperceptron.internal.calibration.CalibrationRows;
 import io.github.sparkperceptron.internal.engine.EpochCallback;
 import io.github.sparkperceptron.internal.engine.MixingLoop;
 import io.github.sparkperceptron.internal.engine.TrainingResult;
@@ -272,7 +273,7 @@ public non-sealed class PerceptronClassifier
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(dataset.sparkSession().sparkContext());
     try (TrainingInput input = TrainingInput.prepare(dataset,
         TrainingPlan.forFit(jsc, trainingConfig()))) {
-      return trainOn(input, dataset);
+      return trainOn(input);
     }
   }
 
@@ -283,12 +284,7 @@ public non-sealed class PerceptronClassifier
    */
   PerceptronClassificationModel fit(TrainingInput input) {
     checkParams();
-    if (getCalibrationFolds() >= 2) {
-      throw new IllegalArgumentException("calibrationFolds=" + getCalibrationFolds()
-          + " trains fold models on the rows as a DataFrame, which this one-pass reading does"
-          + " not keep; fit a DataFrame, or set calibrationFolds=0");
-    }
-    PerceptronClassificationModel model = trainOn(input, null);
+    PerceptronClassificationModel model = trainOn(input);
     model.setParent(this);
     copyValues(model, extractParamMap());
     return model.withCalibration(model.calibrator());
@@ -322,10 +318,10 @@ public non-sealed class PerceptronClassifier
   }
 
   /**
-   * The mixing loop over the blocks, then the model, its summary and its calibrator;
-   * {@code dataset} (the rows as a DataFrame, or null) serves cross-fitted calibration.
+   * The mixing loop over the blocks' training rows, then the model, its summary and its
+   * calibrator (on the rows the blocks hold apart, or cross-fitted: {@link ModelCalibration}).
    */
-  private PerceptronClassificationModel trainOn(TrainingInput input, Dataset<?> dataset) {
+  private PerceptronClassificationModel trainOn(TrainingInput input) {
     UpdateRule rule = updateRuleValue();
     TrainingConfig config = input.plan().config();
     LearnerConfig learner = config.learner(input.numFeatures(), input.numClasses(),
@@ -363,10 +359,7 @@ public non-sealed class PerceptronClassifier
     PerceptronClassificationModel model = PerceptronClassificationModel.fromStateWeights(uid(),
         learner.numClasses(), learner.numFeatures(), result.modelWeights(), result.vote());
     model.setSummary(new PerceptronTrainingSummary(result, rule.isPassiveAggressive()));
-    return model.withCalibration(getCalibrationFolds() >= 2
-        && calibrationValue() != CalibrationMethod.NONE
-        ? ModelCalibration.crossFitted(this, dataset, model)
-        : ModelCalibration.fit(calibrationValue(), input, model, getValidationIndicatorCol()));
+    return model.withCalibration(ModelCalibration.fit(this, input, model));
   }
 
   /**
@@ -376,6 +369,7 @@ public non-sealed class PerceptronClassifier
   TrainingConfig trainingConfig() {
     TrainingConfig.Builder b = TrainingConfig.builder().name(uid())
         .columns(getLabelCol(), getFeaturesCol(), getWeightCol(), getValidationIndicatorCol())
+        .calibrationRows(heldOutCalibrationRows())
         .numWorkers(getNumWorkers())
         .visitOrder(getShuffle(), shuffleScopeValue(), getSeed())
         .learner(updateRuleValue(), getStepSize(), getAggressiveness(), getFitIntercept(),
@@ -390,6 +384,19 @@ public non-sealed class PerceptronClassifier
       b.initialWeights(initial.numClasses(), initial.numFeatures(), initial::toStateWeights);
     }
     return b.build();
+  }
+
+  /**
+   * The rows the training holds out to calibrate on: a seeded {@value CalibrationRows#HELD_OUT_PERCENT}%
+   * share when a calibrator is asked for and neither validation rows nor folds choose its rows
+   * (see {@link ModelCalibration}); else none, so that calibration=none, validation rows and
+   * cross-fitting train on the rows they always did.
+   */
+  private CalibrationRows heldOutCalibrationRows() {
+    return calibrationValue() != CalibrationMethod.NONE && getValidationIndicatorCol().isEmpty()
+        && getCalibrationFolds() < 2
+        ? CalibrationRows.heldOut(CalibrationRows.HELD_OUT_SHARE, getSeed())
+        : CalibrationRows.NONE;
   }
 
   /**
@@ -414,7 +421,8 @@ public non-sealed class PerceptronClassifier
    * Left out: where and how often checkpoints are written and where the data are cached, which
    * do not change the training, numWorkers, which enters resolved (an automatic numWorkers is
    * the cluster's task slots), and calibration and calibrationFolds, which act after the epochs a
-   * checkpoint holds (so checkpoints written before they existed still resume).
+   * checkpoint holds (so checkpoints written before they existed still resume); the rows the
+   * default calibration holds out of training change the data's identity, which is hashed.
    */
   List<Param<?>> fingerprintedParams() {
     List<Param<?>> skipped = List.of(checkpointDir(), checkpointInterval(), numWorkers(),

@@ -36,10 +36,10 @@ final class PerceptronParamSet implements Serializable {
   /** Default of {@code validationPatience}. */
   static final int DEFAULT_VALIDATION_PATIENCE = 3;
   /**
-   * Default of {@code calibration}: Platt's sigmoid (temperature scaling for K classes) costs one
-   * pass of scoring after training and leaves the weights and predictions as they are; its test
-   * log-loss beats the raw link's on most data sets and is within 5% of LogisticRegression's on
-   * every binary one measured (BENCHMARKS.md, issue 33).
+   * Default of {@code calibration}: Platt's sigmoid (temperature scaling for K classes), fitted on
+   * a seeded 10% of the rows held out of training (one pass of scoring over them after
+   * training), or cross-fitted on small data; its test log-loss is measured against the raw
+   * link's, LogisticRegression's and scikit-learn's in BENCHMARKS.md (issue 33).
    */
   static final CalibrationMethod DEFAULT_CALIBRATION = CalibrationMethod.SIGMOID;
 
@@ -165,18 +165,21 @@ final class PerceptronParamSet implements Serializable {
 
     calibration = new Param<>(owner, "calibration",
         "how the raw scores become the probabilityCol: "
-            + ParamValue.describe(CalibrationMethod.class) + ". Fitted after training on the"
-            + " validationIndicatorCol rows when that is set (rows the perceptron did not train"
-            + " on), else on the training rows' own scores; the weights and the predictions do"
-            + " not depend on it (default " + DEFAULT_CALIBRATION.paramValue() + ")",
+            + ParamValue.describe(CalibrationMethod.class) + ". Fitted after training on rows"
+            + " the perceptron did not train on: the validationIndicatorCol rows when that is"
+            + " set, the out-of-fold scores with calibrationFolds, else a seeded 10% of the rows"
+            + " held out of training (a hash of each row), or, where those hold fewer than 50"
+            + " rows of a class, out-of-fold scores of 3 folds with the model trained on every"
+            + " row. none trains on every row (default " + DEFAULT_CALIBRATION.paramValue()
+            + ")",
         ParamChecks.oneOf("calibration", CalibrationMethod.class));
     calibrationFolds = new IntParam(owner, "calibrationFolds",
         "k >= 2: fit the calibrator on out-of-fold scores instead (cross-fitting, as"
             + " scikit-learn's CalibratedClassifierCV with ensemble=False): k more perceptrons,"
             + " each trained on the rows outside one of k folds (a seeded hash of each row's"
-            + " label and features), score that fold; the model itself still trains on every row."
-            + " Costs k more fits; needs the rows as a DataFrame and no validationIndicatorCol."
-            + " 0 = off (>= 0, not 1)",
+            + " class and features), score that fold; the model itself trains on every row."
+            + " Costs k more fits; not with validationIndicatorCol. 0 = the default's held-out"
+            + " rows (>= 0, not 1)",
         ParamChecks.intAtLeast("calibrationFolds", 0, "0 = off; at least 2 folds otherwise"));
 
     owner.setDefault(maxIter, DEFAULT_MAX_ITER);

@@ -88,7 +88,10 @@ final class BarrierOracle {
     boolean weighted = variant.equals("weights") || variant.equals("balanced");
     boolean intercept = !variant.equals("no-intercept");
     List<Double> w = weights(rows.size());
-    PerceptronClassifier estimator = new PerceptronClassifier().setMixing(mixing)
+    // calibration=none: every row trains, one training per fit (the default holds
+    // rows out to calibrate on, or cross-fits small data).
+    PerceptronClassifier estimator = new PerceptronClassifier().setCalibration("none")
+        .setMixing(mixing)
         .setMixingRounds(rounds).setAveraging(averaging).setFitIntercept(intercept)
         .setNumWorkers(workers).setMaxIter(EPOCHS).setTol(0.0).setSeed(SEED);
     NaiveMixingSimulation naive = new NaiveMixingSimulation(Examples.dense(rows),
@@ -127,8 +130,8 @@ final class BarrierOracle {
     Dataset<Row> frame = weighted ? TestData.frameInOrder(spark, rows, w, workers)
         : TestData.frameInOrder(spark, rows, workers);
     if (variant.equals("warm")) {
-      PerceptronClassificationModel initial = new PerceptronClassifier().setMixing("mistakes")
-          .setNumWorkers(workers).setMaxIter(2).setSeed(5).fit(frame);
+      PerceptronClassificationModel initial = new PerceptronClassifier().setCalibration("none")
+          .setMixing("mistakes").setNumWorkers(workers).setMaxIter(2).setSeed(5).fit(frame);
       estimator.setInitialModel(initial);
       double[] start = initial.toStateWeights();
       naive.startingFrom(start, new double[start.length], 0.0);
@@ -168,7 +171,8 @@ final class BarrierOracle {
         .classes(k).run(20);
     assertEquals(restarts, naive.restarts, "the case restarts as intended");
     PerceptronClassificationModel model = BarrierPath.fit(spark, new PerceptronClassifier()
-        .setMixing("momentum").setMixingRounds(rounds).setNumWorkers(workers).setMaxIter(20)
+        .setCalibration("none").setMixing("momentum").setMixingRounds(rounds)
+        .setNumWorkers(workers).setMaxIter(20)
         .setTol(0.0).setSeed(seed), TestData.frameInOrder(spark, data.examples, workers));
     assertEquals(naive.epochsRun, model.summary().totalIterations());
     assertArrayEquals(naive.model(), model.toStateWeights(), 0.0);

@@ -8,6 +8,7 @@ import io.github.sparkperceptron.internal.calibration.CalibrationMethod;
 import io.github.sparkperceptron.internal.calibration.IsotonicSteps;
 import io.github.sparkperceptron.internal.calibration.PlattScaling;
 import io.github.sparkperceptron.internal.ml.EngineBridge;
+import io.github.sparkperceptron.testing.CalibrationHash;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
 import java.util.ArrayList;
@@ -17,7 +18,10 @@ import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.api.java.UDF2;
+import org.apache.spark.sql.expressions.UserDefinedFunction;
 import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataTypes;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -83,24 +87,10 @@ class CalibrationFitTest {
   }
 
   /**
-   * Without validation rows, the training rows' own scores: Platt's fit of every training row's
-   * margin (the cached rows may be stored in another order, which moves the fit by rounding).
-   */
-  @Test
-  void withoutValidationRowsTheTrainingRowsScoresAreFitted() {
-    PerceptronClassificationModel model = new PerceptronClassifier().setNumWorkers(2)
-        .setMaxIter(4).fit(TestData.frame(SPARK, cancer, 2));
-    double[] m = margins(model, cancer);
-    double[] ab = PlattScaling.fit(m, labels(cancer), ones(m.length),
-        m.length);
-    // Newton's minimum of sums of 455 terms in two orders: equal to about 1e-12 of their size.
-    assertArrayEquals(ab, model.calibrator().parameters(), 1e-9);
-  }
-
-  /**
-   * calibrationFolds=3: the sigmoid of the out-of-fold margins, rebuilt here from Spark's own
-   * xxhash64 folds, three fold models fitted through the public API and their predictRaw; the
-   * model's weights are those of a fit without calibration. The fit's rows may be stored in
+   * calibrationFolds=3: the sigmoid of the out-of-fold margins, rebuilt here from the folds of
+   * the row hash recomputed from its formula ({@link CalibrationHash}: fold ⌊3u⌋), three fold
+   * models fitted through the public API on the rows outside each fold and their predictRaw;
+   * the model's weights are those of a fit without calibration. The fit's rows may be stored in
    * another order within a fold, which moves Newton's minimum by rounding only.
    */
   @Test
@@ -113,9 +103,10 @@ class CalibrationFitTest {
     assertArrayEquals(estimator.copy(org.apache.spark.ml.param.ParamMap.empty())
         .setCalibration("none").fit(data).coefficients().toArray(),
         model.coefficients().toArray(), 0.0);
-    Dataset<Row> folds = data.withColumn("fold", functions.pmod(functions.xxhash64(
-        functions.col("label"), functions.col("features"), functions.lit(5L)),
-        functions.lit(3)));
+    UserDefinedFunction fold = functions.udf((UDF2<Double, Vector, Integer>) (label, x) ->
+        (int) (CalibrationHash.unit(5L, label, x) * 3), DataTypes.IntegerType);
+    Dataset<Row> folds = data.withColumn("fold", fold.apply(functions.col("label"),
+        functions.col("features")));
     List<Double> margins = new ArrayList<>();
     List<Integer> classes = new ArrayList<>();
     for (int f = 0; f < 3; f++) {

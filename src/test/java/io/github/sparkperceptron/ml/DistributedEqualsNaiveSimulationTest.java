@@ -33,7 +33,9 @@ class DistributedEqualsNaiveSimulationTest {
 
   private static double[] fitted(Dataset<Row> frame, String mixing, int rounds,
       boolean averaged, boolean fitIntercept, int epochs, long seed) {
-    PerceptronClassificationModel model = new PerceptronClassifier()
+    // calibration=none: every row trains, one training per fit (the default holds
+    // rows out to calibrate on, or cross-fits small data).
+    PerceptronClassificationModel model = new PerceptronClassifier().setCalibration("none")
         .setMixing(mixing).setMixingRounds(rounds).setAveraging(averaged ? "average" : "none")
         .setFitIntercept(fitIntercept).setMaxIter(epochs).setTol(0.0).setSeed(seed)
         .setNumWorkers(frame.rdd().getNumPartitions()).fit(frame);
@@ -88,7 +90,7 @@ class DistributedEqualsNaiveSimulationTest {
     }
     assertTrue(perWorker[0].chunkRows * 3 < n / workers,
         "several chunks per worker");
-    PerceptronClassificationModel model = new PerceptronClassifier()
+    PerceptronClassificationModel model = new PerceptronClassifier().setCalibration("none")
         .setMixing(mixing).setMixingRounds(rounds).setMaxIter(4).setTol(0.0).setSeed(seed)
         .setShuffleScope("chunks").setNumWorkers(workers).fit(TestData.frameInOrder(SPARK, examples, workers));
     double[] w = model.coefficients().toArray();
@@ -128,7 +130,7 @@ class DistributedEqualsNaiveSimulationTest {
       TestData.Separable data = TestData.separable(seed, 600, 6, 0.08, 2);
       for (int workers : seed == 3 ? new int[] {8} : new int[] {4}) {
         Dataset<Row> frame = TestData.frameInOrder(SPARK, data.examples, workers);
-        PerceptronClassificationModel model = new PerceptronClassifier()
+        PerceptronClassificationModel model = new PerceptronClassifier().setCalibration("none")
             .setMixing("momentum").setAveraging("none").setFitIntercept(false).setMaxIter(200)
             .setTol(0.0).setSeed(seed).setNumWorkers(workers).fit(frame);
         assertTrue(model.summary().converged(), "separable data must converge");

@@ -90,7 +90,10 @@ class MomentumEqualsNaiveSimulationTest {
     int epochs = 3;
     boolean weighted = variant.equals("weights") || variant.equals("balanced");
     List<Double> w = weights(rows.size());
-    PerceptronClassifier estimator = new PerceptronClassifier().setMixing("momentum")
+    // calibration=none: every row trains, one training per fit (the default holds
+    // rows out to calibrate on, or cross-fits small data).
+    PerceptronClassifier estimator = new PerceptronClassifier().setCalibration("none")
+        .setMixing("momentum")
         .setMixingRounds(rounds).setNumWorkers(workers).setMaxIter(epochs).setTol(0.0)
         .setSeed(seed);
     NaiveMixingSimulation naive = new NaiveMixingSimulation(Examples.dense(rows),
@@ -146,9 +149,10 @@ class MomentumEqualsNaiveSimulationTest {
     int d = rows.get(0).features.size();
     int k = name.equals("iris") ? 3 : 2;
     Dataset<Row> frame = TestData.frameInOrder(SPARK, rows, 4);
-    PerceptronClassificationModel initial = new PerceptronClassifier().setMixing("mistakes")
-        .setNumWorkers(4).setMaxIter(2).setSeed(5).fit(frame);
-    PerceptronClassificationModel warm = new PerceptronClassifier().setMixing("momentum")
+    PerceptronClassificationModel initial = new PerceptronClassifier().setCalibration("none")
+        .setMixing("mistakes").setNumWorkers(4).setMaxIter(2).setSeed(5).fit(frame);
+    PerceptronClassificationModel warm = new PerceptronClassifier().setCalibration("none")
+        .setMixing("momentum")
         .setMixingRounds(4).setNumWorkers(4).setMaxIter(3).setTol(0.0).setSeed(31)
         .setInitialModel(initial).fit(frame);
     double[] start = initial.toStateWeights();
@@ -175,7 +179,8 @@ class MomentumEqualsNaiveSimulationTest {
         d);
     int workers = 4;
     int rounds = 3;
-    PerceptronClassificationModel model = new PerceptronClassifier().setAveraging("vote")
+    PerceptronClassificationModel model = new PerceptronClassifier().setCalibration("none")
+        .setAveraging("vote")
         .setMixing("momentum").setMixingRounds(rounds).setNumWorkers(workers).setMaxIter(3)
         .setTol(0.0).setSeed(13).fit(TestData.frameInOrder(SPARK, rows, workers));
     assertTrue(model.isVoted());
@@ -231,7 +236,8 @@ class MomentumEqualsNaiveSimulationTest {
         .run(epochs);
     assertEquals(restarts, naive.restarts);
     try (LogCapture log = LogCapture.of(MixingLoop.class)) {
-      PerceptronClassificationModel model = new PerceptronClassifier().setMixing("momentum")
+      PerceptronClassificationModel model = new PerceptronClassifier().setCalibration("none")
+          .setMixing("momentum")
           .setMixingRounds(rounds).setNumWorkers(workers).setMaxIter(epochs).setTol(0.0)
           .setSeed(seed).fit(TestData.frameInOrder(SPARK, rows, workers));
       assertArrayEquals(naive.model(), model.toStateWeights(), 0.0);

@@ -82,7 +82,9 @@ class OnePartitionEqualsSerialTest {
     naive.train(serial.xs, serial.labels, epochs, serial.orders);
 
     Dataset<Row> frame = TestData.frameInOrder(SPARK, examples, 1);
-    PerceptronClassificationModel model = new PerceptronClassifier()
+    // calibration=none: every row trains, one training per fit (the default holds
+    // rows out to calibrate on, or cross-fits small data).
+    PerceptronClassificationModel model = new PerceptronClassifier().setCalibration("none")
         .setMaxIter(epochs).setTol(0.0).setAveraging(averaging).setUpdateRule(rule)
         .setStepSize(eta).setFitIntercept(fitIntercept).setShuffle(shuffle)
         .setShuffleScope(scope).setSeed(seed).setAggressiveness(0.5).setMixing(mixing)

@@ -83,6 +83,11 @@ class OnePassReadingTest {
     assertArrayEquals(expected.summary().mistakesHistory(), actual.summary().mistakesHistory(),
         what);
     assertEquals(expected.isVoted(), actual.isVoted(), what);
+    // The same calibration rows (held out by a hash of each row's class and non-zero features,
+    // whatever the input's form) or the same folds: the same calibrator, bit for bit.
+    assertEquals(expected.calibrator().method(), actual.calibrator().method(), what);
+    assertArrayEquals(expected.calibrator().parameters(), actual.calibrator().parameters(), 0.0,
+        what + ": the same calibrator");
     if (expected.isVoted()) {
       // The vote's every vector and weight: the same raw predictions on every training row.
       Dataset<Row> rows = spark.read().format("libsvm").option("numFeatures",

@@ -33,8 +33,10 @@ public final class BlockProbabilities {
   }
 
   /**
-   * The scores of the calibration rows of {@code data}: its validation rows
-   * ({@code validationIndicatorCol}) when {@code validationRows}, else its training rows.
+   * The scores of the calibration rows of {@code data}: the rows it keeps apart from the training
+   * rows ({@code validationIndicatorCol}'s, or those held out of training:
+   * {@link TrainingInput#calibrationRows()}) when {@code validationRows}, else its training rows
+   * ({@code model.calibrate(rows)} reads every given row as one).
    */
   public static ScoreSample sample(TrainingInput data, Predictor predictor,
       boolean validationRows) {

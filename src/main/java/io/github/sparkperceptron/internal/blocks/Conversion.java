@@ -3,6 +3,7 @@ package io.github.sparkperceptron.internal.blocks;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.monotonically_increasing_id;
 
+import io.github.sparkperceptron.internal.calibration.CalibrationRows;
 import io.github.sparkperceptron.internal.io.SplitReport;
 import io.github.sparkperceptron.internal.io.TextInput;
 import io.github.sparkperceptron.internal.plan.TrainingConfig;
@@ -58,6 +59,18 @@ public abstract class Conversion {
    * is never shuffled.
    */
   public abstract WorkerBlocksRdd<?> convert(boolean withoutShuffle);
+
+  /**
+   * This conversion again with {@code rows} as the calibration rows: the same input and layout,
+   * for {@code plan} (this one's, or it without checkpoints), into chunks of its own (a
+   * training's rows only; see {@link TrainingInput#withCalibrationRows}).
+   */
+  abstract Conversion withCalibrationRows(CalibrationRows rows, TrainingPlan plan);
+
+  /** The spec of {@link #withCalibrationRows}. */
+  final ConversionSpec specWith(CalibrationRows rows) {
+    return spec.withCalibrationRows(jsc, rows, plan.config().storageLevel());
+  }
 
   /** Removes the chunks this conversion stored (a batch that ran without caching them). */
   public void release() {
@@ -121,6 +134,12 @@ public abstract class Conversion {
     }
 
     @Override
+    Conversion withCalibrationRows(CalibrationRows calibration, TrainingPlan again) {
+      return new RowConversion(rows, layout, specWith(calibration), declaredClasses,
+          validationCol, again);
+    }
+
+    @Override
     public TrainingInput validate(WorkerBlocksRdd<?> converted, List<WorkerBlocks> parts,
         boolean nothingToLearnIsFine) {
       return TrainingInput.validate(new TrainingInput.Cached(converted, WorkerBlocksRdd.AS_CACHED, spec),
@@ -165,6 +184,11 @@ public abstract class Conversion {
     @Override
     public boolean knowsWorkerWeights() {
       return false;
+    }
+
+    @Override
+    Conversion withCalibrationRows(CalibrationRows calibration, TrainingPlan again) {
+      return new TextConversion(jsc, text, layout, specWith(calibration), false, again);
     }
 
     @Override

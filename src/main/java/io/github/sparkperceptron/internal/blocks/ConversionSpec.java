@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.internal.blocks;
 
+import io.github.sparkperceptron.internal.calibration.CalibrationRows;
 import io.github.sparkperceptron.internal.kernel.VisitOrder;
 import io.github.sparkperceptron.internal.plan.TrainingConfig;
 import java.io.Serializable;
@@ -8,8 +9,9 @@ import org.apache.spark.storage.StorageLevel;
 
 /**
  * What converting a worker's rows needs to know, on the executors: the input columns, the
- * vector size and the classes they must have, how the training rows are laid out, and where
- * their chunks go (one {@link ChunkStore} for the training rows, one for the validation rows).
+ * vector size and the classes they must have, how the training rows are laid out, which rows
+ * are held out as calibration rows, and where their chunks go (one {@link ChunkStore} for the
+ * training rows, one for the validation rows, which also take the calibration rows).
  */
 final class ConversionSpec implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -30,6 +32,11 @@ final class ConversionSpec implements Serializable {
    * be scored (input order, the model's numbers). Validation rows keep the input order.
    */
   final VisitOrder order;
+  /**
+   * The rows stored with the validation rows instead of the training rows, never trained on
+   * ({@link CalibrationRows#NONE} for data only to be scored, and with validation rows).
+   */
+  final CalibrationRows calibrationRows;
   /** The column of the row ids ({@link PartitionFacts#describeRow}): the last one. */
   final int rowIdIndex;
   final ChunkStore trainingChunks;
@@ -56,12 +63,45 @@ final class ConversionSpec implements Serializable {
         : TrainingInput.MAX_INFERRED_CLASSES) - 1;
     this.labelsFromMetadata = declaredClasses > 0;
     this.order = forTraining ? config.visitOrder() : null;
+    this.calibrationRows = forTraining ? config.calibrationRows : CalibrationRows.NONE;
     this.rowIdIndex = 2 + (weightCol.isEmpty() ? 0 : 1) + (validationCol.isEmpty() ? 0 : 1);
     StorageLevel level = config.storageLevel();
     this.trainingChunks = ChunkStore.create(jsc, level);
     this.validationChunks = ChunkStore.create(jsc, level);
     this.levelName = config.storageLevelName();
     this.chunkBytes = config.chunkBytes() > 0 ? config.chunkBytes() : ChunkWriter.CHUNK_BYTES;
+  }
+
+  /** This spec with {@code rows} as its calibration rows, and chunk stores of its own. */
+  private ConversionSpec(ConversionSpec other, JavaSparkContext jsc, CalibrationRows rows,
+      StorageLevel level) {
+    this.labelCol = other.labelCol;
+    this.featuresCol = other.featuresCol;
+    this.weightCol = other.weightCol;
+    this.validationCol = other.validationCol;
+    this.expectedFeatures = other.expectedFeatures;
+    this.maxLabel = other.maxLabel;
+    this.labelsFromMetadata = other.labelsFromMetadata;
+    this.order = other.order;
+    this.calibrationRows = rows;
+    this.rowIdIndex = other.rowIdIndex;
+    this.trainingChunks = ChunkStore.create(jsc, level);
+    this.validationChunks = ChunkStore.create(jsc, level);
+    this.levelName = other.levelName;
+    this.chunkBytes = other.chunkBytes;
+  }
+
+  /**
+   * The spec of converting the same input again with {@code rows} as the calibration rows (a
+   * training's rows, {@code level} the training's storage level), into chunks of its own.
+   */
+  ConversionSpec withCalibrationRows(JavaSparkContext jsc, CalibrationRows rows,
+      StorageLevel level) {
+    if (order == null || !validationCol.isEmpty()) {
+      throw new IllegalStateException("calibration rows are held out of training rows only,"
+          + " and only without validation rows");
+    }
+    return new ConversionSpec(this, jsc, rows, level);
   }
 
   /** A writer of {@code worker}'s training rows, {@code width} wide (−1: as wide as they are). */

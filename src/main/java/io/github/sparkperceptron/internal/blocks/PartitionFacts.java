@@ -12,7 +12,7 @@ import java.util.Arrays;
  * wraps it in its own stack trace, and the driver raises the earliest problem of the input.
  */
 final class PartitionFacts implements Serializable {
-  private static final long serialVersionUID = 2L;
+  private static final long serialVersionUID = 3L;
   private static final long ROW_INDEX_MASK = (1L << 33) - 1;
 
   /** The worker (training partition) index. */
@@ -32,6 +32,11 @@ final class PartitionFacts implements Serializable {
   final double totalWeight;
   /** Training rows per class index (length: largest label + 1). */
   final long[] classCounts;
+  /**
+   * Validation (or held-out calibration) rows of positive weight per class index (length: their
+   * largest label + 1): what a calibrator can be fitted on.
+   */
+  final long[] validationClassCounts;
   /** Σ of the training rows' sample weights per class index (same length). */
   final double[] classWeightSums;
   /** The largest sample weight among the training rows of each class index (same length). */
@@ -75,6 +80,7 @@ final class PartitionFacts implements Serializable {
         ? training.width() : training.features().size();
     this.totalWeight = c.totalWeight;
     this.classCounts = c.classCounts;
+    this.validationClassCounts = c.validationClassCounts;
     this.classWeightSums = c.classWeightSums;
     this.maxWeightByClass = c.maxWeightByClass;
     this.maxSquaredNorm = c.maxSquaredNorm;
@@ -97,6 +103,7 @@ final class PartitionFacts implements Serializable {
     this.workerFeatures = 0;
     this.totalWeight = 0.0;
     this.classCounts = new long[0];
+    this.validationClassCounts = new long[0];
     this.classWeightSums = new double[0];
     this.maxWeightByClass = new double[0];
     this.maxSquaredNorm = 0.0;
@@ -120,6 +127,7 @@ final class PartitionFacts implements Serializable {
     this.workerFeatures = other.workerFeatures;
     this.totalWeight = other.totalWeight;
     this.classCounts = other.classCounts;
+    this.validationClassCounts = other.validationClassCounts;
     this.classWeightSums = other.classWeightSums;
     this.maxWeightByClass = other.maxWeightByClass;
     this.maxSquaredNorm = other.maxSquaredNorm;
@@ -189,6 +197,7 @@ final class PartitionFacts implements Serializable {
     long firstRowId = -1;
     double totalWeight;
     long[] classCounts = new long[0];
+    long[] validationClassCounts = new long[0];
     double[] classWeightSums = new double[0];
     double[] maxWeightByClass = new double[0];
     double maxSquaredNorm;
@@ -197,13 +206,23 @@ final class PartitionFacts implements Serializable {
       this.worker = worker;
     }
 
-    /** Counts one row (first noting its id); training rows into the class tallies. */
+    /**
+     * Counts one row (first noting its id); training rows into the class tallies, validation
+     * rows into theirs.
+     */
     void count(int classIndex, double weight, boolean isValidation, long rowId) {
       if (firstRowId < 0) {
         firstRowId = rowId;
       }
       if (isValidation) {
         validationRows++;
+        if (weight > 0) {
+          if (classIndex >= validationClassCounts.length) {
+            validationClassCounts = java.util.Arrays.copyOf(validationClassCounts,
+                classIndex + 1);
+          }
+          validationClassCounts[classIndex]++;
+        }
         return;
       }
       if (classIndex >= classCounts.length) {

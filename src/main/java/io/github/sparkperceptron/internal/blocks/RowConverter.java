@@ -12,8 +12,10 @@ import org.apache.spark.sql.Row;
 
 /**
  * Converts one worker's rows, as they arrive, into its chunks ({@link ChunkWriter}: training
- * rows and validation rows apart) and its facts ({@link PartitionFacts}), checking every row on
- * the way: label, weight, validation mark, vector size and values. Stops at the first bad row,
+ * rows and validation rows apart; the calibration rows a training holds out go with the
+ * validation rows, {@link ConversionSpec#calibrationRows}) and its facts ({@link PartitionFacts}),
+ * checking every row on the way: label, weight, validation mark, vector size and values. Stops at
+ * the first bad row,
  * which the facts then name. A DataFrame's rows come as Spark {@code Row}s (label, features[,
  * weight][, validation], row id); a text read's examples through {@link RowSink}, already
  * parsed.
@@ -105,7 +107,7 @@ final class RowConverter {
         if (problem != null) {
           return converter.failed(problem, rowId);
         }
-      } else if (!isValidationRow(row, spec, weighted)) {
+      } else if (!isValidationRow(row, spec, weighted) && !isHeldOut(row, spec)) {
         // A bad weight is its owner's to report; it can only make a batch that fails anyway.
         weights[owner] += weighted && !row.isNullAt(2) ? row.getDouble(2) : 1.0;
       }
@@ -117,6 +119,27 @@ final class RowConverter {
   private static boolean isValidationRow(Row row, ConversionSpec spec, boolean weighted) {
     int index = weighted ? 3 : 2;
     return !spec.validationCol.isEmpty() && !row.isNullAt(index) && row.getBoolean(index);
+  }
+
+  /**
+   * Whether another worker's row is a held-out calibration row (a bad row is its owner's to
+   * report: it is taken as a training row here, which only matters to a batch that fails).
+   */
+  private static boolean isHeldOut(Row row, ConversionSpec spec) {
+    if (!spec.calibrationRows.isActive() || row.isNullAt(0) || row.isNullAt(1)) {
+      return false;
+    }
+    return holds(spec, (int) row.getDouble(0), (Vector) row.get(1));
+  }
+
+  /** Whether {@code spec} holds the row of class {@code classIndex} out as a calibration row. */
+  private static boolean holds(ConversionSpec spec, int classIndex, Vector features) {
+    if (features instanceof SparseVector) {
+      SparseVector sv = (SparseVector) features;
+      return spec.calibrationRows.holdsSparse(classIndex, sv.indices(), sv.values(),
+          sv.indices().length);
+    }
+    return spec.calibrationRows.holdsDense(classIndex, ((DenseVector) features).values());
   }
 
   /**
@@ -145,9 +168,14 @@ final class RowConverter {
     public String sparse(int classIndex, double weight, int[] indices, double[] values, int nnz) {
       String problem = check(classIndex, weight);
       if (problem == null) {
-        counts.count(classIndex, weight, false, nextRowId());
-        counts.maxSquaredNorm = Math.max(counts.maxSquaredNorm, squaredNorm(values, nnz));
-        training().addSparse(classIndex, weight, indices, values, nnz);
+        boolean held = spec.calibrationRows.holdsSparse(classIndex, indices, values, nnz);
+        counts.count(classIndex, weight, held, nextRowId());
+        if (held) {
+          validation().addSparse(classIndex, weight, indices, values, nnz);
+        } else {
+          counts.maxSquaredNorm = Math.max(counts.maxSquaredNorm, squaredNorm(values, nnz));
+          training().addSparse(classIndex, weight, indices, values, nnz);
+        }
       }
       return problem;
     }
@@ -156,10 +184,15 @@ final class RowConverter {
     public String dense(int classIndex, double weight, double[] values) {
       String problem = check(classIndex, weight);
       if (problem == null) {
-        counts.count(classIndex, weight, false, nextRowId());
-        counts.maxSquaredNorm = Math.max(counts.maxSquaredNorm,
-            squaredNorm(values, values.length));
-        training().addDense(classIndex, weight, values);
+        boolean held = spec.calibrationRows.holdsDense(classIndex, values);
+        counts.count(classIndex, weight, held, nextRowId());
+        if (held) {
+          validation().addDense(classIndex, weight, values);
+        } else {
+          counts.maxSquaredNorm = Math.max(counts.maxSquaredNorm,
+              squaredNorm(values, values.length));
+          training().addDense(classIndex, weight, values);
+        }
       }
       return problem;
     }
@@ -262,6 +295,8 @@ final class RowConverter {
     }
 
     int classIndex = (int) label;
+    // Without validation rows, a training may hold rows out to calibrate on (never trained on).
+    isValidation = isValidation || holds(spec, classIndex, features);
     counts.count(classIndex, weight, isValidation, rowId);
     ChunkWriter target = isValidation ? validation() : training();
     if (!isValidation) {

@@ -1,6 +1,7 @@
 package io.github.sparkperceptron.internal.blocks;
 
 
+import io.github.sparkperceptron.internal.calibration.CalibrationRows;
 import io.github.sparkperceptron.internal.io.TextInput;
 import io.github.sparkperceptron.internal.kernel.VisitOrder;
 import io.github.sparkperceptron.internal.plan.DataFacts;
@@ -61,7 +62,10 @@ public final class TrainingInput implements AutoCloseable {
   public final int numClasses;
   /** Training rows (validation rows excluded). */
   public final long numRows;
+  /** Validation rows, or the calibration rows held out of training (then no validation rows). */
   final long validationRows;
+  /** Validation (or held-out) rows of positive weight per class index. */
+  private final long[] validationClassCounts;
   public final long storedValues;
   /** The largest worker's distinct features m: what its working copies hold (WorkerRound). */
   public final int workerFeatures;
@@ -84,6 +88,13 @@ public final class TrainingInput implements AutoCloseable {
   String labelNote = "";
   /** The plan the training rows were laid out by; null for data only to be scored. */
   private final TrainingPlan plan;
+  /** What was converted, to convert it again ({@link #withCalibrationRows}); set by read. */
+  private Source source;
+  /**
+   * Why the training holds no calibration rows out although it was asked to (too few of some
+   * class: {@link CalibrationRows#shortfall}), or null.
+   */
+  private String calibrationFallback;
 
   private TrainingInput(Cached cache, WorkerLayout layout, List<PartitionFacts> facts,
       int numFeatures, int numClasses, TrainingPlan plan) {
@@ -101,6 +112,7 @@ public final class TrainingInput implements AutoCloseable {
     int features = 0;
     double weight = 0.0;
     long[] counts = new long[numClasses];
+    long[] heldCounts = new long[0];
     double[] weightSums = new double[numClasses];
     long[] perWorker = new long[facts.size()];
     double[] maxWeights = new double[numClasses];
@@ -122,7 +134,14 @@ public final class TrainingInput implements AutoCloseable {
         counts[k] += f.classCounts[k];
         weightSums[k] += f.classWeightSums[k];
       }
+      if (f.validationClassCounts.length > heldCounts.length) {
+        heldCounts = Arrays.copyOf(heldCounts, f.validationClassCounts.length);
+      }
+      for (int k = 0; k < f.validationClassCounts.length; k++) {
+        heldCounts[k] += f.validationClassCounts[k];
+      }
     }
+    this.validationClassCounts = heldCounts;
     this.facts = facts;
     this.numRows = rows;
     this.validationRows = heldOut;
@@ -162,23 +181,116 @@ public final class TrainingInput implements AutoCloseable {
     return read(conversion, false, BLOCKS_NAME);
   }
 
+  /** What a conversion read, to read it again. */
+  private static final class Source {
+    final Conversion conversion;
+    final boolean withoutShuffle;
+    final String name;
+
+    Source(Conversion conversion, boolean withoutShuffle, String name) {
+      this.conversion = conversion;
+      this.withoutShuffle = withoutShuffle;
+      this.name = name;
+    }
+  }
+
   /**
    * Converts every worker's rows into cached chunks (one job) and validates the facts; on a
-   * problem the chunks are released and the problem raised.
+   * problem the chunks are released and the problem raised. When the training holds a share of
+   * the rows out to calibrate on and those hold too few rows of some class
+   * ({@link CalibrationRows#shortfall}), the rows are converted again with none held out (small
+   * data: a small job), and the input says why ({@link #calibrationFallback()}).
    */
   private static TrainingInput read(Conversion conversion, boolean withoutShuffle,
       String name) {
-    WorkerBlocksRdd<?> converted = conversion.convert(withoutShuffle);
-    converted.setName(name);
+    TrainingInput input = readOnce(new Source(conversion, withoutShuffle, name));
+    CalibrationRows held = input.spec.calibrationRows;
+    if (!held.isHeldOutShare()) {
+      return input;
+    }
+    String shortfall = CalibrationRows.shortfall(input.classCounts, input.validationClassCounts);
+    if (shortfall == null && !(input.totalWeight > 0)) {
+      shortfall = "every training row's weight is 0";
+    }
+    if (shortfall == null) {
+      return input;
+    }
+    LOG.info("{}: converting the rows again, every one a training row (the calibrator is"
+        + " cross-fitted after training)", shortfall);
+    input.close();
+    TrainingInput all = input.withEveryRow();
+    all.calibrationFallback = shortfall;
+    return all;
+  }
+
+  private static TrainingInput readOnce(Source source) {
+    Conversion conversion = source.conversion;
+    WorkerBlocksRdd<?> converted = conversion.convert(source.withoutShuffle);
+    converted.setName(source.name);
     converted.persist(StorageLevel.MEMORY_AND_DISK());
     try {
       List<WorkerBlocks> parts = JavaRDD.fromRDD(converted, WorkerBlocksRdd.TAG).collect();
-      return conversion.validate(converted, parts, false);
+      TrainingInput input = conversion.validate(converted, parts, false);
+      input.source = source;
+      return input;
     } catch (RuntimeException e) {
       converted.unpersist(false);
       conversion.release();
       throw e;
     }
+  }
+
+  /**
+   * The same training data converted again (one job over the input) with every row a training
+   * row: same workers, layout and plan. The caller closes it.
+   */
+  private TrainingInput withEveryRow() {
+    return again(CalibrationRows.NONE, plan);
+  }
+
+  /**
+   * The training data of fold model {@code fold} of a {@code folds}-fold cross-fitting: the
+   * same rows converted again (one job over the input), the rows of that fold
+   * ({@link CalibrationRows#fold}) stored apart as calibration rows, scored, never trained on,
+   * the others the training rows; same workers and layout, a plan that writes no checkpoints.
+   * The caller closes it.
+   */
+  public TrainingInput crossFitFold(int fold, int folds, long seed) {
+    return again(CalibrationRows.fold(fold, folds, seed), plan.withoutCheckpoints());
+  }
+
+  private TrainingInput again(CalibrationRows rows, TrainingPlan forPlan) {
+    if (source == null) {
+      throw new IllegalStateException("these blocks cannot be converted again");
+    }
+    return readOnce(new Source(source.conversion.withCalibrationRows(rows, forPlan),
+        source.withoutShuffle, source.name));
+  }
+
+  /** The rows held out of training to calibrate on ({@link CalibrationRows#NONE}: none). */
+  public CalibrationRows calibrationRows() {
+    return spec.calibrationRows;
+  }
+
+  /**
+   * Why the training holds no calibration rows out although the plan asked for a held-out share
+   * (too few rows of some class), or null.
+   */
+  public String calibrationFallback() {
+    return calibrationFallback;
+  }
+
+  /**
+   * Validation rows (validationIndicatorCol), or the calibration rows held out of training
+   * ({@link #calibrationRows()}).
+   */
+  public long validationRows() {
+    return validationRows;
+  }
+
+  /** The validation or held-out calibration rows of positive weight, per class index. */
+  public long[] validationClassCounts() {
+    return validationClassCounts.clone();
   }
 
   /**
@@ -283,7 +395,9 @@ public final class TrainingInput implements AutoCloseable {
       throw new IllegalArgumentException("The training dataset is empty (0 rows); check the"
           + " input path and any filter applied before fit()");
     }
-    if (rows == 0) {
+    // Rows held out to calibrate on may leave too few to train on; the caller converts again.
+    boolean heldOutCalibration = cache.spec.calibrationRows.isActive();
+    if (rows == 0 && !heldOutCalibration) {
       throw new IllegalArgumentException("Column '" + validationCol + "' (validationIndicatorCol)"
           + " marks all " + heldOut + " rows as validation rows, which leaves none to train on");
     }
@@ -291,16 +405,17 @@ public final class TrainingInput implements AutoCloseable {
       throw new IllegalArgumentException("Column '" + validationCol + "' (validationIndicatorCol)"
           + " marks no row as a validation row (true); mark some, or unset the param");
     }
-    if (!(weight > 0)) {
+    if (!(weight > 0) && !heldOutCalibration) {
       throw new IllegalArgumentException("Every sample weight is 0, so there is nothing to learn;"
           + " check the weight column");
     }
     int numClasses = declaredClasses > 0 ? declaredClasses : Math.max(2, maxLabel + 1);
     TrainingInput input = new TrainingInput(cache, layout, facts, numFeatures,
         Math.max(2, numClasses), plan);
-    LOG.info("Training data: {} rows (+ {} validation rows), {} features, {} classes, {} stored"
-        + " values on {} workers (from {} input partitions)", input.numRows,
-        input.validationRows, input.numFeatures, input.numClasses, input.storedValues,
+    LOG.info("Training data: {} rows (+ {} {}), {} features, {} classes, {} stored values on {}"
+        + " workers (from {} input partitions)", input.numRows, input.validationRows,
+        heldOutCalibration ? "held out to calibrate on: " + cache.spec.calibrationRows
+            : "validation rows", input.numFeatures, input.numClasses, input.storedValues,
         input.numWorkers, layout.inputPartitions);
     return input;
   }

@@ -25,7 +25,10 @@ public final class WorkerBlocks implements Serializable {
   final PartitionFacts facts;
   /** The training rows; null when the worker has none or a problem. */
   final ChunkRows training;
-  /** The validation rows ({@code validationIndicatorCol} true); null when none. */
+  /**
+   * The validation rows ({@code validationIndicatorCol} true), or the calibration rows held out
+   * of training ({@link ConversionSpec#calibrationRows}); null when none.
+   */
   final ChunkRows validation;
   /** Rebuilds this worker's chunks in the running task (set by the RDD that hands it out). */
   private transient Supplier<WorkerBlocks> rebuild;

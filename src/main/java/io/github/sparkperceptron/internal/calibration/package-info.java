@@ -10,11 +10,15 @@
  * Ayer et al. 1955; Zadrozny &amp;
  *   Elkan 2002                        IsotonicSteps: pool-adjacent-violators, one class against
  *                                     the rest for K classes
+ * Platt 1999; Niculescu-Mizil &amp;
+ *   Caruana 2005                      CalibrationRows: which rows a training holds out to
+ *                                     calibrate on (a seeded share, or a fold), by a row hash
  * </pre>
  *
  * <p>A perceptron's score is a margin in units of its weights, which grow with every update: it
  * ranks examples but has no probabilistic scale, so the fits run on rows the model was scored on
- * (its calibration rows, chosen by the engine and the Spark face). Nothing here imports Spark; the
+ * (its calibration rows: {@code CalibrationRows} decides which, where the engine converts the
+ * rows, and the Spark face which rule applies). Nothing here imports Spark; the
  * engine ({@code train}) collects the sample from cached blocks, the Spark face ({@code ml}) holds
  * the calibrator in the model, and the ONNX export ({@code onnx}) writes the same arithmetic as a
  * graph.

@@ -42,8 +42,11 @@ public final class SeededShuffle {
     return forEpoch(mix64(seed ^ (0xA24BAED4963EE407L * (part + 1L))), epoch, worker);
   }
 
-  /** SplitMix64's output function (Stafford's variant 13). */
-  static long mix64(long z) {
+  /**
+   * SplitMix64's output function (Stafford's variant 13): a bijection of 64-bit words that mixes
+   * every input bit into every output bit (also the row hash of calibration.CalibrationRows).
+   */
+  public static long mix64(long z) {
     z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
     z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
     return z ^ (z >>> 31);

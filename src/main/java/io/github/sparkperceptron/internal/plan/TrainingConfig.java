@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.internal.plan;
 
+import io.github.sparkperceptron.internal.calibration.CalibrationRows;
 import io.github.sparkperceptron.internal.kernel.Averaging;
 import io.github.sparkperceptron.internal.kernel.EpochPlan;
 import io.github.sparkperceptron.internal.kernel.LearnerConfig;
@@ -31,6 +32,11 @@ public final class TrainingConfig {
   public final String weightCol;
   /** Empty: no validation rows. */
   public final String validationCol;
+  /**
+   * The rows converted as calibration rows instead of training rows (stored as validation rows
+   * are, never trained on): none, or the default's held-out share.
+   */
+  public final CalibrationRows calibrationRows;
   /** The {@code numWorkers} param: 0 for automatic. */
   public final int numWorkers;
   final boolean shuffle;
@@ -67,6 +73,7 @@ public final class TrainingConfig {
     this.featuresCol = b.featuresCol;
     this.weightCol = b.weightCol;
     this.validationCol = b.validationCol;
+    this.calibrationRows = b.calibrationRows;
     this.numWorkers = b.numWorkers;
     this.shuffle = b.shuffle;
     this.shuffleScope = b.shuffleScope;
@@ -105,6 +112,14 @@ public final class TrainingConfig {
     b.maxIter = epochs;
     b.seed = batchSeed;
     b.validationCol = "";
+    b.calibrationRows = CalibrationRows.NONE;
+    b.checkpointDir = "";
+    return new TrainingConfig(b);
+  }
+
+  /** This configuration without checkpoints (a fold model of cross-fitted calibration). */
+  public TrainingConfig withoutCheckpoints() {
+    Builder b = toBuilder();
     b.checkpointDir = "";
     return new TrainingConfig(b);
   }
@@ -116,6 +131,7 @@ public final class TrainingConfig {
     b.featuresCol = featuresCol;
     b.weightCol = weightCol;
     b.validationCol = validationCol;
+    b.calibrationRows = calibrationRows;
     b.numWorkers = numWorkers;
     b.shuffle = shuffle;
     b.shuffleScope = shuffleScope;
@@ -260,6 +276,7 @@ public final class TrainingConfig {
     private String featuresCol = "features";
     private String weightCol = "";
     private String validationCol = "";
+    private CalibrationRows calibrationRows = CalibrationRows.NONE;
     private int numWorkers;
     private boolean shuffle = true;
     private ShuffleScope shuffleScope = ShuffleScope.ROWS;
@@ -297,6 +314,15 @@ public final class TrainingConfig {
       this.featuresCol = features;
       this.weightCol = weight;
       this.validationCol = validation;
+      return this;
+    }
+
+    /**
+     * The rows held out of training to fit the calibrator on ({@link CalibrationRows#NONE}: every
+     * row trains); only without validation rows, which are the calibration rows then.
+     */
+    public Builder calibrationRows(CalibrationRows rows) {
+      this.calibrationRows = rows;
       return this;
     }
 
@@ -375,6 +401,10 @@ public final class TrainingConfig {
     }
 
     public TrainingConfig build() {
+      if (!validationCol.isEmpty() && calibrationRows.isActive()) {
+        throw new IllegalStateException("validation rows are the calibration rows; hold none out"
+            + " besides them");
+      }
       return new TrainingConfig(this);
     }
   }

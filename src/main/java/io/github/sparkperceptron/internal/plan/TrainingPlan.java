@@ -136,6 +136,15 @@ public final class TrainingPlan {
         new WithData(was.data, was.learner, was.settings, plan));
   }
 
+  /**
+   * This plan, before the rows are read, for a training that writes no checkpoints (the fold
+   * models of cross-fitted calibration, trained on the rows of the same conversion).
+   */
+  public TrainingPlan withoutCheckpoints() {
+    return new TrainingPlan(jsc, config.withoutCheckpoints(), execution, slots, barrierRefusal,
+        null);
+  }
+
   public TrainingConfig config() {
     return config;
   }

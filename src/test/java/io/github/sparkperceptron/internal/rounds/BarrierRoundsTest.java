@@ -181,7 +181,10 @@ class BarrierRoundsTest {
     int epochs = 4;
     long seed = 17;
     Dataset<Row> frame = TestData.frameInOrder(spark, BREAST, 4);
-    PerceptronClassifier c = new PerceptronClassifier().setMixing(mixing).setMixingRounds(rounds)
+    // calibration=none: every row trains, one training per fit (the default holds
+    // rows out to calibrate on, or cross-fits small data).
+    PerceptronClassifier c = new PerceptronClassifier().setCalibration("none")
+        .setMixing(mixing).setMixingRounds(rounds)
         .setAveraging(averaged ? "average" : "none").setMaxIter(epochs).setTol(0.0)
         .setSeed(seed).setNumWorkers(4);
     EpochJobs listener = listen();
@@ -223,7 +226,8 @@ class BarrierRoundsTest {
     Dataset<Row> frame = TestData.frameInOrder(spark, data.examples, workers)
         .withColumn("w", when(col("label").equalTo(1.0), lit(2.5)).otherwise(lit(0.75)))
         .withColumn("heldOut", monotonically_increasing_id().mod(10).equalTo(0));
-    PerceptronClassifier c = new PerceptronClassifier().setMixing(mixing).setMixingRounds(rounds)
+    PerceptronClassifier c = new PerceptronClassifier().setCalibration("none")
+        .setMixing(mixing).setMixingRounds(rounds)
         .setAveraging(averaging).setUpdateRule(rule).setStepSize(0.5).setWeightCol("w")
         .setClassWeight("balanced").setValidationIndicatorCol("heldOut")
         .setValidationPatience(10).setShuffleScope("chunks").setMaxIter(3).setTol(0.0)
@@ -243,7 +247,8 @@ class BarrierRoundsTest {
   @CsvSource({"first-attempt-mid-epoch", "first-attempt"})
   void aTaskFailingMidEpochLeavesTheModelUnchanged(String mode) {
     Dataset<Row> frame = TestData.frameInOrder(spark, BREAST, 4);
-    PerceptronClassifier c = new PerceptronClassifier().setMixing("momentum").setMixingRounds(4)
+    PerceptronClassifier c = new PerceptronClassifier().setCalibration("none")
+        .setMixing("momentum").setMixingRounds(4)
         .setAveraging("vote").setMaxIter(3).setTol(0.0).setSeed(5).setNumWorkers(4);
     PerceptronClassificationModel undisturbed = fit("barrier", c, frame);
     EpochJobs listener = listen();
@@ -271,7 +276,8 @@ class BarrierRoundsTest {
   @Test
   void anAbortedBarrierTrainingResumesFromItsCheckpointToTheSameModel(@TempDir Path tmp) {
     Dataset<Row> frame = TestData.frameInOrder(spark, BREAST, 4);
-    PerceptronClassifier c = new PerceptronClassifier().setMixing("momentum").setMixingRounds(4)
+    PerceptronClassifier c = new PerceptronClassifier().setCalibration("none")
+        .setMixing("momentum").setMixingRounds(4)
         .setAveraging("vote").setMaxIter(5).setTol(0.0).setSeed(8).setNumWorkers(4);
     PerceptronClassificationModel undisturbed = fit("barrier", c, frame);
     PerceptronClassifier checkpointed = c.copy(new org.apache.spark.ml.param.ParamMap())
@@ -304,7 +310,8 @@ class BarrierRoundsTest {
   @Test
   void tasksThatCannotConnectFallBackToJobsForTheRestOfTheTraining() {
     Dataset<Row> frame = TestData.frameInOrder(spark, BREAST, 2);
-    PerceptronClassifier c = new PerceptronClassifier().setMixing("momentum").setMixingRounds(3)
+    PerceptronClassifier c = new PerceptronClassifier().setCalibration("none")
+        .setMixing("momentum").setMixingRounds(3)
         .setMaxIter(3).setTol(0.0).setSeed(6).setNumWorkers(2);
     EpochJobs listener = listen();
     PerceptronClassificationModel fellBack;
@@ -332,7 +339,8 @@ class BarrierRoundsTest {
   @Test
   void moreWorkersThanSlotsFallBackToAJobPerRoundAndSaySo() {
     Dataset<Row> frame = TestData.frameInOrder(spark, BREAST, 6);
-    PerceptronClassifier c = new PerceptronClassifier().setMixing("momentum").setMixingRounds(3)
+    PerceptronClassifier c = new PerceptronClassifier().setCalibration("none")
+        .setMixing("momentum").setMixingRounds(3)
         .setMaxIter(2).setTol(0.0).setSeed(5).setNumWorkers(6);
     EpochJobs listener = listen();
     PerceptronClassificationModel auto;
@@ -387,7 +395,8 @@ class BarrierRoundsTest {
       }
       groups.add(worker);
     }
-    PerceptronClassifier c = new PerceptronClassifier().setMixing("momentum").setMixingRounds(3)
+    PerceptronClassifier c = new PerceptronClassifier().setCalibration("none")
+        .setMixing("momentum").setMixingRounds(3)
         .setMaxIter(3).setTol(0.0).setSeed(5).setNumWorkers(3);
     EpochJobs listener = listen();
     PerceptronClassificationModel gathered;
@@ -419,7 +428,8 @@ class BarrierRoundsTest {
     Dataset<Row> union = TestData.frameInOrder(spark, BREAST.subList(0, half), 2)
         .union(TestData.frameInOrder(spark, BREAST.subList(half, BREAST.size()), 2));
     assertEquals(4, union.rdd().getNumPartitions());
-    PerceptronClassifier c = new PerceptronClassifier().setMixing("momentum").setMixingRounds(2)
+    PerceptronClassifier c = new PerceptronClassifier().setCalibration("none")
+        .setMixing("momentum").setMixingRounds(2)
         .setMaxIter(2).setTol(0.0).setSeed(4).setNumWorkers(4);
     EpochJobs listener = listen();
     PerceptronClassificationModel gathered;
@@ -441,8 +451,8 @@ class BarrierRoundsTest {
   @Test
   void autoUsesABarrierStageOnlyForSeveralRounds() {
     Dataset<Row> frame = TestData.frameInOrder(spark, BREAST, 3);
-    PerceptronClassifier c = new PerceptronClassifier().setMixing("mistakes").setMaxIter(2)
-        .setTol(0.0).setSeed(5).setNumWorkers(3);
+    PerceptronClassifier c = new PerceptronClassifier().setCalibration("none")
+        .setMixing("mistakes").setMaxIter(2).setTol(0.0).setSeed(5).setNumWorkers(3);
     EpochJobs oneRound = listen();
     try {
       fit("auto", c, frame);
@@ -480,7 +490,9 @@ class BarrierRoundsTest {
       @TempDir Path dir) {
     Dataset<Row> frame = TestData.frameInOrder(spark, BREAST, 4)
         .withColumn("heldOut", monotonically_increasing_id().mod(7).equalTo(0));
-    PerceptronClassifier c = new PerceptronClassifier().setMixing("momentum").setMixingRounds(3)
+    // calibration=none: one training per fit (the default cross-fits these small sets).
+    PerceptronClassifier c = new PerceptronClassifier().setCalibration("none")
+        .setMixing("momentum").setMixingRounds(3)
         .setMaxIter(5).setTol(0.0).setSeed(3).setNumWorkers(4);
     if (between.equals("checkpoints")) {
       c.setCheckpointDir(dir.resolve("checkpoints").toString()).setCheckpointInterval(2);
@@ -522,7 +534,9 @@ class BarrierRoundsTest {
       }
     }
     Dataset<Row> points = TestData.frameInOrder(spark, separable, 4);
-    PerceptronClassifier converges = new PerceptronClassifier().setMixing("momentum")
+    // calibration=none: one training per fit (the default cross-fits these small sets).
+    PerceptronClassifier converges = new PerceptronClassifier().setCalibration("none")
+        .setMixing("momentum")
         .setMixingRounds(2).setMaxIter(40).setTol(0.0).setSeed(1).setNumWorkers(4);
     EpochJobs listener = listen();
     PerceptronClassificationModel barrier;
@@ -538,7 +552,9 @@ class BarrierRoundsTest {
     assertSameTraining(fit("jobs", converges, points), barrier, separable);
 
     Dataset<Row> frame = TestData.frameInOrder(spark, BREAST, 4);
-    PerceptronClassifier c = new PerceptronClassifier().setMixing("momentum").setMixingRounds(3)
+    // calibration=none: one training per fit (the default cross-fits these small sets).
+    PerceptronClassifier c = new PerceptronClassifier().setCalibration("none")
+        .setMixing("momentum").setMixingRounds(3)
         .setMaxIter(10).setTol(0.0).setSeed(8).setNumWorkers(4);
     double[] changes = fit("jobs", c, frame).summary().weightChangeHistory();
     double tol = Math.min(changes[0], Math.min(changes[1], changes[2])) * (1 + 1e-9);
@@ -566,7 +582,9 @@ class BarrierRoundsTest {
     List<TestData.Example> sparse =
         TestData.readLibSvm(TestData.sharedData("spark_sample_libsvm", "train.libsvm"), 692);
     Dataset<Row> frame = TestData.frameInOrder(spark, sparse, 4);
-    PerceptronClassifier c = new PerceptronClassifier().setMixing("momentum").setMixingRounds(3)
+    // calibration=none: one training per fit (the default cross-fits these small sets).
+    PerceptronClassifier c = new PerceptronClassifier().setCalibration("none")
+        .setMixing("momentum").setMixingRounds(3)
         .setMaxIter(4).setTol(0.0).setSeed(2).setNumWorkers(4);
     PerceptronClassificationModel barrier = fit("barrier", c, frame);
     assertSameTraining(fit("jobs", c, frame), barrier, sparse);
