@@ -196,7 +196,7 @@ final class RoundsBench {
     DataShape shape = new DataShape("census-like-" + rows / 1000 + "k", rows, 123, stored, 2,
         data.seed(), false);
     int slots = spark.sparkContext().defaultParallelism();
-    report.markdown(Report.f("## Mixing rounds: one barrier stage per epoch against one Spark"
+    report.markdown(Report.f("## Mixing rounds: the epochs in one barrier stage against one Spark"
         + " job per round (issue 18)\n\n%d workers on %d task slots; %s (%s, a stand-in for the"
         + " census set); %d epochs, tol=0, fits of 1 and %d rounds alternating, %d repetitions."
         + " Fixed cost of a round = (fit(R=%d) − fit(R=1)) / (%d·%d). %s\n\n", workers, slots,
