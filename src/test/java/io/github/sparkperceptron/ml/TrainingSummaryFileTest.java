@@ -1,11 +1,11 @@
 package io.github.sparkperceptron.ml;
 
-import io.github.sparkperceptron.StopReason;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.sparkperceptron.StopReason;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

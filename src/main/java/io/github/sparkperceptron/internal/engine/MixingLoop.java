@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.internal.engine;
 
+import io.github.sparkperceptron.StopReason;
 import io.github.sparkperceptron.internal.blocks.BlockEvaluation;
 import io.github.sparkperceptron.internal.blocks.TrainingInput;
 import io.github.sparkperceptron.internal.exchange.WeightShipper;
@@ -20,7 +21,6 @@ import io.github.sparkperceptron.internal.rounds.BarrierRounds;
 import io.github.sparkperceptron.internal.rounds.DriverRounds;
 import io.github.sparkperceptron.internal.rounds.EpochRounds;
 import io.github.sparkperceptron.internal.rounds.JobPerRound;
-import io.github.sparkperceptron.StopReason;
 import io.github.sparkperceptron.internal.rounds.TrainingProgress;
 import java.util.List;
 import java.util.Locale;

@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.internal.engine;
 
+import io.github.sparkperceptron.StopReason;
 import io.github.sparkperceptron.internal.blocks.TrainingInput;
 import io.github.sparkperceptron.internal.blocks.WorkerBlocks;
 import io.github.sparkperceptron.internal.blocks.WorkerEpoch;
@@ -17,7 +18,6 @@ import io.github.sparkperceptron.internal.mixing.WorkerResult;
 import io.github.sparkperceptron.internal.plan.MixingSettings;
 import io.github.sparkperceptron.internal.rounds.DriverRounds;
 import io.github.sparkperceptron.internal.rounds.FaultInjection;
-import io.github.sparkperceptron.StopReason;
 import io.github.sparkperceptron.internal.rounds.TrainingProgress;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.internal.engine;
 
+import io.github.sparkperceptron.StopReason;
 import io.github.sparkperceptron.internal.blocks.BatchInput;
 import io.github.sparkperceptron.internal.blocks.Conversion;
 import io.github.sparkperceptron.internal.blocks.TrainingInput;
@@ -20,7 +21,6 @@ import io.github.sparkperceptron.internal.plan.Settings;
 import io.github.sparkperceptron.internal.plan.TrainingConfig;
 import io.github.sparkperceptron.internal.plan.TrainingPlan;
 import io.github.sparkperceptron.internal.rounds.MicroBatchTask;
-import io.github.sparkperceptron.StopReason;
 import io.github.sparkperceptron.internal.rounds.TrainingProgress;
 import java.util.ArrayList;
 import java.util.List;

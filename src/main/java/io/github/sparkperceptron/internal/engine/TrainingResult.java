@@ -1,11 +1,11 @@
 package io.github.sparkperceptron.internal.engine;
 
+import io.github.sparkperceptron.StopReason;
 import io.github.sparkperceptron.internal.blocks.TrainingInput;
 import io.github.sparkperceptron.internal.blocks.WorkerLayout;
 import io.github.sparkperceptron.internal.kernel.EpochStats;
 import io.github.sparkperceptron.internal.kernel.LinearState;
 import io.github.sparkperceptron.internal.kernel.VotedPerceptron;
-import io.github.sparkperceptron.StopReason;
 import io.github.sparkperceptron.internal.rounds.TrainingProgress;
 import java.util.Collections;
 import java.util.List;

@@ -14,12 +14,14 @@ import io.github.sparkperceptron.testing.TestData;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
+import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -27,11 +29,13 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A soak of the exchange: 64 workers on {@code local[64]}, the default mixing (momentum, 58
- * rounds an epoch on pendigits' 7,494 rows), 10 epochs, every epoch in a barrier stage, while
- * five strangers (a flood, the protocol without the secret, a huge length, half frames, a slow
+ * rounds an epoch on pendigits' 7,494 rows), 10 epochs, every epoch in a barrier stage of its
+ * own (a checkpoint after every epoch ends each stage, so the tasks open their listeners ten
+ * times, not once), while five strangers (a flood, the protocol without the secret, a huge length, half frames, a slow
  * loris) hammer the rendezvous' fixed port and every listener the tasks open: the model equals
  * the undisturbed one bit for bit. About a minute on two cores (slow: failsafe).
  */
@@ -39,6 +43,8 @@ import org.junit.jupiter.api.Test;
 class BarrierSoakTest {
   private static SparkSession spark;
   private static int port;
+  @TempDir
+  static Path checkpoints;
 
   @BeforeAll
   static void session() throws IOException {
@@ -61,8 +67,10 @@ class BarrierSoakTest {
     Dataset<Row> frame = TestData.frameInOrder(spark, rows, 64).cache();
     frame.count();
     PerceptronClassifier defaults = new PerceptronClassifier().setNumWorkers(64).setMaxIter(10)
-        .setTol(0.0).setSeed(64);
-    PerceptronClassificationModel undisturbed = BarrierPath.fit(spark, defaults, frame);
+        .setTol(0.0).setSeed(64).setCheckpointInterval(1);
+    PerceptronClassificationModel undisturbed = BarrierPath.fit(spark,
+        defaults.copy(ParamMap.empty()).setCheckpointDir(checkpoints.resolve("a").toString()),
+        frame);
     assertEquals(10, undisturbed.summary().totalIterations());
 
     Supplier<int[]> ports = Strangers.newListenersOfThisJvm(port);
@@ -73,7 +81,9 @@ class BarrierSoakTest {
           Strangers.Kind.HUGE_LENGTH, Strangers.Kind.HALF_FRAME, Strangers.Kind.SLOW_LORIS)) {
         strangers.add(Strangers.start(kind, ports));
       }
-      disturbed = BarrierPath.fit(spark, defaults, frame);
+      disturbed = BarrierPath.fit(spark,
+          defaults.copy(ParamMap.empty()).setCheckpointDir(checkpoints.resolve("b").toString()),
+          frame);
     } finally {
       strangers.forEach(Strangers::close);
     }
