@@ -34,9 +34,11 @@ import java.util.Locale;
  *
  * <p>The default (calibration on, no validation rows, no folds asked for) holds out
  * {@value #HELD_OUT_PERCENT}% of the rows; where those hold fewer than
- * {@value #MIN_ROWS_PER_CLASS} rows of some class ({@link #shortfall}), the training takes every
- * row and the calibrator is cross-fitted on {@value #FALLBACK_FOLDS} folds instead
- * (BENCHMARKS.md, issue 33, measures both). Plain final class of primitives: it travels in the
+ * {@value #MIN_ROWS_PER_CLASS} rows of some class ({@link #shortfall}; {@value
+ * #MIN_ROWS_PER_CLASS_LARGE} from {@value #LARGE_DATA_ROWS} rows on, where the fallback would
+ * cost several fits of large data), the training takes every row and the calibrator is
+ * cross-fitted on {@value #FALLBACK_FOLDS} folds instead (BENCHMARKS.md, issue 33, measures
+ * both). Plain final class of primitives: it travels in the
  * conversion's closure.
  */
 public final class CalibrationRows implements Serializable {
@@ -53,6 +55,16 @@ public final class CalibrationRows implements Serializable {
    * class, where cross-fitting costs little (BENCHMARKS.md, issue 33).
    */
   public static final int MIN_ROWS_PER_CLASS = 50;
+  /**
+   * From this many rows on (training and held out), the default calibrates on the held-out rows
+   * when every class has at least {@value #MIN_ROWS_PER_CLASS_LARGE} of them: there the fallback
+   * would convert the data again and train {@value #FALLBACK_FOLDS} more models on a million rows
+   * or more, several times the fit itself, for a rare class whose few held-out rows Platt's
+   * smoothed targets still fit (Platt 1999, section 2.2).
+   */
+  public static final long LARGE_DATA_ROWS = 1_000_000;
+  /** The fewest held-out rows of each class the default calibrates on in large data. */
+  public static final int MIN_ROWS_PER_CLASS_LARGE = 5;
   /** The folds of the cross-fitting the default falls back to. */
   public static final int FALLBACK_FOLDS = 3;
 
@@ -156,13 +168,21 @@ public final class CalibrationRows implements Serializable {
   /**
    * Why held-out rows with these counts cannot calibrate the default, or {@code null} when they
    * can: the data need two classes or more, and every class they hold needs at least
-   * {@value #MIN_ROWS_PER_CLASS} held-out rows (of positive weight) and one training row.
+   * {@value #MIN_ROWS_PER_CLASS} held-out rows (of positive weight; {@value
+   * #MIN_ROWS_PER_CLASS_LARGE} in data of {@value #LARGE_DATA_ROWS} rows or more) and one
+   * training row.
    *
    * @param trainingRows training rows per class index
    * @param heldOutRows held-out rows of positive weight per class index
    */
   public static String shortfall(long[] trainingRows, long[] heldOutRows) {
     int classes = Math.max(trainingRows.length, heldOutRows.length);
+    long rows = 0;
+    for (int k = 0; k < classes; k++) {
+      rows += (k < trainingRows.length ? trainingRows[k] : 0)
+          + (k < heldOutRows.length ? heldOutRows[k] : 0);
+    }
+    int fewest = rows >= LARGE_DATA_ROWS ? MIN_ROWS_PER_CLASS_LARGE : MIN_ROWS_PER_CLASS;
     int present = 0;
     String lacking = null;
     for (int k = 0; k < classes; k++) {
@@ -175,10 +195,10 @@ public final class CalibrationRows implements Serializable {
       if (lacking == null && train == 0) {
         lacking = String.format(Locale.ROOT, "all %d row(s) of class %d fell among the %d%% held"
             + " out for calibration, leaving none to train on", held, k, HELD_OUT_PERCENT);
-      } else if (lacking == null && held < MIN_ROWS_PER_CLASS) {
+      } else if (lacking == null && held < fewest) {
         lacking = String.format(Locale.ROOT, "the %d%% of the rows held out for calibration hold"
             + " %d row(s) of class %d (of %d), fewer than the %d a class it calibrates on",
-            HELD_OUT_PERCENT, held, k, train + held, MIN_ROWS_PER_CLASS);
+            HELD_OUT_PERCENT, held, k, train + held, fewest);
       }
     }
     return present < 2 ? "the data hold a single class" : lacking;

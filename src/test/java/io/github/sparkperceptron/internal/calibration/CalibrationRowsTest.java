@@ -112,4 +112,19 @@ class CalibrationRowsTest {
     // A class declared but absent from the data needs no rows.
     assertNull(CalibrationRows.shortfall(new long[] {900, 0, 900}, new long[] {100, 0, 100}));
   }
+
+  /**
+   * In a million rows or more a rare class needs only 5 held-out rows: the fallback would train
+   * three more models on all of them. Just below a million rows the 50 still hold.
+   */
+  @Test
+  void largeDataCalibrateOnTheHeldOutRowsOfARareClass() {
+    assertNull(CalibrationRows.shortfall(new long[] {899_940, 60}, new long[] {99_995, 5}));
+    assertEquals("the 10% of the rows held out for calibration hold 4 row(s) of class 1 (of"
+        + " 64), fewer than the 5 a class it calibrates on",
+        CalibrationRows.shortfall(new long[] {899_940, 60}, new long[] {99_996, 4}));
+    assertEquals("the 10% of the rows held out for calibration hold 5 row(s) of class 1 (of"
+        + " 65), fewer than the 50 a class it calibrates on",
+        CalibrationRows.shortfall(new long[] {899_930, 60}, new long[] {99_994, 5}));
+  }
 }
