@@ -353,9 +353,9 @@ public final class BenchmarkRunner implements Callable<Integer> {
         loadDatasets();
       }
       if (sections.contains("defaults")) {
-        List<DefaultsBench.Set> sets = new ArrayList<>();
+        List<DefaultsBench.Data> sets = new ArrayList<>();
         for (Bench b : loaded) {
-          sets.add(new DefaultsBench.Set(b.shape, b.train, b.test));
+          sets.add(new DefaultsBench.Data(b.shape, b.train, b.test));
         }
         new DefaultsBench(report, repeats).run(sets, load());
       }

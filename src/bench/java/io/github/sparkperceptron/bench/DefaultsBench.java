@@ -26,10 +26,10 @@ final class DefaultsBench {
   }
 
   /** One dataset: its name and cached frames. */
-  record Set(DataShape shape, Dataset<Row> train, Dataset<Row> test) {
+  record Data(DataShape shape, Dataset<Row> train, Dataset<Row> test) {
   }
 
-  void run(List<Set> sets, String load) {
+  void run(List<Data> sets, String load) {
     report.markdown(Report.f("## The defaults against 1-round mistakes mixing (issue 32)\n\n"
         + "Fits as a user runs them (numWorkers automatic), the defaults and"
         + " `setMixing(\"mistakes\").setMixingRounds(1)` alternating, %d repetitions after one"
@@ -37,7 +37,7 @@ final class DefaultsBench {
     Report.Table t = new Report.Table("dataset", "defaults s", "1-round mistakes s",
         "defaults / mistakes", "epochs (defaults / mistakes)",
         "test accuracy (defaults / mistakes)");
-    for (Set s : sets) {
+    for (Data s : sets) {
       PerceptronClassifier defaults = new PerceptronClassifier();
       PerceptronClassifier mistakes = new PerceptronClassifier().setMixing("mistakes")
           .setMixingRounds(1);

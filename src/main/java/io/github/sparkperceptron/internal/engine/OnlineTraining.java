@@ -470,8 +470,7 @@ public final class OnlineTraining implements AutoCloseable {
 
   /** Whether batches may take one job and deal a split layout without a shuffle. */
   private boolean withoutShuffle() {
-    String value = jsc.getLocalProperty(Settings.TEST_STREAM_ONE_JOB);
-    return Boolean.parseBoolean(value != null ? value : jsc.getConf().get(Settings.TEST_STREAM_ONE_JOB, "true"));
+    return Boolean.parseBoolean(Settings.read(jsc, Settings.TEST_STREAM_ONE_JOB, "true"));
   }
 
   /** The scoring task of the model as it stands: w, u and c shipped. */

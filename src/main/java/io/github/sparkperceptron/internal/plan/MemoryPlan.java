@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.spark.SparkContext;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -410,10 +411,8 @@ public final class MemoryPlan {
    * @throws IllegalArgumentException as {@link #requireFits}, unless the check only warns
    */
   public void enforce(SparkContext sc) {
-    String mode = sc.getLocalProperty(Settings.MEMORY_CHECK);
-    if (mode == null) {
-      mode = sc.getConf().get(Settings.MEMORY_CHECK, "refuse");
-    }
+    String mode = Settings.read(JavaSparkContext.fromSparkContext(sc), Settings.MEMORY_CHECK,
+        "refuse");
     LOG.info(String.format(Locale.ROOT, "Memory plan: about %,d MiB on the driver (budget %,d"
         + " MiB)%s; one copy of the weights is %,d MiB", mib(driverBytes()),
         mib(cluster.driverBudget()), cluster.local ? "" : String.format(Locale.ROOT,
@@ -431,8 +430,8 @@ public final class MemoryPlan {
         }
         return;
       default:
-        throw new IllegalArgumentException(Settings.MEMORY_CHECK + " must be refuse or warn, got '" + mode
-            + "'");
+        throw new IllegalArgumentException(Settings.MEMORY_CHECK + " must be refuse or warn, got '"
+            + mode + "'");
     }
   }
 

@@ -114,9 +114,8 @@ public final class MixingSettings implements Serializable {
                   BlockMomentum.MIN_ROWS_PER_ROUND, data.numRows),
           momentum > 0 ? String.format(Locale.ROOT, ", block momentum %.4f", momentum) : "");
     }
-    String exchange = jsc.getLocalProperty(Settings.DELTA_ENCODING);
     return new MixingSettings(config, rounds, new double[] {momentum, bound},
-        exchangeDensity(exchange != null ? exchange : jsc.getConf().get(Settings.DELTA_ENCODING, "auto")));
+        exchangeDensity(Settings.read(jsc, Settings.DELTA_ENCODING, "auto")));
   }
 
   /**
@@ -153,9 +152,8 @@ public final class MixingSettings implements Serializable {
    * batch's facts gives the same settings).
    */
   public static MixingSettings oneRoundWithoutMomentum(TrainingConfig config, JavaSparkContext jsc) {
-    String exchange = jsc.getLocalProperty(Settings.DELTA_ENCODING);
     return new MixingSettings(config, 1, new double[] {0.0, 0.0},
-        exchangeDensity(exchange != null ? exchange : jsc.getConf().get(Settings.DELTA_ENCODING, "auto")));
+        exchangeDensity(Settings.read(jsc, Settings.DELTA_ENCODING, "auto")));
   }
 
   /** The dense-above share {@link Settings#DELTA_ENCODING} asks for. */
@@ -168,8 +166,8 @@ public final class MixingSettings implements Serializable {
       case "dense":
         return -1.0;
       default:
-        throw new IllegalArgumentException(Settings.DELTA_ENCODING + " must be auto, sparse or dense, got '"
-            + mode + "'");
+        throw new IllegalArgumentException(Settings.DELTA_ENCODING + " must be auto, sparse or"
+            + " dense, got '" + mode + "'");
     }
   }
 

@@ -49,16 +49,18 @@ public final class RoundExecution implements Serializable {
    *     value
    */
   private RoundExecution(JavaSparkContext jsc) {
-    this.mode = parse(Mode.class, Settings.ROUND_EXECUTION, setting(jsc, Settings.ROUND_EXECUTION, "auto"));
+    this.mode = parse(Mode.class, Settings.ROUND_EXECUTION,
+        Settings.read(jsc, Settings.ROUND_EXECUTION, "auto"));
     this.timeoutMillis = seconds(jsc, Settings.BARRIER_TIMEOUT, DEFAULT_TIMEOUT_S) * 1000;
-    this.connectTimeoutMillis = seconds(jsc, Settings.BARRIER_CONNECT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT_S)
-        * 1000;
-    this.port = wholeNumber(Settings.BARRIER_PORT, setting(jsc, Settings.BARRIER_PORT, "0"));
+    this.connectTimeoutMillis = seconds(jsc, Settings.BARRIER_CONNECT_TIMEOUT,
+        DEFAULT_CONNECT_TIMEOUT_S) * 1000;
+    this.port = wholeNumber(Settings.BARRIER_PORT, Settings.read(jsc, Settings.BARRIER_PORT, "0"));
     if (port > 65535) {
-      throw new IllegalArgumentException(Settings.BARRIER_PORT + " must be a port (0 to 65535), got " + port);
+      throw new IllegalArgumentException(Settings.BARRIER_PORT + " must be a port (0 to 65535),"
+          + " got " + port);
     }
     this.encryption = parse(Encryption.class, Settings.BARRIER_ENCRYPTION,
-        setting(jsc, Settings.BARRIER_ENCRYPTION, "auto"));
+        Settings.read(jsc, Settings.BARRIER_ENCRYPTION, "auto"));
     String security = null;
     for (String key : SPARK_SECURITY_KEYS) {
       if (security == null && jsc.getConf().getBoolean(key, false)) {
@@ -79,7 +81,8 @@ public final class RoundExecution implements Serializable {
    */
   String closedBySecurity() {
     return encryption == Encryption.JOBS && sparkSecurity != null ? sparkSecurity + " and "
-        + Settings.BARRIER_ENCRYPTION + "=jobs: the rounds' changes travel only through Spark's own RPC"
+        + Settings.BARRIER_ENCRYPTION + "=jobs: the rounds' changes travel only through Spark's"
+        + " own RPC"
         : null;
   }
 
@@ -90,7 +93,7 @@ public final class RoundExecution implements Serializable {
 
   /** A duration setting in whole seconds ("5" or "5s"), at least 1. */
   private static int seconds(JavaSparkContext jsc, String key, int defaultSeconds) {
-    String value = setting(jsc, key, String.valueOf(defaultSeconds)).trim();
+    String value = Settings.read(jsc, key, String.valueOf(defaultSeconds)).trim();
     int v = wholeNumber(key, value.endsWith("s") ? value.substring(0, value.length() - 1)
         : value);
     if (v == 0 || v > Integer.MAX_VALUE / 1000) {
@@ -98,12 +101,6 @@ public final class RoundExecution implements Serializable {
           + Integer.MAX_VALUE / 1000 + " seconds, got '" + value + "'");
     }
     return v;
-  }
-
-  /** A setting read from the fitting thread's local properties, else the Spark configuration. */
-  private static String setting(JavaSparkContext jsc, String key, String defaultValue) {
-    String local = jsc.getLocalProperty(key);
-    return local != null ? local : jsc.getConf().get(key, defaultValue);
   }
 
   private static <E extends Enum<E>> E parse(Class<E> type, String key, String value) {

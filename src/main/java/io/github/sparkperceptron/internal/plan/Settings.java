@@ -1,6 +1,5 @@
 package io.github.sparkperceptron.internal.plan;
 
-import java.util.List;
 import java.util.Locale;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.storage.StorageLevel;
@@ -80,11 +79,6 @@ public final class Settings {
   public static final String TEST_STREAM_ONE_JOB = "spark.perceptron.test.streamOneJob";
   /** Test seam: the stream batch after which the driver stops dead. */
   public static final String TEST_PAUSE_AFTER_BATCH = "spark.perceptron.test.pauseAfterBatch";
-
-  /** The product's keys, the ones the README's "Settings" table documents. */
-  public static final List<String> PRODUCT_KEYS = List.of(ROUND_EXECUTION,
-      BARRIER_PORT, BARRIER_CONNECT_TIMEOUT, BARRIER_TIMEOUT, BARRIER_ENCRYPTION, DELTA_ENCODING,
-      MEMORY_CHECK);
 
   private Settings() {
   }
