@@ -588,11 +588,25 @@ public final class StreamTrainJob implements Callable<Integer> {
     }
   }
 
-  private void report(StreamingPerceptron trainer, double seconds) {
-    long rows = 0;
-    for (BatchReport r : reports) {
-      rows += r.rows();
+  /** This run's batches summed: the one tally that the summary line and the metrics both show. */
+  private record RunTotals(long rows, long correct, long drifts, double batchSeconds) {
+    static RunTotals of(List<BatchReport> reports) {
+      long rows = 0;
+      long correct = 0;
+      long drifts = 0;
+      double seconds = 0;
+      for (BatchReport r : reports) {
+        rows += r.rows();
+        correct += r.prequentialCorrect();
+        drifts += r.drift() ? 1 : 0;
+        seconds += r.seconds();
+      }
+      return new RunTotals(rows, correct, drifts, seconds);
     }
+  }
+
+  private void report(StreamingPerceptron trainer, double seconds) {
+    RunTotals run = RunTotals.of(reports);
     StreamingProgress total = trainer.progress();
     if (reports.isEmpty()) {
       out.println("No new " + (inputDir != null ? "files in " : "messages in ") + source()
@@ -601,15 +615,12 @@ public final class StreamTrainJob implements Callable<Integer> {
               + total + ")"));
       return;
     }
-    double batchSeconds = 0;
-    for (BatchReport r : reports) {
-      batchSeconds += r.seconds();
-    }
     // The same two rates as the metrics JSON (run.batchRowsPerSecond, run.rowsPerSecond).
     out.printf(Locale.ROOT, "Learnt %,d rows in %d batch%s: %.1f s in batches (%,.0f rows/s),"
-        + " %.1f s in all (%,.0f rows/s)%n", rows, reports.size(),
-        reports.size() == 1 ? "" : "es", batchSeconds, rowsPerSecond(rows, batchSeconds),
-        seconds, rowsPerSecond(rows, seconds));
+        + " %.1f s in all (%,.0f rows/s)%n", run.rows(), reports.size(),
+        reports.size() == 1 ? "" : "es", run.batchSeconds(),
+        rowsPerSecond(run.rows(), run.batchSeconds()), seconds,
+        rowsPerSecond(run.rows(), seconds));
     out.println("Since the start: " + total);
     out.println("Model published to " + modelPath + " (batch " + total.lastBatchId() + ")");
   }
@@ -634,10 +645,6 @@ public final class StreamTrainJob implements Callable<Integer> {
     params.put("publishInterval", publishInterval);
     params.put("driftDetector", trainer.getDriftDetector());
     params.put("onDrift", trainer.getOnDrift());
-    long rows = 0;
-    long correct = 0;
-    long drifts = 0;
-    double batchSeconds = 0;
     ArrayNode batches = root.putArray("batches");
     for (BatchReport r : reports) {
       ObjectNode b = batches.addObject();
@@ -653,18 +660,17 @@ public final class StreamTrainJob implements Callable<Integer> {
       b.put("published", r.published());
       b.put("drift", r.drift());
       b.put("freshModel", r.freshModel());
-      rows += r.rows();
-      drifts += r.drift() ? 1 : 0;
-      correct += r.prequentialCorrect();
-      batchSeconds += r.seconds();
     }
+    RunTotals totals = RunTotals.of(reports);
+    long rows = totals.rows();
     ObjectNode run = root.putObject("run");
     run.put("batches", reports.size());
     run.put("rows", rows);
-    run.put("drifts", drifts);
-    Json.putNumber(run, "prequentialAccuracy", rows == 0 ? Double.NaN : (double) correct / rows);
-    Json.putNumber(run, "batchSeconds", batchSeconds);
-    Json.putNumber(run, "batchRowsPerSecond", rowsPerSecond(rows, batchSeconds));
+    run.put("drifts", totals.drifts());
+    Json.putNumber(run, "prequentialAccuracy",
+        rows == 0 ? Double.NaN : (double) totals.correct() / rows);
+    Json.putNumber(run, "batchSeconds", totals.batchSeconds());
+    Json.putNumber(run, "batchRowsPerSecond", rowsPerSecond(rows, totals.batchSeconds()));
     if (seconds > 0) {
       Json.putNumber(run, "seconds", seconds);
       Json.putNumber(run, "rowsPerSecond", rowsPerSecond(rows, seconds));

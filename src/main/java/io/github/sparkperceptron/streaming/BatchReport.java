@@ -12,31 +12,20 @@ import java.util.Locale;
  */
 public final class BatchReport {
   private final long batchId;
-  private final long rows;
-  private final long prequentialCorrect;
-  private final long updates;
-  private final long onlineMistakes;
-  private final int epochs;
-  private final int workers;
+  /** What the batch did, as the engine tallied it. */
+  private final BatchOutcome outcome;
   private final double seconds;
   private final boolean published;
   private final boolean drift;
-  private final boolean freshModel;
   private final StreamingProgress cumulative;
 
   BatchReport(long batchId, BatchOutcome outcome, double seconds, boolean published,
       boolean drift, StreamingProgress cumulative) {
     this.batchId = batchId;
-    this.rows = outcome.rows;
-    this.prequentialCorrect = outcome.prequentialCorrect;
-    this.updates = outcome.updates;
-    this.onlineMistakes = outcome.onlineMistakes;
-    this.epochs = outcome.epochs;
-    this.workers = outcome.workers;
+    this.outcome = outcome;
     this.seconds = seconds;
     this.published = published;
     this.drift = drift;
-    this.freshModel = outcome.freshModel;
     this.cumulative = cumulative;
   }
 
@@ -46,26 +35,26 @@ public final class BatchReport {
   }
 
   public long rows() {
-    return rows;
+    return outcome.rows;
   }
 
   /** Rows the model predicted correctly before learning from this batch. */
   public long prequentialCorrect() {
-    return prequentialCorrect;
+    return outcome.prequentialCorrect;
   }
 
   public long prequentialMistakes() {
-    return rows - prequentialCorrect;
+    return outcome.rows - outcome.prequentialCorrect;
   }
 
   /** {@link #prequentialCorrect()} / {@link #rows()}; NaN for a batch without rows. */
   public double prequentialAccuracy() {
-    return rows == 0 ? Double.NaN : (double) prequentialCorrect / rows;
+    return outcome.rows == 0 ? Double.NaN : (double) outcome.prequentialCorrect / outcome.rows;
   }
 
   /** Weight updates made while learning from the batch (all its epochs). */
   public long updates() {
-    return updates;
+    return outcome.updates;
   }
 
   /**
@@ -73,16 +62,16 @@ public final class BatchReport {
    * moment: the perceptron's own online mistake count (under mixing, per worker's weights).
    */
   public long onlineMistakes() {
-    return onlineMistakes;
+    return outcome.onlineMistakes;
   }
 
   public int epochs() {
-    return epochs;
+    return outcome.epochs;
   }
 
   /** Workers (perceptrons mixed) the batch was trained on. */
   public int workers() {
-    return workers;
+    return outcome.workers;
   }
 
   /**
@@ -115,7 +104,7 @@ public final class BatchReport {
    * drift was reported in it and the policy is {@code onDrift=reset}.
    */
   public boolean freshModel() {
-    return freshModel;
+    return outcome.freshModel;
   }
 
   /** The stream's progress after this batch, since it began. */
@@ -127,10 +116,10 @@ public final class BatchReport {
   public String toString() {
     return String.format(Locale.ROOT, "batch %d: %,d rows, prequential accuracy %.4f (%,d"
         + " mistakes), %,d updates, %.2f s; since the start: %,d rows, prequential accuracy"
-        + " %.4f%s%s", batchId, rows, prequentialAccuracy(), prequentialMistakes(), updates,
-        seconds, cumulative.rows(), cumulative.prequentialAccuracy(),
-        drift ? (freshModel ? "; drift detected: learnt by a fresh model" : "; drift detected")
-            : "",
+        + " %.4f%s%s", batchId, outcome.rows, prequentialAccuracy(), prequentialMistakes(),
+        outcome.updates, seconds, cumulative.rows(), cumulative.prequentialAccuracy(),
+        !drift ? "" : outcome.freshModel ? "; drift detected: learnt by a fresh model"
+            : "; drift detected",
         published ? "; model published" : "");
   }
 }

@@ -19,16 +19,11 @@ final class LearnerState {
   final String configuration;
   /** The Spark streaming query that applied the batches, or "" when unknown. */
   final String queryId;
-  final long lastBatchId;
-  /** Batches applied since the stream began (the publishing cadence counts these). */
-  final long batches;
-  final long rows;
-  final long prequentialCorrect;
-  final long updates;
-  /** Batches in which the drift detector reported a drift, since the stream began. */
-  final long drifts;
-  final int numClasses;
-  final int numFeatures;
+  /**
+   * The id of the last batch applied (what makes a replayed batch recognisable), the counts since
+   * the stream began (the publishing cadence counts its batches) and the model's shape.
+   */
+  final StreamingProgress progress;
   final LinearState state;
   /** Block momentum's velocity, masses and bound (its β is each batch's own), or null. */
   final StreamMomentum momentum;
@@ -39,14 +34,7 @@ final class LearnerState {
       LinearState state, StreamMomentum momentum, double[] drift) {
     this.configuration = configuration;
     this.queryId = queryId;
-    this.lastBatchId = progress.lastBatchId();
-    this.batches = progress.batches();
-    this.rows = progress.rows();
-    this.prequentialCorrect = progress.prequentialCorrect();
-    this.updates = progress.updates();
-    this.drifts = progress.drifts();
-    this.numClasses = progress.numClasses();
-    this.numFeatures = progress.numFeatures();
+    this.progress = progress;
     this.state = state;
     this.momentum = momentum;
     this.drift = drift;
@@ -56,51 +44,6 @@ final class LearnerState {
   LearnerState(String configuration, String queryId, StreamingProgress progress,
       LinearState state) {
     this(configuration, queryId, progress, state, null, null);
-  }
-
-  /** The state after applying the batch {@code counts} describes. */
-  static LearnerState after(LearnerState previous, String configuration, String queryId,
-      BatchCounts counts, LinearState state, StreamMomentum momentum, double[] drift) {
-    long batches = previous == null ? 0 : previous.batches;
-    long rows = previous == null ? 0 : previous.rows;
-    long correct = previous == null ? 0 : previous.prequentialCorrect;
-    long updates = previous == null ? 0 : previous.updates;
-    long drifts = previous == null ? 0 : previous.drifts;
-    return new LearnerState(configuration, queryId, new StreamingProgress(counts.batchId,
-        batches + 1,
-        rows + counts.rows, correct + counts.correct, updates + counts.updates,
-        drifts + (counts.drift ? 1 : 0), new int[] {counts.numClasses, counts.numFeatures}),
-        state, momentum, drift);
-  }
-
-  /**
-   * What one batch adds to the counts: its {@code rows}, of which the model before it predicted
-   * {@code correct}, its updates, whether a drift was reported, and the model's shape.
-   */
-  static final class BatchCounts {
-    final long batchId;
-    final long rows;
-    final long correct;
-    final long updates;
-    final boolean drift;
-    final int numClasses;
-    final int numFeatures;
-
-    BatchCounts(long batchId, long rows, long correct, long updates, boolean drift,
-        int[] shape) {
-      this.batchId = batchId;
-      this.rows = rows;
-      this.correct = correct;
-      this.updates = updates;
-      this.drift = drift;
-      this.numClasses = shape[0];
-      this.numFeatures = shape[1];
-    }
-  }
-
-  StreamingProgress progress() {
-    return new StreamingProgress(lastBatchId, batches, rows, prequentialCorrect, updates, drifts,
-        new int[] {numClasses, numFeatures});
   }
 
   /**

@@ -94,8 +94,8 @@ final class LearnerStateFormat {
     StateFile.Out out = new StateFile.Out(raw, KIND, FORMAT_VERSION, s.configuration);
     out.section(PROGRESS, o -> writeProgress(s, o));
     out.section(MODEL, o -> {
-      o.writeInt(s.numClasses);
-      o.writeInt(s.numFeatures);
+      o.writeInt(s.progress.numClasses());
+      o.writeInt(s.progress.numFeatures());
     });
     out.section(STATE, o -> o.writeLinearState(s.state));
     if (s.momentum != null) {
@@ -141,7 +141,8 @@ final class LearnerStateFormat {
       throw new Unreadable("it is damaged: its configuration is not text", false);
     }
     Progress progress = null;
-    int[] shape = null;
+    int numClasses = 0;
+    int numFeatures = -1;
     LinearState state = null;
     Momentum momentum = null;
     double[] drift = null;
@@ -149,7 +150,8 @@ final class LearnerStateFormat {
       if (tag == PROGRESS) {
         progress = readProgress(in, version >= 3);
       } else if (tag == MODEL) {
-        shape = new int[] {in.readInt(), in.readInt()};
+        numClasses = in.readInt();
+        numFeatures = in.readInt();
       } else if (tag == STATE) {
         state = in.readLinearState();
       } else if (tag == MOMENTUM && version >= 3) {
@@ -164,7 +166,7 @@ final class LearnerStateFormat {
     }
     in.finish();
     requireSections(in, PROGRESS, MODEL, STATE);
-    String problem = sizes(shape[0], shape[1], state.weights().length);
+    String problem = sizes(numClasses, numFeatures, state.weights().length);
     if (problem == null && momentum != null && momentum.values.length != state.weights().length) {
       problem = "its momentum has " + momentum.values.length + " values, its weights "
           + state.weights().length;
@@ -172,7 +174,8 @@ final class LearnerStateFormat {
     if (problem != null) {
       throw new Unreadable("it is damaged: " + problem, false);
     }
-    return new Snapshot(new LearnerState(configuration, progress.queryId, progress.with(shape),
+    return new Snapshot(new LearnerState(configuration, progress.queryId,
+        progress.at(numClasses, numFeatures),
         state, momentum == null ? null : momentum.whole(), drift), version);
   }
 
@@ -264,9 +267,10 @@ final class LearnerStateFormat {
     if (!configuration.equals(before.configuration)) {
       throw new Unreadable("it belongs to another training than the state before it", true);
     }
-    if (base != before.lastBatchId) {
+    if (base != before.progress.lastBatchId()) {
       throw new Unreadable("it changes the state of batch " + base + ", but the state before it"
-          + " is of batch " + before.lastBatchId + " (a change record is missing)", false);
+          + " is of batch " + before.progress.lastBatchId() + " (a change record is missing)",
+          false);
     }
     String problem = changeProblem(before, index, values, momentum);
     if (problem != null) {
@@ -288,8 +292,8 @@ final class LearnerStateFormat {
     before.state.setClock(clock);
     StreamMomentum after = momentum == null ? null : momentum.withVelocity(v);
     return new Applied(new LearnerState(configuration, progress.queryId,
-        progress.with(new int[] {before.numClasses, before.numFeatures}), before.state, after,
-        drift), index.length);
+        progress.at(before.progress.numClasses(), before.progress.numFeatures()), before.state,
+        after, drift), index.length);
   }
 
   /** Δ after the change: the carried one, a new zero one, or null when the state has none. */
@@ -322,12 +326,13 @@ final class LearnerStateFormat {
 
   private static void writeProgress(LearnerState s, StateFile.Out o) throws IOException {
     o.writeUTF(s.queryId);
-    o.writeLong(s.lastBatchId);
-    o.writeLong(s.batches);
-    o.writeLong(s.rows);
-    o.writeLong(s.prequentialCorrect);
-    o.writeLong(s.updates);
-    o.writeLong(s.drifts);
+    StreamingProgress.Tally tally = s.progress.tally();
+    o.writeLong(s.progress.lastBatchId());
+    o.writeLong(tally.batches());
+    o.writeLong(tally.rows());
+    o.writeLong(tally.prequentialCorrect());
+    o.writeLong(tally.updates());
+    o.writeLong(tally.drifts());
   }
 
   private static void writeMomentumScalars(StreamMomentum m, StateFile.Out o) throws IOException {
@@ -353,30 +358,21 @@ final class LearnerStateFormat {
     }
   }
 
-  /** The PROGRESS section's fields. */
-  private static final class Progress {
-    final String queryId;
-    final long[] counts;
-
-    Progress(String queryId, long[] counts) {
-      this.queryId = queryId;
-      this.counts = counts;
-    }
-
-    StreamingProgress with(int[] shape) {
-      return new StreamingProgress(counts[0], counts[1], counts[2], counts[3], counts[4],
-          counts[5], shape);
+  /** The PROGRESS section's fields: the query, the last batch and the tally. */
+  private record Progress(String queryId, long lastBatchId, StreamingProgress.Tally tally) {
+    StreamingProgress at(int numClasses, int numFeatures) {
+      return new StreamingProgress(lastBatchId, tally, numClasses, numFeatures);
     }
   }
 
+  /** Format 2 had no drift count: its states read with none. */
   private static Progress readProgress(StateFile.In in, boolean withDrifts)
       throws IOException, Unreadable {
     String queryId = in.readUTF();
-    long[] counts = new long[6];
-    for (int i = 0; i < (withDrifts ? 6 : 5); i++) {
-      counts[i] = in.readLong();
-    }
-    return new Progress(queryId, counts);
+    long lastBatchId = in.readLong();
+    StreamingProgress.Tally tally = new StreamingProgress.Tally(in.readLong(), in.readLong(),
+        in.readLong(), in.readLong(), withDrifts ? in.readLong() : 0);
+    return new Progress(queryId, lastBatchId, tally);
   }
 
   /** A MOMENTUM section: Δ (whole, or at a change's coordinates) and the scalars. */
@@ -458,8 +454,9 @@ final class LearnerStateFormat {
         throw new IllegalArgumentException(problem != null ? problem
             : "its sizes are inconsistent (" + in.available() + " bytes follow the state)");
       }
-      return new LearnerState(configuration, queryId, new StreamingProgress(lastBatchId, batches,
-          rows, correct, updates, numClasses, numFeatures), new LinearState(w, u, clock));
+      return new LearnerState(configuration, queryId, new StreamingProgress(lastBatchId,
+          new StreamingProgress.Tally(batches, rows, correct, updates, 0), numClasses,
+          numFeatures), new LinearState(w, u, clock));
     } catch (EOFException e) {
       throw new IllegalArgumentException("it is truncated", e);
     } catch (IOException e) {

@@ -91,7 +91,7 @@ final class LearnerStateStore {
       }
       LearnerStateFormat.Snapshot snapshot = read(last);
       LearnerState state = snapshot.state();
-      long snapshotId = state.lastBatchId;
+      long snapshotId = state.progress.lastBatchId();
       changesSinceSnapshot = 0;
       valuesSinceSnapshot = 0;
       for (Path change : changes.complete()) {
@@ -101,7 +101,7 @@ final class LearnerStateStore {
         state = apply(state, change);
         changesSinceSnapshot++;
       }
-      lastSaved = state.lastBatchId;
+      lastSaved = state.progress.lastBatchId();
       snapshotDue = snapshot.format() != LearnerStateFormat.FORMAT_VERSION;
       return state;
     } catch (IOException e) {
@@ -159,14 +159,14 @@ final class LearnerStateStore {
         || valuesSinceSnapshot + written.length > length;
     try {
       if (snapshot) {
-        Path target = snapshots.file(state.lastBatchId);
+        Path target = snapshots.file(state.progress.lastBatchId());
         snapshots.write(target, out -> LearnerStateFormat.writeSnapshot(state, out));
         snapshotDue = false;
         changesSinceSnapshot = 0;
         valuesSinceSnapshot = 0;
       } else {
         long base = lastSaved;
-        changes.write(changes.file(state.lastBatchId),
+        changes.write(changes.file(state.progress.lastBatchId()),
             out -> LearnerStateFormat.writeChange(state, base, written, out));
         changesSinceSnapshot++;
         valuesSinceSnapshot += written.length;
@@ -175,11 +175,11 @@ final class LearnerStateStore {
       throw new UncheckedIOException("Cannot write the learner state to '" + location() + "'",
           e);
     }
-    lastSaved = state.lastBatchId;
+    lastSaved = state.progress.lastBatchId();
     if (snapshot) {
       try {
-        snapshots.deleteOlderThan(snapshots.file(state.lastBatchId));
-        changes.deleteOlderThan(changes.file(state.lastBatchId + 1));
+        snapshots.deleteOlderThan(snapshots.file(state.progress.lastBatchId()));
+        changes.deleteOlderThan(changes.file(state.progress.lastBatchId() + 1));
       } catch (IOException e) {
         LOG.warn("Could not remove older learner states in {}: {}", location(), e.getMessage());
       }

@@ -372,8 +372,8 @@ public final class StreamingPerceptron {
     prepare(stream.sparkSession());
     if (current != null && !exists(new Path(checkpointLocation, QUERY_DIR))) {
       throw new IllegalArgumentException("The checkpoint location '" + checkpointLocation
-          + "' holds a learner state (" + LEARNER_DIR + "/, up to batch " + current.lastBatchId
-          + ") but no query checkpoint (" + QUERY_DIR + "/): without it Spark would start the"
+          + "' holds a learner state (" + LEARNER_DIR + "/, up to batch "
+          + current.progress.lastBatchId() + ") but no query checkpoint (" + QUERY_DIR + "/): without it Spark would start the"
           + " stream again from its beginning and learn every row twice. Restore " + QUERY_DIR
           + "/, or delete the whole location to learn from scratch");
     }
@@ -426,7 +426,7 @@ public final class StreamingPerceptron {
             + " the same settings, or use a new checkpoint location to start another training");
       }
       LOG.info("Resuming the stream's learner from {} ({})", store.location(),
-          saved.progress());
+          saved.progress);
     }
     if (modelPath != null && publisher == null) {
       ModelPublisher.recover(session, modelPath);
@@ -440,8 +440,8 @@ public final class StreamingPerceptron {
     engine = new OnlineTraining(JavaSparkContext.fromSparkContext(session.sparkContext()),
         EngineBridge.config(params), epochsPerBatch,
         !driftDetector.equals(DriftDetectors.NONE) && onDrift.equals("reset"), numClasses,
-        saved == null ? null : new OnlineTraining.Saved(saved.numClasses, saved.numFeatures,
-            saved.state, saved.momentum));
+        saved == null ? null : new OnlineTraining.Saved(saved.progress.numClasses(),
+            saved.progress.numFeatures(), saved.state, saved.momentum));
     detector = saved != null && saved.drift != null ? DriftDetectors.decode(saved.drift)
         : DriftDetectors.create(driftDetector);
     loaded = true;
@@ -474,9 +474,9 @@ public final class StreamingPerceptron {
     LearnerState before = current;
     if (before != null) {
       before.requireWrittenBy(queryId, store.location());
-      if (batchId <= before.lastBatchId) {
+      if (batchId <= before.progress.lastBatchId()) {
         LOG.info("Batch {} was applied already (the learner state is at batch {}): Spark replays"
-            + " it after a restart; skipping it", batchId, before.lastBatchId);
+            + " it after a restart; skipping it", batchId, before.progress.lastBatchId());
         return;
       }
     }
@@ -492,9 +492,9 @@ public final class StreamingPerceptron {
         LOG.info("Batch {} holds no rows; nothing to learn", batchId);
         return;
       }
-      after = LearnerState.after(before, configuration, queryId == null ? "" : queryId,
-          new LearnerState.BatchCounts(batchId, outcome.rows, outcome.prequentialCorrect,
-              outcome.updates, drift[0], new int[] {engine.numClasses(), engine.numFeatures()}),
+      after = new LearnerState(configuration, queryId == null ? "" : queryId,
+          StreamingProgress.after(before == null ? null : before.progress, batchId, outcome,
+              drift[0], engine.numClasses(), engine.numFeatures()),
           engine.state(), engine.momentum(), detector == null ? null : detector.encode());
       store.save(after, engine.writtenSinceSave());
       engine.markSaved();
@@ -506,15 +506,15 @@ public final class StreamingPerceptron {
     }
     current = after;
     if (before == null) {
-      LOG.info("The stream's model has {} classes and {} features", after.numClasses,
-          after.numFeatures);
+      LOG.info("The stream's model has {} classes and {} features", after.progress.numClasses(),
+          after.progress.numFeatures());
     }
-    boolean publish = publisher != null && after.batches % publishEvery == 0;
+    boolean publish = publisher != null && after.progress.batches() % publishEvery == 0;
     if (publish) {
       publish(after);
     }
     BatchReport report = new BatchReport(batchId, outcome, (System.nanoTime() - started) / 1e9,
-        publish, drift[0], after.progress());
+        publish, drift[0], after.progress);
     LOG.info("{}", report);
     for (BatchListener listener : listeners) {
       listener.onBatch(report);
@@ -544,7 +544,7 @@ public final class StreamingPerceptron {
       throw new IllegalStateException("No model yet: the stream has not learnt from any batch"
           + " (hasModel() tells)");
     }
-    return EngineBridge.model(params, s.numClasses, s.numFeatures, s.state);
+    return EngineBridge.model(params, s.progress.numClasses(), s.progress.numFeatures(), s.state);
   }
 
   /** Whether a model exists: some batch with rows has been learnt (now or in an earlier run). */
@@ -555,7 +555,7 @@ public final class StreamingPerceptron {
   /** What the learner has done since the stream began, or {@code null} before any batch. */
   public StreamingProgress progress() {
     LearnerState s = current;
-    return s == null ? null : s.progress();
+    return s == null ? null : s.progress;
   }
 
   /** The query {@link #start} started, or {@code null}. */
@@ -582,7 +582,7 @@ public final class StreamingPerceptron {
       if (p == null) {
         return false;
       }
-      if (s != null && s.lastBatchId != p.latestBatch()) {
+      if (s != null && s.progress.lastBatchId() != p.latestBatch()) {
         publish(s);
         handed = true;
       }
@@ -593,8 +593,9 @@ public final class StreamingPerceptron {
 
   /** Hands the model of {@code s} (built now: the next batch changes the state) to the publisher. */
   private void publish(LearnerState s) {
-    publisher.submit(s.lastBatchId, EngineBridge.model(params, s.numClasses, s.numFeatures,
-        s.state));
+    StreamingProgress p = s.progress;
+    publisher.submit(p.lastBatchId(),
+        EngineBridge.model(params, p.numClasses(), p.numFeatures(), s.state));
   }
 
   /**

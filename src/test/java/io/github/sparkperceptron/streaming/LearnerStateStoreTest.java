@@ -29,7 +29,8 @@ class LearnerStateStoreTest {
     double[] w = {Math.PI, -0.0, Double.MIN_VALUE, 1e300, -7.25, Math.nextUp(1.0)};
     double[] u = averaging ? new double[] {1e-300, 2.5, -3.0, 0.1, 0.2, 0.3} : null;
     return new LearnerState("a=1\nb=é\n", "query-42", new StreamingProgress(batchId,
-        batchId + 1, 1234, 1000, 77, 2, 5), new LinearState(w, u, 1234.0));
+        new StreamingProgress.Tally(batchId + 1, 1234, 1000, 77, 0), 2, 5),
+        new LinearState(w, u, 1234.0));
   }
 
   @Test
@@ -39,10 +40,11 @@ class LearnerStateStoreTest {
       LearnerState back = LearnerStateStore.decode(LearnerStateStore.encode(s));
       assertEquals(s.configuration, back.configuration);
       assertEquals(s.queryId, back.queryId);
-      assertEquals(List.of(9L, 10L, 1234L, 1000L, 77L), List.of(back.lastBatchId, back.batches,
-          back.rows, back.prequentialCorrect, back.updates));
-      assertEquals(2, back.numClasses);
-      assertEquals(5, back.numFeatures);
+      assertEquals(List.of(9L, 10L, 1234L, 1000L, 77L), List.of(back.progress.lastBatchId(),
+          back.progress.batches(), back.progress.rows(), back.progress.prequentialCorrect(),
+          back.progress.updates()));
+      assertEquals(2, back.progress.numClasses());
+      assertEquals(5, back.progress.numFeatures());
       assertEquals(Double.doubleToRawLongBits(1234.0),
           Double.doubleToRawLongBits(back.state.clock()));
       assertArrayEquals(bits(s.state.weights()), bits(back.state.weights()));
@@ -77,9 +79,11 @@ class LearnerStateStoreTest {
           + (averaging ? "-averaged" : "") + ".bin"));
       assertEquals(s.configuration, back.configuration);
       assertEquals(s.queryId, back.queryId);
-      assertEquals(List.of(3L, 4L, 1234L, 1000L, 77L), List.of(back.lastBatchId, back.batches,
-          back.rows, back.prequentialCorrect, back.updates));
-      assertEquals(List.of(2, 5), List.of(back.numClasses, back.numFeatures));
+      assertEquals(List.of(3L, 4L, 1234L, 1000L, 77L), List.of(back.progress.lastBatchId(),
+          back.progress.batches(), back.progress.rows(), back.progress.prequentialCorrect(),
+          back.progress.updates()));
+      assertEquals(List.of(2, 5),
+          List.of(back.progress.numClasses(), back.progress.numFeatures()));
       assertEquals(Double.doubleToRawLongBits(1234.0),
           Double.doubleToRawLongBits(back.state.clock()));
       assertArrayEquals(bits(s.state.weights()), bits(back.state.weights()));
@@ -104,9 +108,11 @@ class LearnerStateStoreTest {
           + (averaging ? "-averaged" : "") + ".bin"));
       assertEquals(s.configuration, back.configuration);
       assertEquals(s.queryId, back.queryId);
-      assertEquals(List.of(3L, 4L, 1234L, 1000L, 77L), List.of(back.lastBatchId, back.batches,
-          back.rows, back.prequentialCorrect, back.updates));
-      assertEquals(List.of(2, 5), List.of(back.numClasses, back.numFeatures));
+      assertEquals(List.of(3L, 4L, 1234L, 1000L, 77L), List.of(back.progress.lastBatchId(),
+          back.progress.batches(), back.progress.rows(), back.progress.prequentialCorrect(),
+          back.progress.updates()));
+      assertEquals(List.of(2, 5),
+          List.of(back.progress.numClasses(), back.progress.numFeatures()));
       assertEquals(Double.doubleToRawLongBits(1234.0),
           Double.doubleToRawLongBits(back.state.clock()));
       assertArrayEquals(bits(s.state.weights()), bits(back.state.weights()));
@@ -163,7 +169,8 @@ class LearnerStateStoreTest {
     java.nio.ByteBuffer.wrap(newer).putInt(newer.length - 4, (int) crc.getValue());
     assertMessage("learner state format 4, written by a newer spark-perceptron", newer);
     LearnerState wrongShape = new LearnerState("a=1\n", "q",
-        new StreamingProgress(1, 1, 1, 1, 1, 3, 5), new LinearState(new double[6], null, 0.0));
+        new StreamingProgress(1, new StreamingProgress.Tally(1, 1, 1, 1, 0), 3, 5),
+        new LinearState(new double[6], null, 0.0));
     assertMessage("sizes are inconsistent (3 classes, 5 features, 6 weights)",
         LearnerStateStore.encode(wrongShape));
   }
@@ -183,7 +190,7 @@ class LearnerStateStoreTest {
     store.save(sample(12, true), null);
     // A temporary file of an interrupted write is never read.
     Files.write(tmp.resolve("learner/.state-0000000000000000099.bin.tmp-x"), new byte[] {1, 2});
-    assertEquals(12, store.latest().lastBatchId);
+    assertEquals(12, store.latest().progress.lastBatchId());
     try (Stream<Path> files = Files.list(tmp.resolve("learner"))) {
       List<String> states = files.map(p -> p.getFileName().toString())
           .filter(n -> n.startsWith("state-")).collect(Collectors.toList());
@@ -217,8 +224,9 @@ class LearnerStateStoreTest {
     io.github.sparkperceptron.internal.engine.StreamMomentum momentum =
         new io.github.sparkperceptron.internal.engine.StreamMomentum(v, new double[] {3.5, 1.25},
             new double[] {7.5, 0.25}, 2);
-    return new LearnerState("a=1\n", "query-7", new StreamingProgress(batchId, batchId + 1,
-        100, 60, 30, 1, new int[] {2, 39}), new LinearState(w, u, 99.0), momentum,
+    return new LearnerState("a=1\n", "query-7", new StreamingProgress(batchId,
+        new StreamingProgress.Tally(batchId + 1, 100, 60, 30, 1), 2, 39),
+        new LinearState(w, u, 99.0), momentum,
         new double[] {2, 1, 0.002, Math.PI});
   }
 
@@ -241,21 +249,20 @@ class LearnerStateStoreTest {
             new double[] {before.momentum.mass() + 2, before.momentum.velocityMass() / 2},
             new double[] {before.momentum.normBound() + 1, before.momentum.initialSquaredNorm()},
             before.momentum.restarts() + 1);
+    StreamingProgress p = before.progress;
     s[0] = new LearnerState(before.configuration, before.queryId, new StreamingProgress(
-        before.lastBatchId + 1, before.batches + 1, before.rows + 10, before.prequentialCorrect
-            + 7, before.updates + 3, before.drifts + 1, new int[] {2, 39}), before.state, m,
-        new double[] {2, 1, 0.002, before.lastBatchId + 0.5});
+        p.lastBatchId() + 1, new StreamingProgress.Tally(p.batches() + 1, p.rows() + 10,
+            p.prequentialCorrect() + 7, p.updates() + 3, p.drifts() + 1), 2, 39), before.state, m,
+        new double[] {2, 1, 0.002, before.progress.lastBatchId() + 0.5});
     return written;
   }
 
   private static void assertSameState(LearnerState expected, LearnerState actual) {
     assertEquals(expected.configuration, actual.configuration);
     assertEquals(expected.queryId, actual.queryId);
-    assertEquals(expected.progress().toString(), actual.progress().toString());
-    assertEquals(List.of(expected.lastBatchId, expected.batches, expected.rows,
-        expected.prequentialCorrect, expected.updates, expected.drifts),
-        List.of(actual.lastBatchId, actual.batches, actual.rows, actual.prequentialCorrect,
-            actual.updates, actual.drifts));
+    assertEquals(expected.progress.toString(), actual.progress.toString());
+    assertEquals(expected.progress.lastBatchId(), actual.progress.lastBatchId());
+    assertEquals(expected.progress.tally(), actual.progress.tally());
     assertArrayEquals(bits(expected.state.weights()), bits(actual.state.weights()));
     assertArrayEquals(bits(expected.state.averageAccumulator()),
         bits(actual.state.averageAccumulator()));
@@ -362,9 +369,10 @@ class LearnerStateStoreTest {
         fixture("learner-state-v2-averaged.bin"));
     LearnerStateStore store = new LearnerStateStore(new Configuration(), dir.toString());
     LearnerState loaded = store.latest();
-    assertEquals(3, loaded.lastBatchId);
+    assertEquals(3, loaded.progress.lastBatchId());
     LearnerState next = new LearnerState(loaded.configuration, loaded.queryId,
-        new StreamingProgress(4, 5, 1300, 1050, 80, 2, 5), loaded.state);
+        new StreamingProgress(4, new StreamingProgress.Tally(5, 1300, 1050, 80, 0), 2, 5),
+        loaded.state);
     assertTrue(store.save(next, new int[] {1}), "a snapshot, though one coordinate changed");
     try (Stream<Path> files = Files.list(dir)) {
       assertEquals(List.of("state-0000000000000000004.bin"), files.map(p ->
