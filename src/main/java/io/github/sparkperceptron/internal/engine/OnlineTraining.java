@@ -332,8 +332,8 @@ public final class OnlineTraining implements AutoCloseable {
     WorkerBlocksRdd<?> prepared = conversion.convert(true);
     jsc.setJobDescription(String.format(Locale.ROOT, "perceptron micro-batch: convert, score and"
         + " learn (%s mixing)", config.mixing.paramValue()));
-    MicroBatchTask.Model model = new MicroBatchTask.Model(new int[] {numClasses, numFeatures}, w,
-        u, startClock, config.threshold);
+    MicroBatchTask.Model model = new MicroBatchTask.Model(numClasses, numFeatures, w, u,
+        startClock, config.threshold);
     MicroBatchTask.Result result;
     try {
       result = JavaRDD.fromRDD(prepared, WorkerBlocksRdd.TAG).mapPartitionsWithIndex(
@@ -477,8 +477,8 @@ public final class OnlineTraining implements AutoCloseable {
   private MicroBatchTask scoring(int workers) {
     WeightsRef w = weights.ship(state.weights());
     WeightsRef u = accumulator == null ? null : accumulator.ship(state.averageAccumulator());
-    return MicroBatchTask.score(workers, new MicroBatchTask.Model(new int[] {numClasses,
-        numFeatures}, w, u, state.clock(), config.threshold));
+    return MicroBatchTask.score(workers, new MicroBatchTask.Model(numClasses, numFeatures, w, u,
+        state.clock(), config.threshold));
   }
 
   /**

@@ -71,10 +71,10 @@ public final class MicroBatchTask
     final double clock;
     final double threshold;
 
-    public Model(int[] shape, WeightsRef weights, WeightsRef accumulator, double clock,
-        double threshold) {
-      this.numClasses = shape[0];
-      this.numFeatures = shape[1];
+    public Model(int numClasses, int numFeatures, WeightsRef weights, WeightsRef accumulator,
+        double clock, double threshold) {
+      this.numClasses = numClasses;
+      this.numFeatures = numFeatures;
       this.weights = weights;
       this.accumulator = accumulator;
       this.clock = clock;
