@@ -7,6 +7,7 @@ import io.github.sparkperceptron.internal.io.BadInputException;
 import io.github.sparkperceptron.internal.io.LabeledData;
 import io.github.sparkperceptron.internal.io.ReadSpec;
 import io.github.sparkperceptron.internal.io.TextRecords;
+import io.github.sparkperceptron.internal.plan.StreamRefusals;
 import io.github.sparkperceptron.internal.streaming.StreamingBridge;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.streaming.BatchReport;
@@ -205,8 +206,7 @@ public final class StreamTrainJob implements Callable<Integer> {
       "--train", "a stream learns the files arriving in --input",
       "--test", "every batch is scored before it is learnt (prequential accuracy); score a"
           + " published model with submit/evaluate",
-      "--validation", "a stream has no validation data: every batch is scored before it is"
-          + " learnt (prequential accuracy)",
+      "--validation", StreamRefusals.flagRefused("validationPatience"),
       "--resume", "the same command with the same --checkpoint-dir resumes by itself");
 
   /**

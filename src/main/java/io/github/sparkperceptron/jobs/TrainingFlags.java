@@ -7,6 +7,7 @@ import io.github.sparkperceptron.internal.kernel.Averaging;
 import io.github.sparkperceptron.internal.kernel.ClassWeight;
 import io.github.sparkperceptron.internal.kernel.ParamValue;
 import io.github.sparkperceptron.internal.kernel.UpdateRule;
+import io.github.sparkperceptron.internal.plan.StreamRefusals;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -52,30 +53,25 @@ final class TrainingFlags {
    * @param param the name of the estimator param it sets
    * @param label the value's name in --help (unused for a switch)
    * @param help its help for a fit; " (default: ...)" is appended when the param has a default
-   * @param streamHelp its help for a stream, when it applies to streams
-   * @param notForStreams why a stream refuses it, when it does not apply
+   * @param streamHelp its help for a stream, where it applies to streams (whether it does is
+   *     {@link StreamRefusals}'s to say)
    * @param streamOwnsName whether stream-train has a flag of this name that means something else
    */
   record Flag(String name, String param, String label, String help, String streamHelp,
-      String notForStreams, boolean streamOwnsName) {
+      boolean streamOwnsName) {
 
     /** The same flag with its own help for streams. */
     Flag inStreams(String text) {
-      return new Flag(name, param, label, help, text, null, false);
-    }
-
-    /** The same flag, refused by streams for {@code reason}. */
-    Flag notInStreams(String reason) {
-      return new Flag(name, param, label, help, null, reason, false);
+      return new Flag(name, param, label, help, text, false);
     }
 
     /** The same flag, whose name stream-train gives to a flag of its own. */
     Flag streamHasItsOwn() {
-      return new Flag(name, param, label, help, null, null, true);
+      return new Flag(name, param, label, help, null, true);
     }
 
     boolean appliesTo(Scope scope) {
-      return scope == Scope.FIT || streamHelp != null;
+      return scope == Scope.FIT || !streamOwnsName && StreamRefusals.flagRefused(param) == null;
     }
 
     String helpFor(Scope scope) {
@@ -84,7 +80,7 @@ final class TrainingFlags {
   }
 
   private static Flag flag(String name, String param, String label, String help) {
-    return new Flag(name, param, label, help, help, null, false);
+    return new Flag(name, param, label, help, help, false);
   }
 
   /** "a, b or c": the values a string param takes, from its enum. */
@@ -109,9 +105,7 @@ final class TrainingFlags {
               + " batch's partitions are coalesced or split into W. 0 = one per task slot of the"
               + " cluster (Spark's default parallelism). The model depends on W: pin it to get"
               + " the same model on clusters of different sizes"),
-      flag("--max-iter", "maxIter", "N", "maximum epochs")
-          .notInStreams("a stream has no number of epochs; every batch is learnt"
-              + " --epochs-per-batch times"),
+      flag("--max-iter", "maxIter", "N", "maximum epochs"),
       flag("--tol", "tol", "T", "stop when an epoch changes the weights by less than T relative"
           + " to their norm; 0 disables")
           .inStreams("with --epochs-per-batch > 1, stop a batch's epochs when the weights change"
@@ -143,33 +137,23 @@ final class TrainingFlags {
           + " sample weights; an example's weight scales its update (default: none, every row"
           + " weighs 1)"),
       flag("--validation-patience", "validationPatience", "N", "with --validation, epochs"
-          + " without improvement before stopping")
-          .notInStreams("a stream has no validation data: every batch is scored before it is"
-              + " learnt (prequential accuracy)"),
+          + " without improvement before stopping"),
       flag("--class-weight", "classWeight", "MODE", values(ClassWeight.class)
-          + " (balanced: weight each class inversely to its size)")
-          .notInStreams("balanced needs every class's size before training starts, which a"
-              + " stream does not know; use --weight-col"),
+          + " (balanced: weight each class inversely to its size)"),
       flag("--calibration", "calibration", "METHOD", values(CalibrationMethod.class)
           + ": how the model turns its scores into probabilities (its probability column, the"
           + " log-loss, Brier score and reliability diagram of the reports), fitted after"
           + " training on rows it did not train on: the --validation rows when given, else a"
           + " seeded 10% of the training rows held out (cross-fitted on 3 folds where those"
-          + " hold under 50 rows of a class)")
-          .notInStreams("a stream publishes uncalibrated models (the logistic or softmax link of"
-              + " the scores), whose scores grow as it learns; calibrate a published model on"
-              + " held-out rows instead"),
+          + " hold under 50 rows of a class)"),
       flag("--calibration-folds", "calibrationFolds", "K", "K >= 2: fit the calibrator on"
           + " out-of-fold scores of K fold models instead of held-out rows, the model trained on"
-          + " every row (K more fits); 0 = the default's held-out rows")
-          .notInStreams("a stream publishes uncalibrated models"),
+          + " every row (K more fits); 0 = the default's held-out rows"),
       flag("--checkpoint-dir", "checkpointDir", "DIR", "write training checkpoints here (any"
           + " Hadoop path); with --resume, a restarted training continues from the last one")
           .streamHasItsOwn(),
       flag("--checkpoint-interval", "checkpointInterval", "K", "with --checkpoint-dir,"
-          + " checkpoint every K epochs")
-          .notInStreams("a stream saves its learner state in --checkpoint-dir after every"
-              + " batch"),
+          + " checkpoint every K epochs"),
       flag("--aggregation-depth", "aggregationDepth", "K", "depth of the tree aggregation"),
       flag("--storage-level", "storageLevel", "LEVEL", "where Spark keeps the training data's"
           + " chunks: MEMORY_AND_DISK (what fits in memory, the rest spilled to local disk),"
@@ -237,6 +221,27 @@ final class TrainingFlags {
     return defaults;
   }
 
+  /** A stream's own settings that refusals name, by stream-train's flags. */
+  private static final Map<String, String> STREAM_SETTINGS =
+      Map.of("epochsPerBatch", "--epochs-per-batch");
+
+  /**
+   * {@code reason}, which names params as the library says it, in a job user's terms: each
+   * param by its flag ("classWeight=balanced" becomes "--class-weight balanced").
+   */
+  static String inFlagTerms(String reason) {
+    Map<String, String> flags = new LinkedHashMap<>(STREAM_SETTINGS);
+    for (Flag f : TABLE) {
+      flags.put(f.param(), f.name());
+    }
+    String out = reason;
+    for (Map.Entry<String, String> e : flags.entrySet()) {
+      out = out.replaceAll("\\b" + e.getKey() + "=", e.getValue() + " ")
+          .replaceAll("\\b" + e.getKey() + "\\b", e.getValue());
+    }
+    return out;
+  }
+
   /**
    * Why this job refuses a training flag of {@code submit/train}, or null when it takes it (or
    * it is no training flag).
@@ -244,7 +249,7 @@ final class TrainingFlags {
   String whyNot(String flagName) {
     for (Flag f : TABLE) {
       if (f.name().equals(flagName) && !f.appliesTo(scope) && !f.streamOwnsName()) {
-        return f.notForStreams();
+        return inFlagTerms(StreamRefusals.flagRefused(f.param()));
       }
     }
     return null;

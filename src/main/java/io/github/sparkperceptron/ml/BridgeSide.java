@@ -5,11 +5,8 @@ import io.github.sparkperceptron.internal.blocks.BlockProbabilities;
 import io.github.sparkperceptron.internal.blocks.TrainingInput;
 import io.github.sparkperceptron.internal.calibration.Calibrator;
 import io.github.sparkperceptron.internal.evaluation.ProbabilityMetrics;
-import io.github.sparkperceptron.internal.kernel.Averaging;
-import io.github.sparkperceptron.internal.kernel.ClassWeight;
 import io.github.sparkperceptron.internal.kernel.LinearState;
 import io.github.sparkperceptron.internal.kernel.VotedPerceptron;
-import io.github.sparkperceptron.internal.mixing.MixingMode;
 import io.github.sparkperceptron.internal.ml.EngineBridge;
 import io.github.sparkperceptron.internal.plan.TrainingConfig;
 import java.util.List;
@@ -67,33 +64,6 @@ final class BridgeSide extends EngineBridge.Ml {
         params.uid(), numClasses, numFeatures, state.modelWeights(), null);
     params.copyValues(model, params.extractParamMap()).setParent(params);
     return model.withCalibration(model.calibrator());
-  }
-
-  @Override
-  protected String streamingProblem(PerceptronClassifier params) {
-    if (params.averagingValue() == Averaging.VOTE) {
-      return "averaging=vote keeps every intermediate weight vector, which grows without bound on"
-          + " a stream (and is saved with every published model); use averaging=average, the"
-          + " voted perceptron's O(features) approximation (Freund & Schapire 1999)";
-    }
-    if (params.mixingValue() == MixingMode.ONESHOT) {
-      return "mixing=oneshot trains every worker apart over all the data and averages once at"
-          + " the end, which a stream never reaches; use mixing=mistakes, uniform or momentum";
-    }
-    if (!params.getValidationIndicatorCol().isEmpty()) {
-      return "validationIndicatorCol chooses the best epoch of a finite training; a stream is"
-          + " evaluated prequentially instead (each batch is scored before it is learnt), so"
-          + " unset it";
-    }
-    if (params.classWeightValue() == ClassWeight.BALANCED) {
-      return "classWeight=balanced needs every class's size before training starts, which a"
-          + " stream does not know; use a weight column (weightCol) instead";
-    }
-    if (!params.getCheckpointDir().isEmpty()) {
-      return "checkpointDir checkpoints the epochs of a finite training; a stream keeps its"
-          + " learner state in its own checkpoint location, so unset checkpointDir";
-    }
-    return null;
   }
 
   @Override

@@ -7,6 +7,7 @@ import io.github.sparkperceptron.internal.engine.OnlineTraining.BatchOutcome;
 import io.github.sparkperceptron.internal.engine.OnlineTraining;
 import io.github.sparkperceptron.internal.ml.EngineBridge;
 import io.github.sparkperceptron.internal.plan.Settings;
+import io.github.sparkperceptron.internal.plan.StreamRefusals;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import java.io.IOException;
@@ -660,7 +661,7 @@ public final class StreamingPerceptron {
   }
 
   private void requireStreamable() {
-    String problem = EngineBridge.streamingProblem(params);
+    String problem = StreamRefusals.problem(params);
     if (problem != null) {
       throw new IllegalArgumentException("Cannot learn from a stream with these params: "
           + problem);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkperceptron.internal.ml.EngineBridge;
+import io.github.sparkperceptron.internal.plan.StreamRefusals;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -122,9 +123,10 @@ class TrainingFlagsTest {
         "--checkpoint-dir", "c", "--class-weight", "balanced");
     assertEquals(2, flag.exitCode, flag.toString());
     assertEquals("stream-train: error: --class-weight (a flag of submit/train) does not apply to"
-        + " streams: balanced needs every class's size before training starts, which a stream"
-        + " does not know; use --weight-col (see 'submit/stream-train --help' for the options"
-        + " and their defaults)", flag.err.strip());
+        + " streams: --class-weight balanced needs every class's size before training starts,"
+        + " which a stream does not know; use a weight column (--weight-col) instead (see"
+        + " 'submit/stream-train --help' for the options and their defaults)",
+        flag.err.strip());
 
     Path conf = tmp.resolve("stream-train.properties");
     Files.write(conf, List.of("max-iter = 3"));
@@ -134,6 +136,27 @@ class TrainingFlagsTest {
     assertEquals("stream-train: error: " + conf + ": key 'max-iter': --max-iter (a flag of"
         + " submit/train) does not apply to streams: a stream has no number of epochs; every"
         + " batch is learnt --epochs-per-batch times", fromFile.err.strip());
+  }
+
+  /**
+   * The one list of a stream's refusals names real params and values they accept (a misspelt
+   * name or value would silently refuse nothing), and the library refuses each value it lists
+   * with its reason.
+   */
+  @Test
+  void everyStreamRefusalNamesAParamAndAValueItAccepts() {
+    for (StreamRefusals.Refusal r : StreamRefusals.ALL) {
+      PerceptronClassifier estimator = new PerceptronClassifier();
+      assertTrue(estimator.hasParam(r.param()), r.param());
+      if (r.value() == null) {
+        continue;
+      }
+      Param<Object> p = estimator.getParam(r.param());
+      estimator.set(p, r.value().isEmpty() ? "x" : r.value());
+      assertEquals(r.reason(), StreamRefusals.problem(estimator), r.param());
+    }
+    assertNull(StreamRefusals.problem(new PerceptronClassifier()),
+        "the defaults learn from a stream");
   }
 
   @Test

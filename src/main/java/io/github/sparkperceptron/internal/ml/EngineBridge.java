@@ -54,8 +54,6 @@ public final class EngineBridge {
     protected abstract PerceptronClassificationModel model(PerceptronClassifier params,
         int numClasses, int numFeatures, LinearState state);
 
-    protected abstract String streamingProblem(PerceptronClassifier params);
-
     protected abstract Calibrator calibrator(PerceptronClassificationModel model);
 
     protected abstract VotedPerceptron vote(PerceptronClassificationModel model);
@@ -122,14 +120,6 @@ public final class EngineBridge {
   public static PerceptronClassificationModel model(PerceptronClassifier params, int numClasses,
       int numFeatures, LinearState state) {
     return ml().model(params, numClasses, numFeatures, state);
-  }
-
-  /**
-   * Why these params cannot learn from a stream, or {@code null} when they can. Each refused
-   * param needs the whole dataset up front or grows without bound.
-   */
-  public static String streamingProblem(PerceptronClassifier params) {
-    return ml().streamingProblem(params);
   }
 
   /**
