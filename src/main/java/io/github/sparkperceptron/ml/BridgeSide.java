@@ -62,8 +62,7 @@ final class BridgeSide extends EngineBridge.Ml {
       int numFeatures, LinearState state) {
     PerceptronClassificationModel model = PerceptronClassificationModel.fromStateWeights(
         params.uid(), numClasses, numFeatures, state.modelWeights(), null);
-    params.copyValues(model, params.extractParamMap()).setParent(params);
-    return model.withCalibration(model.calibrator());
+    return params.asFitted(model);
   }
 
   @Override

@@ -259,17 +259,16 @@ public non-sealed class PerceptronClassifier
    */
   @Override
   public PerceptronClassificationModel fit(Dataset<?> dataset) {
-    PerceptronClassificationModel model = super.fit(dataset);
-    return model.withCalibration(model.calibrator());
+    return asFitted(super.fit(dataset));
   }
 
   /**
-   * Trains the model: check the params → read the data into cached blocks (validating every row)
-   * → run the mixing loop → build the model and its summary → fit its calibrator.
+   * Trains the model: check the params (the config) → read the data into cached blocks
+   * (validating every row) → run the mixing loop → build the model and its summary → fit its
+   * calibrator.
    */
   @Override
   public PerceptronClassificationModel train(Dataset<?> dataset) {
-    checkParams();
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(dataset.sparkSession().sparkContext());
     try (TrainingInput input = TrainingInput.prepare(dataset,
         TrainingPlan.forFit(jsc, trainingConfig()))) {
@@ -283,10 +282,18 @@ public non-sealed class PerceptronClassifier
    * {@code fit} returns it. The caller keeps the blocks, and closes them.
    */
   PerceptronClassificationModel fit(TrainingInput input) {
-    checkParams();
-    PerceptronClassificationModel model = trainOn(input);
-    model.setParent(this);
+    return asFitted(trainOn(input));
+  }
+
+  /**
+   * {@code model} as a fit returns it, whichever way its data came in (a DataFrame, cached
+   * blocks, a stream's state, an epoch's snapshot): this estimator's params and parent, and a
+   * {@code calibration} param that names the calibrator the model has (a model of a single
+   * class, an epoch's snapshot or a stream's model has none, whatever was asked).
+   */
+  PerceptronClassificationModel asFitted(PerceptronClassificationModel model) {
     copyValues(model, extractParamMap());
+    model.setParent(this);
     return model.withCalibration(model.calibrator());
   }
 
@@ -350,10 +357,7 @@ public non-sealed class PerceptronClassifier
     EpochCallback callback = epochListener == null ? null : (epoch, state, vote) -> {
       PerceptronClassificationModel snapshot = PerceptronClassificationModel.fromStateWeights(
           uid(), learner.numClasses(), learner.numFeatures(), state.modelWeights(), vote);
-      PerceptronClassificationModel m = copyValues(snapshot, extractParamMap());
-      m.setParent(this);
-      m.withCalibration(m.calibrator()); // an epoch's model is not calibrated
-      epochListener.onEpoch(epoch, m);
+      epochListener.onEpoch(epoch, asFitted(snapshot));
     };
     TrainingResult result = loop.run(start, () -> fingerprint(input), callback);
     PerceptronClassificationModel model = PerceptronClassificationModel.fromStateWeights(uid(),
@@ -364,9 +368,11 @@ public non-sealed class PerceptronClassifier
 
   /**
    * The engine's settings for these params: the one place where the params become a
-   * {@link TrainingConfig}, for {@code fit} and for streams ({@code internal.ml.EngineBridge}).
+   * {@link TrainingConfig}, for {@code fit} and for streams ({@code internal.ml.EngineBridge}),
+   * and so where their combinations are checked, before any data are read.
    */
   TrainingConfig trainingConfig() {
+    checkParams();
     TrainingConfig.Builder b = TrainingConfig.builder().name(uid())
         .columns(getLabelCol(), getFeaturesCol(), getWeightCol(), getValidationIndicatorCol())
         .calibrationRows(heldOutCalibrationRows())
