@@ -1,6 +1,6 @@
 package io.github.sparkperceptron.streaming;
 
-import io.github.sparkperceptron.internal.engine.StreamMomentum;
+import io.github.sparkperceptron.internal.engine.MomentumState;
 import io.github.sparkperceptron.internal.kernel.LinearState;
 import java.util.Locale;
 
@@ -26,12 +26,12 @@ final class LearnerState {
   final StreamingProgress progress;
   final LinearState state;
   /** Block momentum's velocity, masses and bound (its β is each batch's own), or null. */
-  final StreamMomentum momentum;
+  final MomentumState momentum;
   /** The drift detector's state ({@code DriftDetector.encode}), or null without one. */
   final double[] drift;
 
   LearnerState(String configuration, String queryId, StreamingProgress progress,
-      LinearState state, StreamMomentum momentum, double[] drift) {
+      LinearState state, MomentumState momentum, double[] drift) {
     this.configuration = configuration;
     this.queryId = queryId;
     this.progress = progress;

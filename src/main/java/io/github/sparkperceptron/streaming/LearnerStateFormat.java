@@ -1,6 +1,6 @@
 package io.github.sparkperceptron.streaming;
 
-import io.github.sparkperceptron.internal.engine.StreamMomentum;
+import io.github.sparkperceptron.internal.engine.MomentumState;
 import io.github.sparkperceptron.internal.kernel.LinearState;
 import io.github.sparkperceptron.internal.store.StateFile.Unreadable;
 import io.github.sparkperceptron.internal.store.StateFile;
@@ -99,10 +99,7 @@ final class LearnerStateFormat {
     });
     out.section(STATE, o -> o.writeLinearState(s.state));
     if (s.momentum != null) {
-      out.section(MOMENTUM, o -> {
-        o.writeDoubles(s.momentum.velocity(), s.momentum.velocity().length);
-        writeMomentumScalars(s.momentum, o);
-      });
+      out.section(MOMENTUM, o -> s.momentum.write(o));
     }
     writeDrift(s, out);
     out.finish();
@@ -144,7 +141,7 @@ final class LearnerStateFormat {
     int numClasses = 0;
     int numFeatures = -1;
     LinearState state = null;
-    Momentum momentum = null;
+    MomentumState momentum = null;
     double[] drift = null;
     for (int tag = in.nextSection(); tag != StateFile.END; tag = in.nextSection()) {
       if (tag == PROGRESS) {
@@ -155,7 +152,7 @@ final class LearnerStateFormat {
       } else if (tag == STATE) {
         state = in.readLinearState();
       } else if (tag == MOMENTUM && version >= 3) {
-        momentum = new Momentum(in.readDoubles(), in);
+        momentum = MomentumState.read(in);
       } else if (tag == DRIFT && version >= 3) {
         drift = in.readDoubles();
       } else {
@@ -167,8 +164,8 @@ final class LearnerStateFormat {
     in.finish();
     requireSections(in, PROGRESS, MODEL, STATE);
     String problem = sizes(numClasses, numFeatures, state.weights().length);
-    if (problem == null && momentum != null && momentum.values.length != state.weights().length) {
-      problem = "its momentum has " + momentum.values.length + " values, its weights "
+    if (problem == null && momentum != null && momentum.velocity().length != state.weights().length) {
+      problem = "its momentum has " + momentum.velocity().length + " values, its weights "
           + state.weights().length;
     }
     if (problem != null) {
@@ -176,7 +173,7 @@ final class LearnerStateFormat {
     }
     return new Snapshot(new LearnerState(configuration, progress.queryId,
         progress.at(numClasses, numFeatures),
-        state, momentum == null ? null : momentum.whole(), drift), version);
+        state, momentum, drift), version);
   }
 
   // --------------------------------------------------------------------------------- changes
@@ -201,10 +198,7 @@ final class LearnerStateFormat {
       }
     });
     if (s.momentum != null) {
-      out.section(MOMENTUM, o -> {
-        o.writeDoublesAt(s.momentum.velocity(), written);
-        writeMomentumScalars(s.momentum, o);
-      });
+      out.section(MOMENTUM, o -> s.momentum.writeAt(o, written));
     }
     writeDrift(s, out);
     out.finish();
@@ -243,7 +237,7 @@ final class LearnerStateFormat {
     double clock = Double.NaN;
     int[] index = null;
     double[][] values = null;
-    Momentum momentum = null;
+    MomentumState momentum = null;
     double[] drift = null;
     for (int tag = in.nextSection(); tag != StateFile.END; tag = in.nextSection()) {
       if (tag == PROGRESS) {
@@ -256,7 +250,7 @@ final class LearnerStateFormat {
         double[] w = in.readDoubles();
         values = new double[][] {w, in.readBoolean() ? in.readDoubles() : null};
       } else if (tag == MOMENTUM) {
-        momentum = new Momentum(in.readDoubles(), in);
+        momentum = MomentumState.read(in);
       } else {
         drift = in.readDoubles();
       }
@@ -286,18 +280,18 @@ final class LearnerStateFormat {
         u[j] = values[1][k];
       }
       if (v != null) {
-        v[j] = momentum.values[k];
+        v[j] = momentum.velocity()[k];
       }
     }
     before.state.setClock(clock);
-    StreamMomentum after = momentum == null ? null : momentum.withVelocity(v);
+    MomentumState after = momentum == null ? null : momentum.withVelocity(v);
     return new Applied(new LearnerState(configuration, progress.queryId,
         progress.at(before.progress.numClasses(), before.progress.numFeatures()), before.state,
         after, drift), index.length);
   }
 
   /** Δ after the change: the carried one, a new zero one, or null when the state has none. */
-  private static double[] velocityAfter(LearnerState before, Momentum momentum) {
+  private static double[] velocityAfter(LearnerState before, MomentumState momentum) {
     if (momentum == null) {
       return null;
     }
@@ -306,12 +300,12 @@ final class LearnerStateFormat {
   }
 
   private static String changeProblem(LearnerState before, int[] index, double[][] values,
-      Momentum momentum) {
+      MomentumState momentum) {
     int length = before.state.weights().length;
     if (values[0].length != index.length || (values[1] == null)
         != (before.state.averageAccumulator() == null)
         || (values[1] != null && values[1].length != index.length)
-        || (momentum != null && momentum.values.length != index.length)) {
+        || (momentum != null && momentum.velocity().length != index.length)) {
       return "its values do not match its " + index.length + " coordinates";
     }
     for (int k = 0; k < index.length; k++) {
@@ -333,14 +327,6 @@ final class LearnerStateFormat {
     o.writeLong(tally.prequentialCorrect());
     o.writeLong(tally.updates());
     o.writeLong(tally.drifts());
-  }
-
-  private static void writeMomentumScalars(StreamMomentum m, StateFile.Out o) throws IOException {
-    o.writeDouble(m.mass());
-    o.writeDouble(m.velocityMass());
-    o.writeLong(m.restarts());
-    o.writeDouble(m.normBound());
-    o.writeDouble(m.initialSquaredNorm());
   }
 
   private static void writeDrift(LearnerState s, StateFile.Out out) throws IOException {
@@ -373,35 +359,6 @@ final class LearnerStateFormat {
     StreamingProgress.Tally tally = new StreamingProgress.Tally(in.readLong(), in.readLong(),
         in.readLong(), in.readLong(), withDrifts ? in.readLong() : 0);
     return new Progress(queryId, lastBatchId, tally);
-  }
-
-  /** A MOMENTUM section: Δ (whole, or at a change's coordinates) and the scalars. */
-  private static final class Momentum {
-    final double[] values;
-    final double mass;
-    final double velocityMass;
-    final long restarts;
-    final double rho;
-    final double initialSquaredNorm;
-
-    Momentum(double[] values, StateFile.In in) throws IOException, Unreadable {
-      this.values = values;
-      this.mass = in.readDouble();
-      this.velocityMass = in.readDouble();
-      this.restarts = in.readLong();
-      this.rho = in.readDouble();
-      this.initialSquaredNorm = in.readDouble();
-    }
-
-    StreamMomentum whole() {
-      return withVelocity(values);
-    }
-
-    /** The momentum with velocity {@code velocity} (β is each batch's, not state). */
-    StreamMomentum withVelocity(double[] velocity) {
-      return new StreamMomentum(velocity, new double[] {mass, velocityMass},
-          new double[] {rho, initialSquaredNorm}, restarts);
-    }
   }
 
   /** Why K classes, d features and L weights do not make a model, or null when they do. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.sparkperceptron.internal.engine.MomentumState;
 import io.github.sparkperceptron.internal.kernel.LinearState;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -221,9 +222,7 @@ class LearnerStateStoreTest {
       u[j] = random.nextGaussian() * 1e5;
       v[j] = random.nextGaussian();
     }
-    io.github.sparkperceptron.internal.engine.StreamMomentum momentum =
-        new io.github.sparkperceptron.internal.engine.StreamMomentum(v, new double[] {3.5, 1.25},
-            new double[] {7.5, 0.25}, 2);
+    MomentumState momentum = new MomentumState(v, 3.5, 1.25, 2, 7.5, 0.25);
     return new LearnerState("a=1\n", "query-7", new StreamingProgress(batchId,
         new StreamingProgress.Tally(batchId + 1, 100, 60, 30, 1), 2, 39),
         new LinearState(w, u, 99.0), momentum,
@@ -244,11 +243,9 @@ class LearnerStateStoreTest {
       before.momentum.velocity()[j] = random.nextBoolean() ? 0.0 : random.nextGaussian();
     }
     before.state.setClock(before.state.clock() + 17.25);
-    io.github.sparkperceptron.internal.engine.StreamMomentum m =
-        new io.github.sparkperceptron.internal.engine.StreamMomentum(before.momentum.velocity(),
-            new double[] {before.momentum.mass() + 2, before.momentum.velocityMass() / 2},
-            new double[] {before.momentum.normBound() + 1, before.momentum.initialSquaredNorm()},
-            before.momentum.restarts() + 1);
+    MomentumState bm = before.momentum;
+    MomentumState m = new MomentumState(bm.velocity(), bm.mass() + 2, bm.velocityMass() / 2,
+        bm.restarts() + 1, bm.rho() + 1, bm.initialSquaredNorm());
     StreamingProgress p = before.progress;
     s[0] = new LearnerState(before.configuration, before.queryId, new StreamingProgress(
         p.lastBatchId() + 1, new StreamingProgress.Tally(p.batches() + 1, p.rows() + 10,
@@ -270,9 +267,9 @@ class LearnerStateStoreTest {
         Double.doubleToRawLongBits(actual.state.clock()));
     assertArrayEquals(bits(expected.momentum.velocity()), bits(actual.momentum.velocity()));
     assertEquals(List.of(expected.momentum.mass(), expected.momentum.velocityMass(),
-        expected.momentum.normBound(), expected.momentum.initialSquaredNorm()),
+        expected.momentum.rho(), expected.momentum.initialSquaredNorm()),
         List.of(actual.momentum.mass(), actual.momentum.velocityMass(),
-            actual.momentum.normBound(), actual.momentum.initialSquaredNorm()));
+            actual.momentum.rho(), actual.momentum.initialSquaredNorm()));
     assertEquals(expected.momentum.restarts(), actual.momentum.restarts());
     assertArrayEquals(bits(expected.drift), bits(actual.drift));
   }

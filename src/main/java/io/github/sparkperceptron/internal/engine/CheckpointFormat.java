@@ -26,9 +26,7 @@ import java.util.List;
  *
  * <p>A codec on {@link StateFile}, the container of every state file: kind {@code CKPT} (the
  * magic 0x89 'S' 'P' 'C' 'K' 'P' 'T' '\n'), version {@value #VERSION}, the training's
- * fingerprint (from the Spark face's params and the data) as the header. Format 3 predates the
- * container, which was drawn from it: checkpoints of format 3 read and write byte for byte as
- * before. Sections of version 3:
+ * fingerprint (from the Spark face's params and the data) as the header. Sections of version 4:
  * <pre>
  *  1 PROGRESS  int epochsDone, int modelEpoch, double bestAccuracy, UTF stopReason,
  *              byte best (0: none, 1: the same as the state, 2: in section BEST)
@@ -43,15 +41,16 @@ import java.util.List;
  *              int startVector, double startClock, double endClock, double mixWeight,
  *              int[] rowStart, int[] indices, double[] values, int[] raised, int[] lowered,
  *              double[] delta, double[] clockBefore)
- *  6 MOMENTUM  (mixing=momentum with several workers only) double beta, double rho,
- *              double initialSquaredNorm, double[] velocity, double mass, double velocityMass,
- *              long restarts: the whole {@link BlockMomentum}
+ *  6 MOMENTUM  (mixing=momentum with several workers only) the whole {@link BlockMomentum}
+ *              but β, in the layout of {@link MomentumState}, which a stream's learner
+ *              state also writes
  * </pre>
  *
  * Checkpoints are written at the end of an epoch, after its last mixing round, so no state of a
  * round in progress exists to be saved: the mixing rounds per epoch are a param (part of the
  * fingerprint), and each epoch's history sums its rounds. Version 3 added {@code stepSum} to
- * HISTORY (a changed encoding) and the MOMENTUM section.
+ * HISTORY (a changed encoding) and the MOMENTUM section; version 4 wrote MOMENTUM with the
+ * stream's codec (it had a layout of its own, with β first, which the fingerprint fixes).
  *
  * <p>A checkpoint lives only as long as its training, so there is no migration: a reader refuses
  * every version but its own, and a section tag it does not know below
@@ -63,7 +62,7 @@ import java.util.List;
  * weights, as they could replace the training data.
  */
 final class CheckpointFormat {
-  static final int VERSION = 3;
+  static final int VERSION = 4;
   static final int OPTIONAL_TAGS = StateFile.OPTIONAL_TAGS;
 
   static final int PROGRESS = 1;
@@ -140,7 +139,7 @@ final class CheckpointFormat {
       out.section(VOTE, o -> writeVote(o, progress.vote));
     }
     if (progress.momentum != null) {
-      out.section(MOMENTUM, o -> writeMomentum(o, progress.momentum));
+      out.section(MOMENTUM, o -> MomentumState.of(progress.momentum).write(o));
     }
     out.finish();
   }
@@ -168,16 +167,6 @@ final class CheckpointFormat {
       validation[e] = p.validationAccuracy.get(e);
     }
     o.writeDoubles(validation, validation.length);
-  }
-
-  private static void writeMomentum(StateFile.Out o, BlockMomentum m) throws IOException {
-    o.writeDouble(m.momentum());
-    o.writeDouble(m.normBound());
-    o.writeDouble(m.initialSquaredNorm());
-    o.writeDoubles(m.velocity(), m.velocity().length);
-    o.writeDouble(m.mass());
-    o.writeDouble(m.velocityMass());
-    o.writeLong(m.restarts());
   }
 
   private static void writeVote(StateFile.Out o, VotedPerceptron.Builder vote) throws IOException {
@@ -380,31 +369,19 @@ final class CheckpointFormat {
       throw new Unreadable("it is damaged: it holds a block momentum, but the training mixes"
           + " without one", false);
     }
-    double beta = in.readDouble();
-    double rho = in.readDouble();
-    double initialSquaredNorm = in.readDouble();
-    double[] velocity = in.readDoubles();
-    double mass = in.readDouble();
-    double velocityMass = in.readDouble();
-    long restarts = in.readLong();
-    // β and ρ follow from the params and the data (in the fingerprint): equal bit for bit.
-    if (Double.compare(beta, shape.momentum) != 0
-        || Double.compare(rho, shape.momentumBound) != 0) {
-      throw in.damaged("its momentum " + beta + " and bound " + rho + " differ from this"
-          + " training's " + shape.momentum + " and " + shape.momentumBound);
+    MomentumState m = MomentumState.read(in);
+    // ρ follows from the params and the data (in the fingerprint): equal bit for bit. (β too,
+    // which is why the section does not hold it.)
+    if (Double.compare(m.rho(), shape.momentumBound) != 0) {
+      throw in.damaged("its momentum's bound " + m.rho() + " differs from this training's "
+          + shape.momentumBound);
     }
     int expected = shape.learner.stateLength();
-    if (velocity.length != expected) {
-      throw in.damaged("its velocity has length " + velocity.length + ", this training's state "
-          + expected);
+    if (m.velocity().length != expected) {
+      throw in.damaged("its velocity has length " + m.velocity().length + ", this training's"
+          + " state " + expected);
     }
-    if (!(initialSquaredNorm >= 0) || !(mass >= 0) || !(velocityMass >= 0) || restarts < 0) {
-      throw in.damaged("initial norm " + initialSquaredNorm + ", mass " + mass
-          + ", velocity mass " + velocityMass + ", restarts " + restarts);
-    }
-    BlockMomentum m = new BlockMomentum(expected, beta, rho, initialSquaredNorm);
-    m.restore(velocity, mass, velocityMass, restarts);
-    return m;
+    return m.resume(shape.momentum);
   }
 
   private static VotedPerceptron.Builder readVote(StateFile.In in, Shape shape)

@@ -142,8 +142,8 @@ public final class OnlineTraining implements AutoCloseable {
     this.numClasses = saved == null ? numClasses : saved.numClasses;
     if (saved != null) {
       this.numFeatures = saved.numFeatures;
-      this.momentum = saved.momentum == null ? null : blockMomentum(saved.momentum, 0.0,
-          saved.momentum.normBound());
+      this.momentum = saved.momentum == null ? null
+          : saved.momentum.withVelocity(saved.momentum.velocity().clone()).resume(0.0);
       establish(saved.state);
       this.wholeStateChanged = false;
     }
@@ -154,10 +154,10 @@ public final class OnlineTraining implements AutoCloseable {
     final int numClasses;
     final int numFeatures;
     final LinearState state;
-    final StreamMomentum momentum;
+    final MomentumState momentum;
 
-    /** The arrays are taken, not copied. */
-    public Saved(int numClasses, int numFeatures, LinearState state, StreamMomentum momentum) {
+    /** The arrays are taken, not copied (but for the momentum's velocity). */
+    public Saved(int numClasses, int numFeatures, LinearState state, MomentumState momentum) {
       this.numClasses = numClasses;
       this.numFeatures = numFeatures;
       this.state = state;
@@ -236,20 +236,12 @@ public final class OnlineTraining implements AutoCloseable {
     return state;
   }
 
-  /** Block momentum's velocity and masses, or null (a view: changed by the next batch). */
-  public StreamMomentum momentum() {
-    return momentum == null ? null : new StreamMomentum(momentum.velocity(),
-        new double[] {momentum.mass(), momentum.velocityMass()},
-        new double[] {momentum.normBound(), momentum.initialSquaredNorm()},
-        momentum.restarts());
-  }
-
-  /** {@code carried} as a block momentum of β {@code beta} and bound ρ {@code rho}. */
-  private static BlockMomentum blockMomentum(StreamMomentum carried, double beta, double rho) {
-    BlockMomentum m = new BlockMomentum(carried.velocity().length, beta, rho,
-        carried.initialSquaredNorm());
-    m.restore(carried.velocity(), carried.mass(), carried.velocityMass(), carried.restarts());
-    return m;
+  /**
+   * Block momentum's velocity, masses and bound as the last batch left them, or null (a view:
+   * the velocity is the training's own array).
+   */
+  public MomentumState momentum() {
+    return momentum == null ? null : MomentumState.of(momentum);
   }
 
   /**
@@ -497,12 +489,8 @@ public final class OnlineTraining implements AutoCloseable {
     if (momentum == null) {
       progress.momentum = settings.momentum(length, state.weights());
     } else {
-      BlockMomentum carried = new BlockMomentum(length, settings.momentum,
-          Math.max(momentum.normBound(), settings.momentumBound),
-          momentum.initialSquaredNorm());
-      carried.restore(momentum.velocity(), momentum.mass(), momentum.velocityMass(),
-          momentum.restarts());
-      progress.momentum = carried;
+      progress.momentum = momentum.copy(settings.momentum,
+          Math.max(momentum.normBound(), settings.momentumBound));
     }
     return progress;
   }

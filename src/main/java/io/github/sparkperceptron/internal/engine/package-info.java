@@ -15,7 +15,8 @@
  * recovery   Checkpoints (CheckpointFormat, a codec on store.StateFile) resume a training where a
  *            dead driver left it
  * streams    OnlineTraining trains one micro-batch from the learner state the last one left;
- *            StreamMomentum carries block momentum from batch to batch
+ *            MomentumState carries block momentum from batch to batch, and is the one codec of
+ *            its state in checkpoints and in a stream's learner state
  * </pre>
  *
  * Closures capture small immutable settings objects ({@code LearnerConfig},

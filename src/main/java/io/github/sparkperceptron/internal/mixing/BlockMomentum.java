@@ -290,6 +290,16 @@ public final class BlockMomentum implements Serializable {
     return velocityMass;
   }
 
+  /**
+   * A copy of this momentum (Δ copied, the masses and restarts) with β {@code beta} and bound
+   * {@code newRho}: a stream's momentum carried into a batch with the batch's own β.
+   */
+  public BlockMomentum copy(double beta, double newRho) {
+    BlockMomentum m = new BlockMomentum(velocity.length, beta, newRho, initialSquaredNorm);
+    m.restore(velocity, mass, velocityMass, restarts);
+    return m;
+  }
+
   /** Restores the state a checkpoint recorded. */
   public void restore(double[] savedVelocity, double savedMass, double savedVelocityMass,
       long savedRestarts) {

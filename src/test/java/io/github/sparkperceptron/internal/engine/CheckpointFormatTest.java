@@ -214,7 +214,7 @@ class CheckpointFormatTest {
   }
 
   /**
-   * The progress of the fixture {@code checkpoint-v3-momentum.ckpt}: {@link #progress} with a
+   * The progress of the fixture {@code checkpoint-v4-momentum.ckpt} (and of v3's): {@link #progress} with a
    * block momentum after four rounds (whose look-aheads move the state, as they did there).
    */
   private static TrainingProgress fixtureWithMomentum(LearnerConfig learner) {
@@ -234,14 +234,13 @@ class CheckpointFormatTest {
   }
 
   /**
-   * Checkpoints in format 3, written by the code before the state-file container, still load,
-   * and today's writer writes them byte for byte (so checkpoints of a training interrupted
-   * under the old version resume under the new one).
+   * Checkpoints in format 4 load, and today's writer writes them byte for byte (so checkpoints
+   * of a training interrupted under a version of format 4 resume under another).
    */
   @Test
-  void formatThreeCheckpointsOfTheEarlierVersionStillLoad() throws Exception {
+  void formatFourCheckpointsLoadAndAreWrittenByteForByte() throws Exception {
     LearnerConfig voted = learner(3, Averaging.VOTE);
-    byte[] file = fixture("checkpoint-v3-vote.ckpt");
+    byte[] file = fixture("checkpoint-v4-vote.ckpt");
     TrainingProgress expected = progress(voted);
     TrainingProgress back = read(file, voted);
     assertEquals(expected.epochsDone, back.epochsDone);
@@ -254,7 +253,7 @@ class CheckpointFormatTest {
     assertArrayEquals(file, bytes(expected));
 
     LearnerConfig averaged = learner(3, Averaging.AVERAGE);
-    file = fixture("checkpoint-v3-momentum.ckpt");
+    file = fixture("checkpoint-v4-momentum.ckpt");
     expected = fixtureWithMomentum(averaged);
     back = CheckpointFormat.read(new ByteArrayInputStream(file), file.length, FINGERPRINT,
         new CheckpointFormat.Shape(averaged, PARTITIONS, MAX_ITER, 2.0 / 3.0, 7.5));
@@ -262,6 +261,19 @@ class CheckpointFormatTest {
     assertEquals(expected.momentum.mass(), back.momentum.mass(), 0.0);
     assertArrayEquals(expected.state.averageAccumulator(), back.state.averageAccumulator(), 0.0);
     assertArrayEquals(file, bytes(expected));
+  }
+
+  /**
+   * A checkpoint lives only as long as its training, so there is no migration: one of format 3
+   * (whose MOMENTUM section had a layout of its own) is refused, naming its format.
+   */
+  @Test
+  void formatThreeCheckpointsAreRefusedNamingTheirFormat() throws Exception {
+    for (String name : new String[] {"checkpoint-v3-vote.ckpt", "checkpoint-v3-momentum.ckpt"}) {
+      String why = refusal(fixture(name), learner(3, Averaging.AVERAGE));
+      assertTrue(why.contains("it is in checkpoint format 3; this version reads only format 4"),
+          why);
+    }
   }
 
   /**
@@ -309,8 +321,8 @@ class CheckpointFormatTest {
 
     String why = assertThrows(StateFile.Unreadable.class, () -> CheckpointFormat.read(
         new ByteArrayInputStream(file), file.length, FINGERPRINT, new CheckpointFormat.Shape(
-            learner, PARTITIONS, MAX_ITER, 0.75, rho))).getMessage();
-    assertTrue(why.contains("section MOMENTUM is inconsistent") && why.contains("0.75"), why);
+            learner, PARTITIONS, MAX_ITER, beta, 8.5))).getMessage();
+    assertTrue(why.contains("section MOMENTUM is inconsistent") && why.contains("8.5"), why);
     why = refusal(file, learner);
     assertTrue(why.contains("it holds a block momentum, but the training mixes without one"),
         why);
