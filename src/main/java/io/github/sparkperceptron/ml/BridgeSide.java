@@ -81,6 +81,16 @@ final class BridgeSide extends EngineBridge.Ml {
   }
 
   @Override
+  protected String settingsText(PerceptronClassifier params, List<Param<?>> which) {
+    return params.settingsText(which);
+  }
+
+  @Override
+  protected String initialModelText(PerceptronClassifier params) {
+    return params.initialModelText();
+  }
+
+  @Override
   protected void saveInternal(PerceptronClassificationModel model, String path,
       SparkSession session) {
     PerceptronClassificationModel.saveInternal(model, path, session);

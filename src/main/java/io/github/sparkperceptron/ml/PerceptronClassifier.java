@@ -445,18 +445,11 @@ public non-sealed class PerceptronClassifier
    * fingerprint.
    */
   private String fingerprint(TrainingInput input) {
-    StringBuilder sb = new StringBuilder("spark-perceptron checkpoint 1\n");
-    for (Param<?> p : fingerprintedParams()) {
-      sb.append(p.name()).append('=').append(isDefined(p) ? String.valueOf(getOrDefault(p)) : "")
-          .append('\n');
-    }
-    sb.append(input.identity()).append('\n');
-    if (initialModel != null) {
-      sb.append("initial=").append(Arrays.hashCode(initialModel.toStateWeights()));
-    }
+    String text = "spark-perceptron checkpoint 2\n" + settingsText(fingerprintedParams())
+        + input.identity() + '\n' + initialModelText();
     try {
       byte[] digest = MessageDigest.getInstance("SHA-256")
-          .digest(sb.toString().getBytes(StandardCharsets.UTF_8));
+          .digest(text.getBytes(StandardCharsets.UTF_8));
       StringBuilder hex = new StringBuilder();
       for (byte b : digest) {
         hex.append(String.format(Locale.ROOT, "%02x", b));
@@ -465,6 +458,38 @@ public non-sealed class PerceptronClassifier
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is missing from this JVM", e);
     }
+  }
+
+  /**
+   * The params {@code which} as "name=value" lines in the given order, a param that selects a
+   * named value by that value's name in lower case (so "PA1" and "pa1" are one setting): how a
+   * training's settings are identified, in the text a checkpoint's fingerprint hashes and the
+   * configuration a stream's learner state holds.
+   */
+  String settingsText(List<Param<?>> which) {
+    List<Param<?>> named = List.of(updateRule(), averaging(), mixing(), shuffleScope(),
+        classWeight(), calibration());
+    StringBuilder sb = new StringBuilder();
+    for (Param<?> p : which) {
+      String value = isDefined(p) ? String.valueOf(getOrDefault(p)) : "";
+      sb.append(p.name()).append('=')
+          .append(named.contains(p) ? value.toLowerCase(Locale.ROOT) : value).append('\n');
+    }
+    return sb.toString();
+  }
+
+  /**
+   * The initial model's identity line (hashes of its coefficients and intercepts), or "" when
+   * none is set: the other half of how a training's settings are identified.
+   */
+  String initialModelText() {
+    if (initialModel == null) {
+      return "";
+    }
+    double[] w = initialModel.numClasses() == 2 ? initialModel.coefficients().toArray()
+        : initialModel.coefficientMatrix().toArray();
+    return "initialModel=" + Arrays.hashCode(w) + '/'
+        + Arrays.hashCode(initialModel.interceptVector().toArray()) + '\n';
   }
 
   /** {@link #getCalibration()} as the calibration package's enum. */

@@ -1,10 +1,8 @@
 package io.github.sparkperceptron.streaming;
 
-import io.github.sparkperceptron.ml.PerceptronClassificationModel;
+import io.github.sparkperceptron.internal.ml.EngineBridge;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
-import java.util.Arrays;
-import java.util.Locale;
-import org.apache.spark.ml.param.Param;
+import java.util.List;
 
 /**
  * The settings that make a stream's training what it is, one {@code key=value} per line, saved
@@ -22,28 +20,14 @@ final class StreamConfiguration {
   static String of(PerceptronClassifier params, int epochsPerBatch, int numClasses,
       String driftDetector, String onDrift) {
     StringBuilder sb = new StringBuilder("spark-perceptron stream 1\n");
-    for (Param<?> p : new Param<?>[] {params.labelCol(), params.featuresCol(),
+    // The order is the saved configurations': the settings, then the named values.
+    sb.append(EngineBridge.settingsText(params, List.of(params.labelCol(), params.featuresCol(),
         params.weightCol(), params.stepSize(), params.fitIntercept(), params.aggressiveness(),
         params.shuffle(), params.seed(), params.aggregationDepth(), params.tol(),
-        params.mixingRounds()}) {
-      sb.append(p.name()).append('=')
-          .append(params.isDefined(p) ? String.valueOf(params.getOrDefault(p)) : "")
-          .append('\n');
-    }
-    // The enum params by the value they select, so that "PA1" and "pa1" are one configuration:
-    // a value the param's validator accepted is its constant's name in some case (ParamValue).
-    sb.append("updateRule=").append(params.getUpdateRule().toLowerCase(Locale.ROOT)).append('\n');
-    sb.append("averaging=").append(params.getAveraging().toLowerCase(Locale.ROOT)).append('\n');
-    sb.append("mixing=").append(params.getMixing().toLowerCase(Locale.ROOT)).append('\n');
+        params.mixingRounds(), params.updateRule(), params.averaging(), params.mixing())));
     sb.append("epochsPerBatch=").append(epochsPerBatch).append('\n');
     sb.append("numClasses=").append(numClasses == 0 ? "from the data" : numClasses).append('\n');
-    PerceptronClassificationModel initial = params.getInitialModel();
-    if (initial != null) {
-      double[] w = initial.numClasses() == 2 ? initial.coefficients().toArray()
-          : initial.coefficientMatrix().toArray();
-      sb.append("initialModel=").append(Arrays.hashCode(w)).append('/')
-          .append(Arrays.hashCode(initial.interceptVector().toArray())).append('\n');
-    }
+    sb.append(EngineBridge.initialModelText(params));
     // Last, so that a configuration saved before drift detection reads as a prefix (upgraded).
     return sb.append(DRIFT_KEY.substring(1)).append(driftDetector).append("\nonDrift=")
         .append(onDrift).append('\n').toString();

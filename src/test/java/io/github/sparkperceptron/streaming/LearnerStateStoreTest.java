@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkperceptron.internal.engine.MomentumState;
 import io.github.sparkperceptron.internal.kernel.LinearState;
+import io.github.sparkperceptron.internal.ml.EngineBridge;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -385,6 +386,36 @@ class LearnerStateStoreTest {
         "a=1\nb=3\n"));
     assertEquals("b was unset there, x now",
         StreamConfiguration.difference("a=1\nb=\n", "a=1\nb=x\n"));
+  }
+
+  /**
+   * The configuration text is what the learner states saved by earlier versions hold (or they
+   * would not resume): built here as those versions built it, line by line, with a named value
+   * given in upper case and an initial model.
+   */
+  @Test
+  void theConfigurationIsTheTextEarlierVersionsSaved() {
+    io.github.sparkperceptron.ml.PerceptronClassificationModel initial = EngineBridge.model(
+        new io.github.sparkperceptron.ml.PerceptronClassifier(), 2, 2,
+        new LinearState(new double[] {1.0, -2.0, 0.25}, null, 0.0));
+    io.github.sparkperceptron.ml.PerceptronClassifier params =
+        new io.github.sparkperceptron.ml.PerceptronClassifier().setUpdateRule("PA1")
+            .setStepSize(0.5).setWeightCol("w").setInitialModel(initial);
+    StringBuilder sb = new StringBuilder("spark-perceptron stream 1\n");
+    for (org.apache.spark.ml.param.Param<?> p : List.of(params.labelCol(), params.featuresCol(),
+        params.weightCol(), params.stepSize(), params.fitIntercept(), params.aggressiveness(),
+        params.shuffle(), params.seed(), params.aggregationDepth(), params.tol(),
+        params.mixingRounds())) {
+      sb.append(p.name()).append('=')
+          .append(params.isDefined(p) ? String.valueOf(params.getOrDefault(p)) : "").append('\n');
+    }
+    sb.append("updateRule=pa1\naveraging=").append(params.getAveraging().toLowerCase())
+        .append("\nmixing=").append(params.getMixing().toLowerCase())
+        .append("\nepochsPerBatch=3\nnumClasses=from the data\ninitialModel=")
+        .append(java.util.Arrays.hashCode(initial.coefficients().toArray())).append('/')
+        .append(java.util.Arrays.hashCode(initial.interceptVector().toArray()))
+        .append("\ndriftDetector=adwin\nonDrift=report\n");
+    assertEquals(sb.toString(), StreamConfiguration.of(params, 3, 0, "adwin", "report"));
   }
 
   /**

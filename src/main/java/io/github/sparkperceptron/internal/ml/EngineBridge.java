@@ -60,6 +60,10 @@ public final class EngineBridge {
 
     protected abstract List<Param<?>> trainingParams(PerceptronClassifier params);
 
+    protected abstract String settingsText(PerceptronClassifier params, List<Param<?>> which);
+
+    protected abstract String initialModelText(PerceptronClassifier params);
+
     protected abstract void saveInternal(PerceptronClassificationModel model, String path,
         SparkSession session);
   }
@@ -144,6 +148,19 @@ public final class EngineBridge {
    */
   public static List<Param<?>> trainingParams(PerceptronClassifier params) {
     return ml().trainingParams(params);
+  }
+
+  /**
+   * {@code which} of {@code params} as "name=value" lines, a named value in lower case: how a
+   * training's settings are identified (a checkpoint's fingerprint, a stream's configuration).
+   */
+  public static String settingsText(PerceptronClassifier params, List<Param<?>> which) {
+    return ml().settingsText(params, which);
+  }
+
+  /** The initial model's identity line, or "" without one (see {@link #settingsText}). */
+  public static String initialModelText(PerceptronClassifier params) {
+    return ml().initialModelText(params);
   }
 
   /** Writes {@code model} in Spark's layout (format "internal") under {@code path}. */
