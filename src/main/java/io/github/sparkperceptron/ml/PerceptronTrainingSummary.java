@@ -1,11 +1,13 @@
 package io.github.sparkperceptron.ml;
 
 import io.github.sparkperceptron.StopReason;
+import io.github.sparkperceptron.internal.engine.EpochHistory;
 import io.github.sparkperceptron.internal.engine.TrainingResult;
 import io.github.sparkperceptron.internal.kernel.EpochStats;
 import java.io.Serializable;
 import java.util.Arrays;
-import java.util.List;
+import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
 import org.apache.spark.ml.classification.TrainingSummary;
 import org.apache.spark.ml.util.Summary;
 
@@ -22,16 +24,10 @@ public final class PerceptronTrainingSummary implements Serializable, Summary,
     TrainingSummary {
   private static final long serialVersionUID = 1L;
 
-  private final long[] updates;
-  private final long[] mistakes;
-  private final long[] examples;
-  private final double[] objective;
-  private final double[] perceptronLoss;
-  private final double[] hingeLoss;
-  private final double[] weightChange;
-  private final double[] epochSeconds;
-  private final long[][] workerUpdates;
-  private final double[] validationAccuracy;
+  /** What the epochs did (the arrays below are drawn from it). */
+  private final EpochHistory history;
+  /** Whether the update rule descends the hinge loss (pa, pa1, pa2), else the perceptron loss. */
+  private final boolean passiveAggressive;
   private final int modelEpoch;
   private final StopReason stopReason;
   private final int numInputPartitions;
@@ -44,97 +40,44 @@ public final class PerceptronTrainingSummary implements Serializable, Summary,
    *     else the perceptron loss: what {@link #objectiveHistory()} reports
    */
   PerceptronTrainingSummary(TrainingResult result, boolean passiveAggressive) {
-    List<EpochStats> epochs = result.epochs();
-    int n = epochs.size();
-    this.updates = new long[n];
-    this.mistakes = new long[n];
-    this.examples = new long[n];
-    this.objective = new double[n];
-    this.perceptronLoss = new double[n];
-    this.hingeLoss = new double[n];
-    for (int e = 0; e < n; e++) {
-      EpochStats s = epochs.get(e);
-      updates[e] = s.updates;
-      mistakes[e] = s.mistakes;
-      examples[e] = s.examples;
-      perceptronLoss[e] = s.perceptronLoss;
-      hingeLoss[e] = s.hingeLoss;
-      double descended = passiveAggressive ? s.hingeLoss : s.perceptronLoss;
-      objective[e] = s.weightSeen > 0 ? descended / s.weightSeen : 0.0;
-    }
-    this.weightChange = result.weightChanges();
-    this.epochSeconds = result.epochSeconds();
-    this.workerUpdates = result.workerUpdates();
-    this.validationAccuracy = result.validationAccuracy();
-    this.modelEpoch = result.modelEpoch();
-    this.stopReason = result.stopReason();
-    this.numInputPartitions = result.inputPartitions();
-    this.numWorkers = result.numWorkers();
+    this(result.history(), passiveAggressive, result.modelEpoch(), result.stopReason(),
+        result.inputPartitions(), result.numWorkers());
   }
 
-  /**
-   * The numbers a summary consists of, as {@link TrainingSummaryFile} stores them (Spark Connect
-   * moves a fitted model to disk and back, and the summary must survive the trip).
-   */
-  static final class Numbers {
-    long[] updates;
-    long[] mistakes;
-    long[] examples;
-    double[] objective;
-    double[] perceptronLoss;
-    double[] hingeLoss;
-    double[] weightChange;
-    double[] epochSeconds;
-    long[][] workerUpdates;
-    double[] validationAccuracy;
-    int modelEpoch;
-    StopReason stopReason;
-    int numInputPartitions;
-    int numWorkers;
+  /** The summary of a history and its outcome (as a summary's file holds them). */
+  PerceptronTrainingSummary(EpochHistory history, boolean passiveAggressive, int modelEpoch,
+      StopReason stopReason, int numInputPartitions, int numWorkers) {
+    this.history = history;
+    this.passiveAggressive = passiveAggressive;
+    this.modelEpoch = modelEpoch;
+    this.stopReason = stopReason;
+    this.numInputPartitions = numInputPartitions;
+    this.numWorkers = numWorkers;
   }
 
-  /** The summary of {@code n}, as read back from a summary file (the arrays are taken). */
-  PerceptronTrainingSummary(Numbers n) {
-    this.updates = n.updates;
-    this.mistakes = n.mistakes;
-    this.examples = n.examples;
-    this.objective = n.objective;
-    this.perceptronLoss = n.perceptronLoss;
-    this.hingeLoss = n.hingeLoss;
-    this.weightChange = n.weightChange;
-    this.epochSeconds = n.epochSeconds;
-    this.workerUpdates = n.workerUpdates;
-    this.validationAccuracy = n.validationAccuracy;
-    this.modelEpoch = n.modelEpoch;
-    this.stopReason = n.stopReason;
-    this.numInputPartitions = n.numInputPartitions;
-    this.numWorkers = n.numWorkers;
+  /** What the epochs did, for the summary's file (shared: read only). */
+  EpochHistory history() {
+    return history;
   }
 
-  /** The summary's numbers, for its file (shared arrays: the file only reads them). */
-  Numbers numbers() {
-    Numbers n = new Numbers();
-    n.updates = updates;
-    n.mistakes = mistakes;
-    n.examples = examples;
-    n.objective = objective;
-    n.perceptronLoss = perceptronLoss;
-    n.hingeLoss = hingeLoss;
-    n.weightChange = weightChange;
-    n.epochSeconds = epochSeconds;
-    n.workerUpdates = workerUpdates;
-    n.validationAccuracy = validationAccuracy;
-    n.modelEpoch = modelEpoch;
-    n.stopReason = stopReason;
-    n.numInputPartitions = numInputPartitions;
-    n.numWorkers = numWorkers;
-    return n;
+  /** For the summary's file. */
+  boolean passiveAggressive() {
+    return passiveAggressive;
+  }
+
+  /** One figure of every epoch's stats. */
+  private long[] perEpoch(ToLongFunction<EpochStats> figure) {
+    return history.epochs().stream().mapToLong(figure).toArray();
+  }
+
+  private double[] perEpochDouble(ToDoubleFunction<EpochStats> figure) {
+    return history.epochs().stream().mapToDouble(figure).toArray();
   }
 
   /** Epochs run. */
   @Override
   public int totalIterations() {
-    return updates.length;
+    return history.size();
   }
 
   /**
@@ -144,7 +87,7 @@ public final class PerceptronTrainingSummary implements Serializable, Summary,
    * examples whose margin is below 1.
    */
   public long[] updatesHistory() {
-    return updates.clone();
+    return perEpoch(s -> s.updates);
   }
 
   /**
@@ -152,12 +95,12 @@ public final class PerceptronTrainingSummary implements Serializable, Summary,
    * as an error) when the worker visited them, summed over workers.
    */
   public long[] mistakesHistory() {
-    return mistakes.clone();
+    return perEpoch(s -> s.mistakes);
   }
 
   /** Per epoch, the examples visited (zero-weight examples are skipped). */
   public long[] examplesHistory() {
-    return examples.clone();
+    return perEpoch(s -> s.examples);
   }
 
   /**
@@ -176,27 +119,28 @@ public final class PerceptronTrainingSummary implements Serializable, Summary,
    */
   @Override
   public double[] objectiveHistory() {
-    return objective.clone();
+    return perEpochDouble(s -> s.weightSeen > 0
+        ? (passiveAggressive ? s.hingeLoss : s.perceptronLoss) / s.weightSeen : 0.0);
   }
 
   /** Per epoch, Σ s·max(0, −margin): the perceptron criterion, summed (not averaged). */
   public double[] perceptronLossHistory() {
-    return perceptronLoss.clone();
+    return perEpochDouble(s -> s.perceptronLoss);
   }
 
   /** Per epoch, Σ s·max(0, 1 − margin): the hinge loss, summed (not averaged). */
   public double[] hingeLossHistory() {
-    return hingeLoss.clone();
+    return perEpochDouble(s -> s.hingeLoss);
   }
 
   /** Per epoch, ‖w_n − w_(n−1)‖ / ‖w_n‖ of the mixed (not averaged) weights. */
   public double[] weightChangeHistory() {
-    return weightChange.clone();
+    return history.weightChanges().clone();
   }
 
   /** Per epoch, wall-clock seconds on the driver, the Spark job included. */
   public double[] epochSeconds() {
-    return epochSeconds.clone();
+    return history.seconds().clone();
   }
 
   /**
@@ -206,9 +150,10 @@ public final class PerceptronTrainingSummary implements Serializable, Summary,
    * sums to that epoch's {@link #updatesHistory()}.
    */
   public long[][] workerUpdatesHistory() {
-    long[][] out = new long[workerUpdates.length][];
+    long[][] rows = history.workerUpdates();
+    long[][] out = new long[rows.length][];
     for (int e = 0; e < out.length; e++) {
-      out[e] = workerUpdates[e].clone();
+      out[e] = rows[e].clone();
     }
     return out;
   }
@@ -218,7 +163,7 @@ public final class PerceptronTrainingSummary implements Serializable, Summary,
    * {@code validationIndicatorCol} marks; empty when no validation column was set.
    */
   public double[] validationHistory() {
-    return validationAccuracy.clone();
+    return history.validationAccuracy().clone();
   }
 
   /**
@@ -258,7 +203,7 @@ public final class PerceptronTrainingSummary implements Serializable, Summary,
   @Override
   public String toString() {
     return "PerceptronTrainingSummary{epochs=" + totalIterations() + ", stop=" + stopReason
-        + ", workers=" + numWorkers + ", updates=" + Arrays.toString(updates)
-        + ", mistakes=" + Arrays.toString(mistakes) + "}";
+        + ", workers=" + numWorkers + ", updates=" + Arrays.toString(updatesHistory())
+        + ", mistakes=" + Arrays.toString(mistakesHistory()) + "}";
   }
 }

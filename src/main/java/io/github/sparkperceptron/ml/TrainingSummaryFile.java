@@ -1,6 +1,7 @@
 package io.github.sparkperceptron.ml;
 
 import io.github.sparkperceptron.StopReason;
+import io.github.sparkperceptron.internal.engine.EpochHistory;
 import io.github.sparkperceptron.internal.store.AtomicFiles;
 import io.github.sparkperceptron.internal.store.StateFile;
 import java.io.IOException;
@@ -22,52 +23,37 @@ import org.apache.hadoop.fs.Path;
  *
  * <pre>
  * header   "training summary"
- * EPOCHS   updates, mistakes, examples (long[]); objective, perceptronLoss, hingeLoss,
- *          weightChange, epochSeconds (double[]), one entry per epoch each
- * WORKERS  numWorkers (int), then per epoch the updates of each worker (long[])
- * OUTCOME  validation accuracy (double[]), modelEpoch (int), stopReason (UTF),
+ * OUTCOME  numWorkers (int), passiveAggressive (boolean), modelEpoch (int), stopReason (UTF),
  *          numInputPartitions (int)
+ * HISTORY  the epochs' {@link EpochHistory}, in its layout (a checkpoint's too)
  * </pre>
+ *
+ * Version 1 held the summary's arrays instead of the history they are drawn from; such a file
+ * (on a server's disk only) is refused with the fix: fit again.
  */
 final class TrainingSummaryFile {
-  static final int VERSION = 1;
-  private static final int EPOCHS = 1;
-  private static final int WORKERS = 2;
-  private static final int OUTCOME = 3;
+  static final int VERSION = 2;
+  private static final int OUTCOME = 1;
+  private static final int HISTORY = 2;
   private static final String HEADER = "training summary";
   static final StateFile.Kind KIND = new StateFile.Kind("SUMM", "training summary", "header",
-      "", "EPOCHS", "WORKERS", "OUTCOME");
+      "", "OUTCOME", "HISTORY");
 
   private TrainingSummaryFile() {
   }
 
   static void save(PerceptronTrainingSummary summary, java.nio.file.Path file) {
-    PerceptronTrainingSummary.Numbers n = summary.numbers();
     try {
       AtomicFiles.write(localFileSystem(), new Path(file.toAbsolutePath().toUri()), raw -> {
         StateFile.Out out = new StateFile.Out(raw, KIND, VERSION, HEADER);
-        out.section(EPOCHS, o -> {
-          o.writeLongs(n.updates);
-          o.writeLongs(n.mistakes);
-          o.writeLongs(n.examples);
-          for (double[] a : new double[][] {n.objective, n.perceptronLoss, n.hingeLoss,
-              n.weightChange, n.epochSeconds}) {
-            o.writeDoubles(a, a.length);
-          }
-        });
-        out.section(WORKERS, o -> {
-          o.writeInt(n.numWorkers);
-          o.writeInt(n.workerUpdates.length);
-          for (long[] row : n.workerUpdates) {
-            o.writeLongs(row);
-          }
-        });
         out.section(OUTCOME, o -> {
-          o.writeDoubles(n.validationAccuracy, n.validationAccuracy.length);
-          o.writeInt(n.modelEpoch);
-          o.writeUTF(n.stopReason.name());
-          o.writeInt(n.numInputPartitions);
+          o.writeInt(summary.numWorkers());
+          o.writeBoolean(summary.passiveAggressive());
+          o.writeInt(summary.modelEpoch());
+          o.writeUTF(summary.stopReason().name());
+          o.writeInt(summary.numInputPartitions());
         });
+        out.section(HISTORY, o -> summary.history().write(o));
         out.finish();
       });
     } catch (IOException e) {
@@ -90,68 +76,33 @@ final class TrainingSummaryFile {
       throws IOException, StateFile.Unreadable {
     in.requireVersion(VERSION);
     in.requireHeader(in.header(), HEADER, "another kind of file");
-    PerceptronTrainingSummary.Numbers n = new PerceptronTrainingSummary.Numbers();
-    for (int tag = in.nextSection(); tag != StateFile.END; tag = in.nextSection()) {
-      switch (tag) {
-        case EPOCHS:
-          n.updates = in.readLongs();
-          n.mistakes = in.readLongs();
-          n.examples = in.readLongs();
-          n.objective = in.readDoubles();
-          n.perceptronLoss = in.readDoubles();
-          n.hingeLoss = in.readDoubles();
-          n.weightChange = in.readDoubles();
-          n.epochSeconds = in.readDoubles();
-          break;
-        case WORKERS:
-          n.numWorkers = in.readInt();
-          n.workerUpdates = new long[in.readCount(4)][];
-          for (int e = 0; e < n.workerUpdates.length; e++) {
-            n.workerUpdates[e] = in.readLongs();
-          }
-          break;
-        case OUTCOME:
-          n.validationAccuracy = in.readDoubles();
-          n.modelEpoch = in.readInt();
-          String reason = in.readUTF();
-          try {
-            n.stopReason = StopReason.valueOf(reason);
-          } catch (IllegalArgumentException e) {
-            throw in.damaged("stop reason '" + reason + "' is unknown");
-          }
-          n.numInputPartitions = in.readInt();
-          break;
-        default:
-          throw in.damaged("section " + in.sectionName(tag) + " is unknown");
-      }
-      in.leave();
+    // OUTCOME comes first: the history's rows are checked against its number of workers.
+    if (in.nextSection() != OUTCOME) {
+      throw damaged("section OUTCOME is missing");
+    }
+    int numWorkers = in.readInt();
+    boolean passiveAggressive = in.readBoolean();
+    int modelEpoch = in.readInt();
+    String reason = in.readUTF();
+    StopReason stopReason;
+    try {
+      stopReason = StopReason.valueOf(reason);
+    } catch (IllegalArgumentException e) {
+      throw in.damaged("stop reason '" + reason + "' is unknown");
+    }
+    int numInputPartitions = in.readInt();
+    in.leave();
+    if (in.nextSection() != HISTORY) {
+      throw damaged("section HISTORY is missing");
+    }
+    EpochHistory history = EpochHistory.read(in, numWorkers);
+    in.leave();
+    if (in.nextSection() != StateFile.END) {
+      throw damaged("a section follows HISTORY");
     }
     in.finish();
-    requireShape(in, n);
-    return new PerceptronTrainingSummary(n);
-  }
-
-  /** Every section present, and every history one entry per epoch (each row one per worker). */
-  private static void requireShape(StateFile.In in, PerceptronTrainingSummary.Numbers n)
-      throws StateFile.Unreadable {
-    for (int tag : new int[] {EPOCHS, WORKERS, OUTCOME}) {
-      if (!in.seen(tag)) {
-        throw damaged("section " + in.sectionName(tag) + " is missing");
-      }
-    }
-    int epochs = n.updates.length;
-    for (int length : new int[] {n.mistakes.length, n.examples.length, n.objective.length,
-        n.perceptronLoss.length, n.hingeLoss.length, n.weightChange.length,
-        n.epochSeconds.length, n.workerUpdates.length}) {
-      if (length != epochs) {
-        throw damaged("a history has " + length + " entries for " + epochs + " epochs");
-      }
-    }
-    for (long[] row : n.workerUpdates) {
-      if (row.length != n.numWorkers) {
-        throw damaged("an epoch has " + row.length + " workers' updates, not " + n.numWorkers);
-      }
-    }
+    return new PerceptronTrainingSummary(history, passiveAggressive, modelEpoch, stopReason,
+        numInputPartitions, numWorkers);
   }
 
   private static StateFile.Unreadable damaged(String detail) {

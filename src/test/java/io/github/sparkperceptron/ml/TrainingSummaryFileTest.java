@@ -6,10 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkperceptron.StopReason;
+import io.github.sparkperceptron.internal.engine.EpochHistory;
+import io.github.sparkperceptron.internal.kernel.EpochStats;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,22 +23,26 @@ class TrainingSummaryFileTest {
   Path dir;
 
   private static PerceptronTrainingSummary summary() {
-    PerceptronTrainingSummary.Numbers n = new PerceptronTrainingSummary.Numbers();
-    n.updates = new long[] {40, 12, 3};
-    n.mistakes = new long[] {40, 12, 3};
-    n.examples = new long[] {100, 100, 100};
-    n.objective = new double[] {0.5, 0.125, 0.0625};
-    n.perceptronLoss = new double[] {50.0, 12.5, 6.25};
-    n.hingeLoss = new double[] {80.0, 30.0, 10.0};
-    n.weightChange = new double[] {Double.POSITIVE_INFINITY, 0.25, Double.NaN};
-    n.epochSeconds = new double[] {0.3, 0.2, 0.1};
-    n.workerUpdates = new long[][] {{25, 15}, {7, 5}, {3, 0}};
-    n.validationAccuracy = new double[] {0.9, 0.95, 0.94};
-    n.modelEpoch = 2;
-    n.stopReason = StopReason.VALIDATION;
-    n.numInputPartitions = 5;
-    n.numWorkers = 2;
-    return new PerceptronTrainingSummary(n);
+    long[] updates = {40, 12, 3};
+    double[] perceptronLoss = {50.0, 12.5, 6.25};
+    double[] hingeLoss = {80.0, 30.0, 10.0};
+    List<EpochStats> epochs = new ArrayList<>();
+    for (int e = 0; e < 3; e++) {
+      EpochStats s = new EpochStats();
+      s.examples = 100;
+      s.weightSeen = 100.0 - e;
+      s.mistakes = updates[e];
+      s.updates = updates[e];
+      s.perceptronLoss = perceptronLoss[e];
+      s.hingeLoss = hingeLoss[e];
+      s.nonFiniteMargins = e;
+      s.stepSum = 0.5 * e;
+      epochs.add(s);
+    }
+    EpochHistory history = new EpochHistory(epochs,
+        new double[] {Double.POSITIVE_INFINITY, 0.25, Double.NaN}, new double[] {0.3, 0.2, 0.1},
+        new long[][] {{25, 15}, {7, 5}, {3, 0}}, new double[] {0.9, 0.95, 0.94});
+    return new PerceptronTrainingSummary(history, false, 2, StopReason.VALIDATION, 5, 2);
   }
 
   @Test
@@ -56,6 +64,8 @@ class TrainingSummaryFileTest {
     assertArrayEquals(written.epochSeconds(), read.epochSeconds());
     assertTrue(Arrays.deepEquals(written.workerUpdatesHistory(), read.workerUpdatesHistory()));
     assertArrayEquals(written.validationHistory(), read.validationHistory());
+    // The perceptron rule descends the perceptron loss, per unit of the weight seen.
+    assertArrayEquals(new double[] {50.0 / 100, 12.5 / 99, 6.25 / 98}, read.objectiveHistory());
     assertEquals(2, read.modelEpoch());
     assertEquals(StopReason.VALIDATION, read.stopReason());
     assertEquals(5, read.numInputPartitions());

@@ -32,10 +32,8 @@ import java.util.List;
  *              byte best (0: none, 1: the same as the state, 2: in section BEST)
  *  2 STATE     the mixed state after epochsDone epochs
  *  3 BEST      the best state on validation data (only when PROGRESS says 2)
- *  4 HISTORY   int n, then n × (long examples, double weightSeen, long mistakes, long updates,
- *              double perceptronLoss, double hingeLoss, long nonFiniteMargins, double stepSum,
- *              double weightChange, double seconds, long[] workerUpdates),
- *              then double[] validationAccuracy
+ *  4 HISTORY   the epochs' {@link EpochHistory}, in its layout (which a training summary's
+ *              file also writes)
  *  5 VOTE      (averaging=vote only) int numClasses, int numFeatures, boolean fitIntercept,
  *              int s, s × double[] startVector, int t, t × (int epoch, double share,
  *              int startVector, double startClock, double endClock, double mixWeight,
@@ -134,7 +132,7 @@ final class CheckpointFormat {
     if (bestKind == 2) {
       out.section(BEST, o -> o.writeLinearState(progress.best));
     }
-    out.section(HISTORY, o -> writeHistory(o, progress));
+    out.section(HISTORY, o -> EpochHistory.of(progress).write(o));
     if (progress.vote != null) {
       out.section(VOTE, o -> writeVote(o, progress.vote));
     }
@@ -142,31 +140,6 @@ final class CheckpointFormat {
       out.section(MOMENTUM, o -> MomentumState.of(progress.momentum).write(o));
     }
     out.finish();
-  }
-
-  private static void writeHistory(StateFile.Out o, TrainingProgress p) throws IOException {
-    int n = p.epochs.size();
-    o.writeInt(n);
-    for (int e = 0; e < n; e++) {
-      EpochStats s = p.epochs.get(e);
-      o.writeLong(s.examples);
-      o.writeDouble(s.weightSeen);
-      o.writeLong(s.mistakes);
-      o.writeLong(s.updates);
-      o.writeDouble(s.perceptronLoss);
-      o.writeDouble(s.hingeLoss);
-      o.writeLong(s.nonFiniteMargins);
-      o.writeDouble(s.stepSum);
-      o.writeDouble(p.weightChanges.get(e));
-      o.writeDouble(p.seconds.get(e));
-      long[] updates = p.workerUpdates.get(e);
-      o.writeLongs(updates);
-    }
-    double[] validation = new double[p.validationAccuracy.size()];
-    for (int e = 0; e < validation.length; e++) {
-      validation[e] = p.validationAccuracy.get(e);
-    }
-    o.writeDoubles(validation, validation.length);
   }
 
   private static void writeVote(StateFile.Out o, VotedPerceptron.Builder vote) throws IOException {
@@ -268,7 +241,7 @@ final class CheckpointFormat {
           best = readState(in, shape);
           break;
         case HISTORY:
-          readHistory(in, progress, shape);
+          EpochHistory.read(in, shape.numWorkers).appendTo(progress);
           break;
         case MOMENTUM:
           progress.momentum = readMomentum(in, shape);
@@ -332,35 +305,6 @@ final class CheckpointFormat {
               .averaging().keepsAverage() ? " with" : " without") + " one");
     }
     return state;
-  }
-
-  private static void readHistory(StateFile.In in, TrainingProgress p, Shape shape)
-      throws IOException, Unreadable {
-    // 8 stats, 2 doubles and the worker array's length: at least 84 bytes per epoch.
-    int n = in.readCount(84);
-    for (int e = 0; e < n; e++) {
-      EpochStats s = new EpochStats();
-      s.examples = in.readLong();
-      s.weightSeen = in.readDouble();
-      s.mistakes = in.readLong();
-      s.updates = in.readLong();
-      s.perceptronLoss = in.readDouble();
-      s.hingeLoss = in.readDouble();
-      s.nonFiniteMargins = in.readLong();
-      s.stepSum = in.readDouble();
-      p.epochs.add(s);
-      p.weightChanges.add(in.readDouble());
-      p.seconds.add(in.readDouble());
-      long[] updates = in.readLongs();
-      if (updates.length != shape.numWorkers) {
-        throw in.damaged("epoch " + (e + 1) + " records " + updates.length + " workers,"
-            + " this training has " + shape.numWorkers);
-      }
-      p.workerUpdates.add(updates);
-    }
-    for (double v : in.readDoubles()) {
-      p.validationAccuracy.add(v);
-    }
   }
 
   private static BlockMomentum readMomentum(StateFile.In in, Shape shape)

@@ -7,7 +7,6 @@ import io.github.sparkperceptron.internal.kernel.EpochStats;
 import io.github.sparkperceptron.internal.kernel.LinearState;
 import io.github.sparkperceptron.internal.kernel.VotedPerceptron;
 import io.github.sparkperceptron.internal.rounds.TrainingProgress;
-import java.util.Collections;
 import java.util.List;
 
 /**
@@ -19,11 +18,7 @@ public final class TrainingResult {
   private final LinearState finalState;
   private final LinearState modelState;
   private final VotedPerceptron vote;
-  private final List<EpochStats> epochs;
-  private final double[] weightChanges;
-  private final double[] epochSeconds;
-  private final long[][] workerUpdates;
-  private final double[] validationAccuracy;
+  private final EpochHistory history;
   private final int modelEpoch;
   private final StopReason stopReason;
   private final int inputPartitions;
@@ -33,11 +28,7 @@ public final class TrainingResult {
     this.finalState = progress.state;
     this.modelState = progress.modelState();
     this.vote = progress.finalVote;
-    this.epochs = Collections.unmodifiableList(progress.epochs);
-    this.weightChanges = toArray(progress.weightChanges);
-    this.epochSeconds = toArray(progress.seconds);
-    this.workerUpdates = progress.workerUpdates.toArray(new long[0][]);
-    this.validationAccuracy = toArray(progress.validationAccuracy);
+    this.history = EpochHistory.of(progress);
     this.modelEpoch = progress.modelEpoch;
     this.stopReason = progress.epochs.isEmpty() ? StopReason.NOTHING_TO_TRAIN
         : progress.stopReason;
@@ -49,11 +40,7 @@ public final class TrainingResult {
     this.finalState = null;
     this.modelState = null;
     this.vote = null;
-    this.epochs = Collections.emptyList();
-    this.weightChanges = new double[0];
-    this.epochSeconds = new double[0];
-    this.workerUpdates = new long[0][];
-    this.validationAccuracy = new double[0];
+    this.history = EpochHistory.none();
     this.modelEpoch = 0;
     this.stopReason = StopReason.NOTHING_TO_TRAIN;
     this.inputPartitions = layout.inputPartitions;
@@ -63,14 +50,6 @@ public final class TrainingResult {
   /** The result of a training that had nothing to learn (a single class): no epoch, no state. */
   public static TrainingResult nothingToTrain(TrainingInput input) {
     return new TrainingResult(input.layout);
-  }
-
-  private static double[] toArray(List<Double> values) {
-    double[] out = new double[values.size()];
-    for (int i = 0; i < out.length; i++) {
-      out[i] = values.get(i);
-    }
-    return out;
   }
 
   /** The mixed state after the last epoch run (what a stream carries to its next batch). */
@@ -88,32 +67,14 @@ public final class TrainingResult {
     return vote;
   }
 
+  /** What the epochs did, epoch by epoch (shared: read only). */
+  public EpochHistory history() {
+    return history;
+  }
+
   /** Per epoch, the counts and losses summed over the workers (read only). */
   public List<EpochStats> epochs() {
-    return epochs;
-  }
-
-  /** Per epoch, ‖w_n − w_(n−1)‖ / ‖w_n‖ of the mixed weights (NaN for one-shot mixing). */
-  public double[] weightChanges() {
-    return weightChanges.clone();
-  }
-
-  public double[] epochSeconds() {
-    return epochSeconds.clone();
-  }
-
-  /** Per epoch, the updates of each worker. */
-  public long[][] workerUpdates() {
-    long[][] out = new long[workerUpdates.length][];
-    for (int e = 0; e < out.length; e++) {
-      out[e] = workerUpdates[e].clone();
-    }
-    return out;
-  }
-
-  /** Per epoch, the accuracy on the validation rows (empty without them). */
-  public double[] validationAccuracy() {
-    return validationAccuracy.clone();
+    return history.epochs();
   }
 
   public int modelEpoch() {
