@@ -1,7 +1,5 @@
 package io.github.sparkperceptron.jobs;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkperceptron.internal.blocks.BatchInput;
 import io.github.sparkperceptron.internal.io.BadInputException;
 import io.github.sparkperceptron.internal.io.LabeledData;
@@ -10,7 +8,6 @@ import io.github.sparkperceptron.internal.io.TextRecords;
 import io.github.sparkperceptron.internal.plan.StreamRefusals;
 import io.github.sparkperceptron.internal.streaming.StreamingBridge;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
-import io.github.sparkperceptron.streaming.BatchReport;
 import io.github.sparkperceptron.streaming.StreamingPerceptron;
 import io.github.sparkperceptron.streaming.StreamingProgress;
 import java.io.IOException;
@@ -193,9 +190,8 @@ public final class StreamTrainJob implements Callable<Integer> {
   CommandSpec spec;
 
   private PrintWriter out;
-  private final List<BatchReport> reports = new ArrayList<>();
   /** Files read for the batch being applied (set by the conversion, read by the listener). */
-  private int batchFiles;
+  int batchFiles;
 
   public static void main(String[] args) {
     System.exit(JobSupport.run(new StreamTrainJob(), args));
@@ -278,23 +274,8 @@ public final class StreamTrainJob implements Callable<Integer> {
       out.println("Resuming: " + before);
     }
 
-    trainer.addListener(report -> {
-      reports.add(report);
-      String from = kafka ? "topic " + kafkaTopic
-          : batchFiles + (batchFiles == 1 ? " file" : " files");
-      out.printf(Locale.ROOT, "batch %d: %,d rows from %s, prequential accuracy %.4f"
-          + " (%,d mistakes); since the start %.4f over %,d rows; %.2f s%s%s%n",
-          report.batchId(), report.rows(), from, report.prequentialAccuracy(),
-          report.prequentialMistakes(), report.cumulative().prequentialAccuracy(),
-          report.cumulative().rows(), report.seconds(), !report.drift() ? ""
-              : report.freshModel() ? "; DRIFT detected (" + driftDetector + "): learnt by a"
-                  + " fresh model" : "; DRIFT detected (" + driftDetector + ")",
-          report.published() ? "; published" : "");
-      out.flush();
-      if (metricsPath != null) {
-        output.writeText(metricsPath, Json.write(metrics(trainer, 0.0)));
-      }
-    });
+    StreamRunReport run = new StreamRunReport(this, trainer, output, out);
+    trainer.addListener(run);
 
     long start = System.nanoTime();
     if (kafka) {
@@ -313,16 +294,7 @@ public final class StreamTrainJob implements Callable<Integer> {
     }
     double seconds = (System.nanoTime() - start) / 1e9;
 
-    report(trainer, seconds);
-    if (metricsPath != null) {
-      output.writeText(metricsPath, Json.write(metrics(trainer, seconds)));
-      out.println("Metrics written to " + metricsPath);
-    }
-    if (plotPath != null) {
-      output.writeBytes(plotPath, StreamingPlot.png("Prequential accuracy: " + source(),
-          reports));
-      out.println("Plot written to " + plotPath);
-    }
+    run.finish(seconds);
     out.flush();
     return JobFailure.OK;
   }
@@ -430,7 +402,7 @@ public final class StreamTrainJob implements Callable<Integer> {
   }
 
   /** Where rows come from, for messages and the metrics. */
-  private String source() {
+  String source() {
     return inputDir != null ? inputDir : "kafka " + kafkaServers + " topic " + kafkaTopic;
   }
 
@@ -586,108 +558,5 @@ public final class StreamTrainJob implements Callable<Integer> {
       throw new BadInputException("Cannot read the input directory (--input) '" + dir + "': "
           + e.getMessage(), e);
     }
-  }
-
-  /** This run's batches summed: the one tally that the summary line and the metrics both show. */
-  private record RunTotals(long rows, long correct, long drifts, double batchSeconds) {
-    static RunTotals of(List<BatchReport> reports) {
-      long rows = 0;
-      long correct = 0;
-      long drifts = 0;
-      double seconds = 0;
-      for (BatchReport r : reports) {
-        rows += r.rows();
-        correct += r.prequentialCorrect();
-        drifts += r.drift() ? 1 : 0;
-        seconds += r.seconds();
-      }
-      return new RunTotals(rows, correct, drifts, seconds);
-    }
-  }
-
-  private void report(StreamingPerceptron trainer, double seconds) {
-    RunTotals run = RunTotals.of(reports);
-    StreamingProgress total = trainer.progress();
-    if (reports.isEmpty()) {
-      out.println("No new " + (inputDir != null ? "files in " : "messages in ") + source()
-          + ": nothing learnt"
-          + (total == null ? "" : "; the model at " + modelPath + " is unchanged ("
-              + total + ")"));
-      return;
-    }
-    // The same two rates as the metrics JSON (run.batchRowsPerSecond, run.rowsPerSecond).
-    out.printf(Locale.ROOT, "Learnt %,d rows in %d batch%s: %.1f s in batches (%,.0f rows/s),"
-        + " %.1f s in all (%,.0f rows/s)%n", run.rows(), reports.size(),
-        reports.size() == 1 ? "" : "es", run.batchSeconds(),
-        rowsPerSecond(run.rows(), run.batchSeconds()), seconds,
-        rowsPerSecond(run.rows(), seconds));
-    out.println("Since the start: " + total);
-    out.println("Model published to " + modelPath + " (batch " + total.lastBatchId() + ")");
-  }
-
-  /** Rows per second, or NaN (null in JSON) when no time passed. */
-  private static double rowsPerSecond(long rows, double seconds) {
-    return seconds > 0 ? rows / seconds : Double.NaN;
-  }
-
-  private ObjectNode metrics(StreamingPerceptron trainer, double seconds) {
-    ObjectNode root = Json.object();
-    root.put("input", source());
-    root.put("model", modelPath);
-    root.put("checkpointDir", checkpointDir);
-    root.put("format", input.format.name());
-    root.put("trigger", trigger);
-    // The params a stream uses (the training flags it takes), then the stream's own settings.
-    ObjectNode params = root.putObject("params");
-    training.writeParams(trainer.getParams(), params);
-    params.put("epochsPerBatch", epochsPerBatch);
-    params.put("publishEvery", publishEvery);
-    params.put("publishInterval", publishInterval);
-    params.put("driftDetector", trainer.getDriftDetector());
-    params.put("onDrift", trainer.getOnDrift());
-    ArrayNode batches = root.putArray("batches");
-    for (BatchReport r : reports) {
-      ObjectNode b = batches.addObject();
-      b.put("batchId", r.batchId());
-      b.put("rows", r.rows());
-      b.put("prequentialCorrect", r.prequentialCorrect());
-      Json.putNumber(b, "prequentialAccuracy", r.prequentialAccuracy());
-      Json.putNumber(b, "cumulativeAccuracy", r.cumulative().prequentialAccuracy());
-      b.put("updates", r.updates());
-      b.put("onlineMistakes", r.onlineMistakes());
-      b.put("partitions", r.workers());
-      Json.putNumber(b, "seconds", r.seconds());
-      b.put("published", r.published());
-      b.put("drift", r.drift());
-      b.put("freshModel", r.freshModel());
-    }
-    RunTotals totals = RunTotals.of(reports);
-    long rows = totals.rows();
-    ObjectNode run = root.putObject("run");
-    run.put("batches", reports.size());
-    run.put("rows", rows);
-    run.put("drifts", totals.drifts());
-    Json.putNumber(run, "prequentialAccuracy",
-        rows == 0 ? Double.NaN : (double) totals.correct() / rows);
-    Json.putNumber(run, "batchSeconds", totals.batchSeconds());
-    Json.putNumber(run, "batchRowsPerSecond", rowsPerSecond(rows, totals.batchSeconds()));
-    if (seconds > 0) {
-      Json.putNumber(run, "seconds", seconds);
-      Json.putNumber(run, "rowsPerSecond", rowsPerSecond(rows, seconds));
-    }
-    StreamingProgress total = trainer.progress();
-    if (total != null) {
-      ObjectNode cumulative = root.putObject("cumulative");
-      cumulative.put("batches", total.batches());
-      cumulative.put("lastBatchId", total.lastBatchId());
-      cumulative.put("rows", total.rows());
-      cumulative.put("prequentialCorrect", total.prequentialCorrect());
-      Json.putNumber(cumulative, "prequentialAccuracy", total.prequentialAccuracy());
-      cumulative.put("updates", total.updates());
-      cumulative.put("drifts", total.drifts());
-      cumulative.put("numClasses", total.numClasses());
-      cumulative.put("numFeatures", total.numFeatures());
-    }
-    return root;
   }
 }

@@ -2,7 +2,6 @@ package io.github.sparkperceptron.internal.engine;
 
 import io.github.sparkperceptron.StopReason;
 import io.github.sparkperceptron.internal.kernel.Averaging;
-import io.github.sparkperceptron.internal.kernel.EpochStats;
 import io.github.sparkperceptron.internal.kernel.LearnerConfig;
 import io.github.sparkperceptron.internal.kernel.LinearState;
 import io.github.sparkperceptron.internal.kernel.VoteTrace;
