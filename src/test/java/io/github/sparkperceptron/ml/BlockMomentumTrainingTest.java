@@ -30,6 +30,16 @@ class BlockMomentumTrainingTest {
     TEST.unpersist();
   }
 
+  /**
+   * An estimator of {@code workers} workers for the tests that compare weights only: on 2,000
+   * rows of 10 classes the default calibration falls back to cross-fitting, where the model
+   * trains on every row (the same bits as with calibration=none) and three fold models more are
+   * trained per fit for a calibrator no test here reads.
+   */
+  private static PerceptronClassifier weightsOnly(int workers) {
+    return new PerceptronClassifier().setCalibration("none").setNumWorkers(workers);
+  }
+
   private static double accuracy(String mixing, int workers) {
     PerceptronClassificationModel model = new PerceptronClassifier().setMixing(mixing)
         .setMaxIter(5).setSeed(3).setNumWorkers(workers)
@@ -58,7 +68,7 @@ class BlockMomentumTrainingTest {
   @Test
   void theVoteTrainsAsTheAverageDoes() {
     Dataset<Row> frame = DATA.frame(SPARK, 0, 2000, 4).cache();
-    PerceptronClassifier clf = new PerceptronClassifier().setNumWorkers(4).setMixing("momentum")
+    PerceptronClassifier clf = weightsOnly(4).setMixing("momentum")
         .setMaxIter(3);
     PerceptronClassificationModel voted = clf.copy(new org.apache.spark.ml.param.ParamMap())
         .setAveraging("vote").fit(frame);
@@ -96,15 +106,15 @@ class BlockMomentumTrainingTest {
   @Test
   void aWarmStartBeginsFromTheInitialModelWithoutMomentum() {
     Dataset<Row> frame = DATA.frame(SPARK, 0, 2000, 4).cache();
-    PerceptronClassificationModel initial = new PerceptronClassifier().setNumWorkers(4)
+    PerceptronClassificationModel initial = weightsOnly(4)
         .setMaxIter(2).fit(frame);
-    PerceptronClassifier oneRound = new PerceptronClassifier().setNumWorkers(4).setMaxIter(1)
+    PerceptronClassifier oneRound = weightsOnly(4).setMaxIter(1)
         .setMixingRounds(1).setInitialModel(initial);
     double[] momentum = oneRound.copy(new org.apache.spark.ml.param.ParamMap())
         .setMixing("momentum").fit(frame).coefficientMatrix().toArray();
     double[] mistakes = oneRound.setMixing("mistakes").fit(frame).coefficientMatrix().toArray();
     assertArrayEquals(mistakes, momentum, 0.0);
-    double[] cold = new PerceptronClassifier().setNumWorkers(4).setMaxIter(1).setMixingRounds(1)
+    double[] cold = weightsOnly(4).setMaxIter(1).setMixingRounds(1)
         .setMixing("momentum").fit(frame).coefficientMatrix().toArray();
     assertFalse(java.util.Arrays.equals(cold, momentum), "the initial model must matter");
     frame.unpersist();
@@ -113,7 +123,7 @@ class BlockMomentumTrainingTest {
   @Test
   void momentumRunsAreBitIdentical() {
     Dataset<Row> frame = DATA.frame(SPARK, 0, 2000, 4).cache();
-    PerceptronClassifier clf = new PerceptronClassifier().setNumWorkers(4).setMixing("momentum")
+    PerceptronClassifier clf = weightsOnly(4).setMixing("momentum")
         .setMaxIter(3);
     double[] first = clf.fit(frame).coefficientMatrix().toArray();
     double[] second = clf.fit(frame).coefficientMatrix().toArray();

@@ -44,6 +44,11 @@ import org.junit.jupiter.api.io.TempDir;
  * has. The expected models come from DataFrames partitioned by hand the way the README documents
  * the layout (contiguous groups of input partitions; rows of an input partition dealt
  * round-robin), which the library then trains one worker per partition, unchanged.
+ *
+ * <p>Where a test compares only weights (or params), it fits with {@code calibration=none}: on
+ * these few thousand rows the default calibration falls back to cross-fitting (the model trains
+ * on every row either way, so the weights are the same bits) and would train three more fold
+ * models per fit, with many workers most of the test's time.
  */
 class NumWorkersTest {
   private static final SparkSession SPARK = SparkTestSupport.spark();
@@ -165,7 +170,8 @@ class NumWorkersTest {
       }
       byHand.add(worker);
     }
-    PerceptronClassifier three = new PerceptronClassifier().setNumWorkers(3).setMaxIter(5);
+    PerceptronClassifier three = new PerceptronClassifier().setNumWorkers(3).setMaxIter(5)
+        .setCalibration("none");
     PerceptronClassificationModel expected = three.fit(partitionedByHand(byHand));
     PerceptronClassificationModel coalesced = three.fit(seven);
     assertEquals(3, coalesced.summary().numWorkers());
@@ -202,7 +208,8 @@ class NumWorkersTest {
     Dataset<Row> two = TestData.frameInOrder(SPARK, rows, 2);
     List<List<TestData.Example>> byHand = dealtByHand(List.of(slice(rows, 0, 2),
         slice(rows, 1, 2)), new int[] {0, 4}, 8);
-    PerceptronClassifier eight = new PerceptronClassifier().setNumWorkers(8).setMaxIter(5);
+    PerceptronClassifier eight = new PerceptronClassifier().setNumWorkers(8).setMaxIter(5)
+        .setCalibration("none");
     PerceptronClassificationModel split;
     try (LogCapture log = LogCapture.of(WorkerLayout.class)) {
       split = eight.fit(two);
@@ -236,7 +243,8 @@ class NumWorkersTest {
     List<TestData.Example> rows = PENDIGITS.subList(0, 1503);
     List<List<TestData.Example>> byHand = dealtByHand(List.of(slice(rows, 0, 2),
         slice(rows, 1, 2)), new int[] {0, 3}, 5);
-    PerceptronClassifier five = new PerceptronClassifier().setNumWorkers(5).setMaxIter(5);
+    PerceptronClassifier five = new PerceptronClassifier().setNumWorkers(5).setMaxIter(5)
+        .setCalibration("none");
     assertArrayEquals(weights(five.fit(partitionedByHand(byHand))),
         weights(five.fit(TestData.frameInOrder(SPARK, rows, 2))), 0.0);
   }
@@ -374,6 +382,7 @@ class NumWorkersTest {
     Dataset<Row> three = TestData.frameInOrder(SPARK, PENDIGITS.subList(0, 1500), 3);
     for (int workers : new int[] {2, 5}) {
       PerceptronClassifier clf = new PerceptronClassifier().setNumWorkers(workers).setMaxIter(5)
+          .setCalibration("none")
           .setCheckpointDir(dir.resolve("checkpoints-" + workers).toString())
           .setCheckpointInterval(2);
       double[] undisturbed = weights(clf.fit(three));
@@ -552,7 +561,8 @@ class NumWorkersTest {
   @Test
   void modelsAndEstimatorsKeepNumWorkersWhenSavedAndLoaded() throws IOException {
     Dataset<Row> data = TestData.frameInOrder(SPARK, PENDIGITS.subList(0, 300), 2);
-    PerceptronClassifier estimator = new PerceptronClassifier().setNumWorkers(3).setMaxIter(2);
+    PerceptronClassifier estimator = new PerceptronClassifier().setNumWorkers(3).setMaxIter(2)
+        .setCalibration("none");
     PerceptronClassificationModel model = estimator.fit(data);
     assertEquals(3, model.getNumWorkers());
 
@@ -568,7 +578,8 @@ class NumWorkersTest {
   @Test
   void modelsSavedWithoutNumWorkersStillLoad() throws IOException {
     Dataset<Row> data = TestData.frameInOrder(SPARK, PENDIGITS.subList(0, 300), 2);
-    PerceptronClassificationModel model = new PerceptronClassifier().setMaxIter(2).fit(data);
+    PerceptronClassificationModel model = new PerceptronClassifier().setMaxIter(2)
+        .setCalibration("none").fit(data);
     Path dir = tmp.resolve("old-model");
     model.write().save(dir.toString());
 
