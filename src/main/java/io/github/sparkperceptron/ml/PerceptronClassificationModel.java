@@ -18,7 +18,6 @@ import org.apache.spark.ml.linalg.DenseMatrix;
 import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.ml.linalg.Matrix;
 import org.apache.spark.ml.linalg.SQLDataTypes;
-import org.apache.spark.ml.linalg.SparseVector;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.ml.param.ParamMap;
@@ -33,9 +32,6 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.api.java.UDF1;
-import org.apache.spark.sql.expressions.UserDefinedFunction;
-import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -62,7 +58,7 @@ import scala.Tuple3;
  * regression's. The prediction does not come from the probabilities: it stays the margin rule
  * above ({@code threshold}, LinearSVC's semantics), bit for bit as without calibration, unless
  * {@code thresholds} is set, which switches to Spark's probabilistic rule: the class of the
- * largest p_k / t_k ({@link ProbabilityColumns}).
+ * largest p_k / t_k ({@link TransformColumns}).
  *
  * <p>Prediction costs O(K'·non-zeros of x) (a vote: see {@link VotedPerceptron}). The model is
  * immutable apart from its output params (column names, {@code threshold}); it carries the
@@ -243,7 +239,7 @@ public non-sealed class PerceptronClassificationModel
 
   @Override
   public Vector predictRaw(Vector features) {
-    return rawPrediction(scorer(), getFeaturesCol(), features);
+    return TransformColumns.rawPrediction(scorer(), getFeaturesCol(), features);
   }
 
   /**
@@ -253,19 +249,19 @@ public non-sealed class PerceptronClassificationModel
   @Override
   public double predict(Vector features) {
     return isDefined(thresholds()) ? probability2prediction(predictProbability(features))
-        : prediction(scorer(), getFeaturesCol(), features);
+        : TransformColumns.prediction(scorer(), getFeaturesCol(), features);
   }
 
   @Override
   public double raw2prediction(Vector rawPrediction) {
     return isDefined(thresholds()) ? probability2prediction(raw2probability(rawPrediction))
-        : rawToPrediction(numClasses, getThreshold(), rawPrediction);
+        : TransformColumns.rawToPrediction(numClasses, getThreshold(), rawPrediction);
   }
 
   @Override
   public double probability2prediction(Vector probability) {
-    return isDefined(thresholds()) ? ProbabilityColumns.thresholded(probability.toArray(),
-        ProbabilityColumns.thresholds(this)) : super.probability2prediction(probability);
+    return isDefined(thresholds()) ? TransformColumns.thresholded(probability.toArray(),
+        TransformColumns.thresholds(this)) : super.probability2prediction(probability);
   }
 
   /**
@@ -359,32 +355,6 @@ public non-sealed class PerceptronClassificationModel
     return p;
   }
 
-  /** The raw prediction: binary [−m, m] (m the margin or vote total), multiclass the K scores. */
-  static Vector rawPrediction(Predictor scorer, String featuresCol, Vector features) {
-    checkSize(featuresCol, scorer.numFeatures(), features);
-    double[] raw = features instanceof SparseVector
-        ? scorer.rawScores(((SparseVector) features).indices(),
-            ((SparseVector) features).values(), ((SparseVector) features).indices().length)
-        : scorer.rawScoresDense(((DenseVector) features).values());
-    return scorer.numClasses() == 2 ? Vectors.dense(-raw[0], raw[0]) : Vectors.dense(raw);
-  }
-
-  private static double prediction(Predictor scorer, String featuresCol, Vector features) {
-    checkSize(featuresCol, scorer.numFeatures(), features);
-    if (features instanceof SparseVector) {
-      SparseVector sv = (SparseVector) features;
-      return scorer.predict(sv.indices(), sv.values(), sv.indices().length);
-    }
-    return scorer.predictDense(((DenseVector) features).values());
-  }
-
-  private static double rawToPrediction(int numClasses, double threshold, Vector raw) {
-    if (numClasses == 2) {
-      return Predictor.binaryClass(raw.apply(1), threshold);
-    }
-    return Predictor.argmax(raw.toArray());
-  }
-
   /**
    * Spark's {@code ProbabilisticClassificationModel.transform} (the same columns, metadata and
    * values: the raw prediction from the features; the probability from the raw prediction when
@@ -404,22 +374,20 @@ public non-sealed class PerceptronClassificationModel
       LOG.warn("{}: transform() was called as NOOP since no output columns were set.", uid());
       return dataset.toDF();
     }
-    double[] thresholdValues = isDefined(thresholds()) ? ProbabilityColumns.thresholds(this)
+    double[] thresholdValues = isDefined(thresholds()) ? TransformColumns.thresholds(this)
         : null;
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(dataset.sparkSession()
         .sparkContext());
     Broadcast<Predictor> broadcast = jsc.broadcast(scorer());
     Broadcast<Calibrator> calibration = probabilityCol.isEmpty() && thresholdValues == null
         ? null : jsc.broadcast(calibrator);
-    String featuresCol = getFeaturesCol();
+    TransformColumns columns = new TransformColumns(broadcast, calibration, getFeaturesCol(),
+        rawCol);
     Dataset<Row> out = dataset.toDF();
     if (!rawCol.isEmpty()) {
-      out = out.withColumn(rawCol, rawUdf(broadcast, featuresCol)
-          .apply(functions.col(featuresCol))
+      out = out.withColumn(rawCol, columns.raw()
           .as(rawCol, outputSchema.apply(rawCol).metadata()));
     }
-    ProbabilityColumns columns = new ProbabilityColumns(broadcast, calibration, featuresCol,
-        rawCol);
     if (!probabilityCol.isEmpty()) {
       out = out.withColumn(probabilityCol, columns.probability()
           .as(probabilityCol, outputSchema.apply(probabilityCol).metadata()));
@@ -427,46 +395,11 @@ public non-sealed class PerceptronClassificationModel
     if (!predictionCol.isEmpty()) {
       Column predicted = thresholdValues != null
           ? columns.thresholdedPrediction(probabilityCol, thresholdValues)
-          : rawCol.isEmpty()
-          ? predictionUdf(broadcast, featuresCol).apply(functions.col(featuresCol))
-          : rawToPredictionUdf(broadcast).apply(functions.col(rawCol));
+          : columns.prediction();
       out = out.withColumn(predictionCol,
           predicted.as(predictionCol, outputSchema.apply(predictionCol).metadata()));
     }
     return out;
-  }
-
-  // The UDFs are built in static methods so that their closures hold the broadcast and the
-  // column name, never the model. The prediction is a primitive double in Spark's Scala UDFs,
-  // hence a non-nullable column: asNonNullable keeps the schema the same.
-
-  private static UserDefinedFunction rawUdf(Broadcast<Predictor> scorer, String featuresCol) {
-    UDF1<Vector, Vector> f = features -> rawPrediction(scorer.value(), featuresCol, features);
-    return functions.udf(f, SQLDataTypes.VectorType());
-  }
-
-  private static UserDefinedFunction predictionUdf(Broadcast<Predictor> scorer,
-      String featuresCol) {
-    UDF1<Vector, Double> f = features -> prediction(scorer.value(), featuresCol, features);
-    return functions.udf(f, DataTypes.DoubleType).asNonNullable();
-  }
-
-  private static UserDefinedFunction rawToPredictionUdf(Broadcast<Predictor> scorer) {
-    UDF1<Vector, Double> f = raw -> rawToPrediction(scorer.value().numClasses(),
-        scorer.value().threshold(), raw);
-    return functions.udf(f, DataTypes.DoubleType).asNonNullable();
-  }
-
-  private static void checkSize(String featuresCol, int numFeatures, Vector features) {
-    if (features == null) {
-      throw new IllegalArgumentException("Column '" + featuresCol + "' holds a null vector;"
-          + " the model needs a vector of " + numFeatures + " features in every row");
-    }
-    if (features.size() != numFeatures) {
-      throw new IllegalArgumentException("Column '" + featuresCol + "' holds a vector of size "
-          + features.size() + ", but this model was trained on " + numFeatures + " features;"
-          + " transform data built the same way as the training data");
-    }
   }
 
   @Override

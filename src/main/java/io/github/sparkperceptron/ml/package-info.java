@@ -19,6 +19,6 @@
  * {@code ProbabilisticClassificationModel}): the model's {@code probabilityCol} comes from its
  * {@link io.github.sparkperceptron.internal.calibration.Calibrator}, saved in {@code calibration/}
  * ({@code CalibratorFiles}); its predictions stay the margin rule unless {@code thresholds} is
- * set ({@code ProbabilityColumns}).
+ * set ({@code TransformColumns}).
  */
 package io.github.sparkperceptron.ml;
