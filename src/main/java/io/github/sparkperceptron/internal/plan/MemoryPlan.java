@@ -124,9 +124,9 @@ public final class MemoryPlan {
     }
   }
 
-  private final LearnerConfig learner;
-  private final int numWorkers;
-  private final ClusterMemory cluster;
+  final LearnerConfig learner;
+  final int numWorkers;
+  final ClusterMemory cluster;
   /** Bytes of one copy of the state S (w, and u when averaging). */
   final long stateBytes;
   /** Bytes of one copy of the weights w alone. */
@@ -140,17 +140,17 @@ public final class MemoryPlan {
   /** Bytes of the largest mixed change of one round (all workers' changes together). */
   final long mixedDeltaBytes;
   /** Mixing rounds per epoch, and whether block momentum runs (its Δ, its support set). */
-  private final int rounds;
+  final int rounds;
   /** The epochs at most (a barrier stage runs no more). */
-  private final int maxIter;
-  private final boolean momentum;
+  final int maxIter;
+  final boolean momentum;
   /** Tasks running at once in the JVM of the estimate that holds them (local: the driver). */
-  private final int running;
+  final int running;
   /**
    * The most coordinates a training's support can hold (where w or Δ can be non-zero; 0 for
    * one-shot mixing): a barrier task keeps it, and where its weights moved, as sorted arrays.
    */
-  private final long supportBound;
+  final long supportBound;
   /** Bytes of one working copy of the largest worker (K'·(m+1) coordinates). */
   final long workerCopyBytes;
   /**
@@ -347,7 +347,7 @@ public final class MemoryPlan {
     return touched * (4 + 8L * arrays);
   }
 
-  private static long saturatingProduct(long a, long b) {
+  static long saturatingProduct(long a, long b) {
     return b != 0 && a > Long.MAX_VALUE / b ? Long.MAX_VALUE : a * b;
   }
 
@@ -478,94 +478,17 @@ public final class MemoryPlan {
     }
   }
 
-  /** Bytes a worker's report of one round takes besides any change (stats, μ, framing). */
-  static final long BARRIER_REPORT_BYTES_PER_ROUND = 512;
-
-  /** Bytes per support coordinate in a barrier task: the support and the moved coordinates. */
-  static final long BARRIER_BYTES_PER_SUPPORT = 3 * 4;
-
   /**
-   * Why the epoch's rounds cannot run in one barrier stage ({@code BarrierRounds}) within the
-   * memory this plan allows, or null. Beyond the job-per-round path's arrays, each barrier task
-   * holds the round's mixed weights beside its training copy (w), with block momentum its Δ
-   * (w) (both private copies the executor keeps for the training's next epoch and hands the
-   * next task, {@code ExecutorWeights.checkoutWhole}), the support and the coordinates its
-   * weights moved as sorted int arrays (12 B per support coordinate: two arrays and the union
-   * being made), and worker 0 the epoch's R mixed changes; the epoch's
-   * reports reach the driver at once, through one task: R mixed changes and W·R small reports,
-   * held serialised and deserialised on that task's executor and on the driver, and counted
-   * against {@code spark.driver.maxResultSize}.
+   * Why the epoch's rounds cannot run in one barrier stage within the memory this plan allows,
+   * or null ({@link BarrierMemory#problem}).
    */
   public String barrierProblem() {
-    long epochResults = barrierEpochResults();
-    if (cluster.maxResultSize > 0 && epochResults > cluster.maxResultSize) {
-      return String.format(Locale.ROOT, "an epoch's %d mixed changes of up to %,d MiB each"
-          + " would exceed spark.driver.maxResultSize=%dm", rounds, mib(mixedDeltaBytes),
-          mib(cluster.maxResultSize));
-    }
-    long driverNeed = barrierDriverBytes(1);
-    if (driverNeed > cluster.driverBudget()) {
-      return String.format(Locale.ROOT, "the barrier tasks' extra copies of the weights and the"
-          + " epoch's %d mixed changes would need about %,d MiB on the driver, more than its"
-          + " %,d MiB budget", rounds, mib(driverNeed), mib(cluster.driverBudget()));
-    }
-    if (!cluster.local && barrierExecutorBytes(1) > cluster.executorBudget()) {
-      return String.format(Locale.ROOT, "the barrier tasks' extra copies of the weights and the"
-          + " epoch's %d mixed changes would need about %,d MiB on an executor, more than its"
-          + " %,d MiB budget", rounds, mib(barrierExecutorBytes(1)),
-          mib(cluster.executorBudget()));
-    }
-    return null;
+    return new BarrierMemory(this).problem();
   }
 
-  /**
-   * How many epochs one barrier stage may run (at least 1, at most maxIter): each epoch's
-   * reports ({@link #barrierProblem}'s epoch results) stay in the stage's result until the
-   * driver replays them, so the stage's E epochs' results must fit the driver, the executor of
-   * worker 0 and {@code spark.driver.maxResultSize}, as one epoch's do.
-   */
+  /** How many epochs one barrier stage may run ({@link BarrierMemory#epochsPerStage}). */
   public int barrierEpochsPerStage() {
-    long epochResults = Math.max(1, barrierEpochResults());
-    long most = maxIter;
-    if (cluster.maxResultSize > 0) {
-      most = Math.min(most, cluster.maxResultSize / epochResults);
-    }
-    long driverRoom = cluster.driverBudget() - barrierDriverBytes(0);
-    most = Math.min(most, driverRoom / ((cluster.local ? 3 : 2) * epochResults));
-    if (!cluster.local) {
-      most = Math.min(most, (cluster.executorBudget() - barrierExecutorBytes(0))
-          / (2 * epochResults));
-    }
-    return (int) Math.max(1, most);
-  }
-
-  /** Bytes of one epoch's reports: R mixed changes and W·R small reports. */
-  private long barrierEpochResults() {
-    return saturatingProduct(rounds, mixedDeltaBytes) + saturatingProduct(
-        (long) numWorkers * rounds, BARRIER_REPORT_BYTES_PER_ROUND);
-  }
-
-  /** The barrier tasks' own arrays: per running task w, momentum's Δ and the support. */
-  private long barrierTaskBytes() {
-    long length = learner.stateLength();
-    long perTask = weightBytes + (momentum ? weightBytes : 0)
-        + BARRIER_BYTES_PER_SUPPORT * Math.min(length, supportBound);
-    return saturatingProduct(running, perTask);
-  }
-
-  /**
-   * The driver's bytes with a barrier stage of {@code epochs} epochs: its arrays, the stage's
-   * results serialised and deserialised, and in local mode the tasks and worker 0's results.
-   */
-  private long barrierDriverBytes(int epochs) {
-    long results = saturatingProduct(epochs, barrierEpochResults());
-    return driverBytes() + 2 * results + (cluster.local ? barrierTaskBytes() + results : 0);
-  }
-
-  /** An executor's bytes with a barrier stage of {@code epochs} epochs (not local mode). */
-  private long barrierExecutorBytes(int epochs) {
-    return executorBytes() + barrierTaskBytes()
-        + 2 * saturatingProduct(epochs, barrierEpochResults());
+    return new BarrierMemory(this).epochsPerStage();
   }
 
   /**
@@ -660,7 +583,7 @@ public final class MemoryPlan {
     return (a + b - 1) / b;
   }
 
-  private static long mib(long bytes) {
+  static long mib(long bytes) {
     return (bytes + MIB - 1) / MIB;
   }
 }
