@@ -4,6 +4,7 @@ import io.github.sparkperceptron.StopReason;
 import io.github.sparkperceptron.internal.engine.EpochHistory;
 import io.github.sparkperceptron.internal.store.AtomicFiles;
 import io.github.sparkperceptron.internal.store.StateFile;
+import io.github.sparkperceptron.internal.store.StateReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -72,7 +73,7 @@ final class TrainingSummaryFile {
     }
   }
 
-  private static PerceptronTrainingSummary decode(StateFile.In in)
+  private static PerceptronTrainingSummary decode(StateReader in)
       throws IOException, StateFile.Unreadable {
     in.requireVersion(VERSION);
     in.requireHeader(in.header(), HEADER, "another kind of file");

@@ -4,6 +4,7 @@ import io.github.sparkperceptron.internal.engine.MomentumState;
 import io.github.sparkperceptron.internal.kernel.LinearState;
 import io.github.sparkperceptron.internal.store.StateFile.Unreadable;
 import io.github.sparkperceptron.internal.store.StateFile;
+import io.github.sparkperceptron.internal.store.StateReader;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
@@ -131,7 +132,7 @@ final class LearnerStateFormat {
     }
   }
 
-  private static Snapshot decodeSnapshot(StateFile.In in) throws IOException, Unreadable {
+  private static Snapshot decodeSnapshot(StateReader in) throws IOException, Unreadable {
     int version = in.requireVersion(2, FORMAT_VERSION);
     String configuration = in.header();
     if (configuration == null) {
@@ -225,7 +226,7 @@ final class LearnerStateFormat {
     }
   }
 
-  private static Applied decodeChange(LearnerState before, StateFile.In in)
+  private static Applied decodeChange(LearnerState before, StateReader in)
       throws IOException, Unreadable {
     in.requireVersion(CHANGE_VERSION);
     String configuration = in.header();
@@ -335,7 +336,7 @@ final class LearnerStateFormat {
     }
   }
 
-  private static void requireSections(StateFile.In in, int... tags) throws Unreadable {
+  private static void requireSections(StateReader in, int... tags) throws Unreadable {
     for (int tag : tags) {
       if (!in.seen(tag)) {
         throw new Unreadable("it is damaged: section " + in.sectionName(tag) + " is missing",
@@ -352,7 +353,7 @@ final class LearnerStateFormat {
   }
 
   /** Format 2 had no drift count: its states read with none. */
-  private static Progress readProgress(StateFile.In in, boolean withDrifts)
+  private static Progress readProgress(StateReader in, boolean withDrifts)
       throws IOException, Unreadable {
     String queryId = in.readUTF();
     long lastBatchId = in.readLong();

@@ -11,6 +11,7 @@ import io.github.sparkperceptron.internal.plan.MixingSettings;
 import io.github.sparkperceptron.internal.rounds.TrainingProgress;
 import io.github.sparkperceptron.internal.store.StateFile.Unreadable;
 import io.github.sparkperceptron.internal.store.StateFile;
+import io.github.sparkperceptron.internal.store.StateReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -207,7 +208,7 @@ final class CheckpointFormat {
     return StateFile.read(raw, length, KIND, in -> decode(in, fingerprint, shape));
   }
 
-  private static TrainingProgress decode(StateFile.In in, String fingerprint, Shape shape)
+  private static TrainingProgress decode(StateReader in, String fingerprint, Shape shape)
       throws IOException, Unreadable {
     in.requireVersion(VERSION);
     in.requireHeader(in.header(), fingerprint, "a different training");
@@ -256,7 +257,7 @@ final class CheckpointFormat {
   }
 
   /** Checks that the sections found make a training's progress of the expected shape. */
-  private static TrainingProgress assemble(StateFile.In in, TrainingProgress progress,
+  private static TrainingProgress assemble(StateReader in, TrainingProgress progress,
       LinearState state, LinearState best, int bestKind, Shape shape) throws Unreadable {
     for (int tag : new int[] {PROGRESS, STATE, HISTORY}) {
       if (!in.seen(tag)) {
@@ -290,7 +291,7 @@ final class CheckpointFormat {
     return progress;
   }
 
-  private static LinearState readState(StateFile.In in, Shape shape)
+  private static LinearState readState(StateReader in, Shape shape)
       throws IOException, Unreadable {
     int expected = shape.learner.stateLength();
     LinearState state = in.readLinearState();
@@ -306,7 +307,7 @@ final class CheckpointFormat {
     return state;
   }
 
-  private static BlockMomentum readMomentum(StateFile.In in, Shape shape)
+  private static BlockMomentum readMomentum(StateReader in, Shape shape)
       throws IOException, Unreadable {
     if (shape.momentum == 0.0) {
       throw new Unreadable("it is damaged: it holds a block momentum, but the training mixes"
@@ -327,7 +328,7 @@ final class CheckpointFormat {
     return m.resume(shape.momentum);
   }
 
-  private static VotedPerceptron.Builder readVote(StateFile.In in, Shape shape)
+  private static VotedPerceptron.Builder readVote(StateReader in, Shape shape)
       throws IOException, Unreadable {
     LearnerConfig learner = shape.learner;
     int numClasses = in.readInt();

@@ -3,6 +3,7 @@ package io.github.sparkperceptron.internal.engine;
 import io.github.sparkperceptron.internal.kernel.EpochStats;
 import io.github.sparkperceptron.internal.rounds.TrainingProgress;
 import io.github.sparkperceptron.internal.store.StateFile;
+import io.github.sparkperceptron.internal.store.StateReader;
 import io.github.sparkperceptron.internal.store.StateFile.Unreadable;
 import java.io.IOException;
 import java.io.Serializable;
@@ -94,7 +95,7 @@ public record EpochHistory(List<EpochStats> epochs, double[] weightChanges, doub
    * Reads what {@link #write} wrote, of a training of {@code numWorkers} workers: every epoch
    * must record that many, and the validation accuracies at most one per epoch.
    */
-  public static EpochHistory read(StateFile.In in, int numWorkers)
+  public static EpochHistory read(StateReader in, int numWorkers)
       throws IOException, Unreadable {
     // 8 stats, 2 doubles and the worker array's length: at least 84 bytes per epoch.
     int n = in.readCount(84);

@@ -2,6 +2,7 @@ package io.github.sparkperceptron.internal.engine;
 
 import io.github.sparkperceptron.internal.mixing.BlockMomentum;
 import io.github.sparkperceptron.internal.store.StateFile;
+import io.github.sparkperceptron.internal.store.StateReader;
 import io.github.sparkperceptron.internal.store.StateFile.Unreadable;
 import java.io.IOException;
 
@@ -72,7 +73,7 @@ public record MomentumState(double[] velocity, double mass, double velocityMass,
    * Reads a section {@link #write} or {@link #writeAt} wrote (the velocity as stored: whole, or
    * a change's values), refused as damaged where the scalars are no momentum's.
    */
-  public static MomentumState read(StateFile.In in) throws IOException, Unreadable {
+  public static MomentumState read(StateReader in) throws IOException, Unreadable {
     MomentumState s = new MomentumState(in.readDoubles(), in.readDouble(), in.readDouble(),
         in.readLong(), in.readDouble(), in.readDouble());
     if (!(s.initialSquaredNorm >= 0) || !(s.mass >= 0) || !(s.velocityMass >= 0)

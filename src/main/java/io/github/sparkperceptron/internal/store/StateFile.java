@@ -1,24 +1,17 @@
 package io.github.sparkperceptron.internal.store;
 
 import io.github.sparkperceptron.internal.kernel.LinearState;
-import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
-import java.io.FilterInputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UTFDataFormatException;
 import java.nio.ByteBuffer;
 import java.nio.DoubleBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
-import java.util.Locale;
 import java.util.zip.CRC32C;
 
 /**
@@ -63,19 +56,19 @@ public final class StateFile {
   /** The tag that ends the sections. */
   public static final int END = 0;
   /** The first two bytes of every Java serialization stream. */
-  private static final int JAVA_STREAM_MAGIC = 0xACED;
-  private static final int CHUNK = 1 << 16;
+  static final int JAVA_STREAM_MAGIC = 0xACED;
+  static final int CHUNK = 1 << 16;
 
   private StateFile() {
   }
 
   /** A kind of state file: its magic, its name in messages, and its sections' names by tag. */
   public static final class Kind {
-    private final byte[] magic;
-    private final String name;
-    private final String header;
-    private final String[] sections;
-    private final String javaStreamNote;
+    final byte[] magic;
+    final String name;
+    final String header;
+    final String[] sections;
+    final String javaStreamNote;
 
     /**
      * @param code 4 ASCII letters, the magic's kind
@@ -132,7 +125,7 @@ public final class StateFile {
   /** Reads a file's sections after its header; see {@link #read}. */
   @FunctionalInterface
   public interface Decoder<T> {
-    T decode(In in) throws IOException, Unreadable;
+    T decode(StateReader in) throws IOException, Unreadable;
   }
 
   /**
@@ -144,7 +137,7 @@ public final class StateFile {
    */
   public static <T> T read(InputStream raw, long length, Kind kind, Decoder<T> decoder)
       throws IOException, Unreadable {
-    In in = new In(raw, length, kind);
+    StateReader in = new StateReader(raw, length, kind);
     try {
       in.readMagic();
       return decoder.decode(in);
@@ -315,366 +308,4 @@ public final class StateFile {
   }
 
   // ---------------------------------------------------------------------------------- reading
-
-  /**
-   * The reading side: counts bytes and feeds the checksum, and bounds every read by the current
-   * section, so that a damaged length is an error before it is an allocation.
-   */
-  public static final class In {
-    private final CRC32C crc = new CRC32C();
-    private final Kind kind;
-    private final long length;
-    private final DataInputStream data;
-    private final boolean[] seen;
-    private long position;
-    private int section = -1;
-    private long sectionEnd;
-    private final byte[] chunk;
-
-    In(InputStream raw, long length, Kind kind) {
-      this.kind = kind;
-      this.length = length;
-      this.seen = new boolean[kind.sections.length];
-      int buffer = (int) Math.max(64, Math.min(CHUNK, length));
-      this.chunk = new byte[buffer - buffer % 8];
-      InputStream counted = new FilterInputStream(new BufferedInputStream(raw, buffer)) {
-        @Override
-        public int read() throws IOException {
-          int b = in.read();
-          if (b >= 0 && position < In.this.length - 4) {
-            crc.update(b);
-          }
-          if (b >= 0) {
-            position++;
-          }
-          return b;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-          int n = in.read(b, off, len);
-          if (n > 0) {
-            long checked = Math.max(0, Math.min(n, In.this.length - 4 - position));
-            crc.update(b, off, (int) checked);
-            position += n;
-          }
-          return n;
-        }
-
-        @Override
-        public long skip(long n) throws IOException {
-          // Skipped bytes must still feed the checksum: read them.
-          long done = 0;
-          while (done < n) {
-            int r = read(chunk, 0, (int) Math.min(chunk.length, n - done));
-            if (r < 0) {
-              break;
-            }
-            done += r;
-          }
-          return done;
-        }
-      };
-      this.data = new DataInputStream(counted);
-    }
-
-    private void readMagic() throws IOException, Unreadable {
-      byte[] magic = new byte[kind.magic.length];
-      int got = readUpTo(magic);
-      if (got == magic.length && Arrays.equals(magic, kind.magic)) {
-        return;
-      }
-      if (got >= 2 && ((magic[0] & 0xff) << 8 | (magic[1] & 0xff)) == JAVA_STREAM_MAGIC) {
-        throw new Unreadable("it is a Java serialization stream, not a " + kind.name + " in this"
-            + " version's format" + kind.javaStreamNote, false);
-      }
-      if (got < magic.length && got == length) {
-        throw new Unreadable("it is truncated: the file holds only " + got + " bytes", false);
-      }
-      if (got == magic.length && magic[0] == kind.magic[0] && magic[1] == 'S'
-          && magic[2] == 'P' && magic[7] == '\n') {
-        throw new Unreadable("it is another kind of spark-perceptron state file ('"
-            + new String(magic, 3, 4, StandardCharsets.ISO_8859_1) + "'), not a " + kind.name,
-            false);
-      }
-      throw new Unreadable("it is not a spark-perceptron " + kind.name + " (its first bytes are"
-          + " not the " + kind.name + " header)", false);
-    }
-
-    /**
-     * The file's format version, refused (after the checksum of the rest is checked: a damaged
-     * version is damage) unless it is {@code readable}.
-     */
-    public void requireVersion(int readable) throws IOException, Unreadable {
-      requireVersion(readable, readable);
-    }
-
-    /**
-     * The file's format version, refused (as {@link #requireVersion(int)}) unless it is between
-     * {@code oldest} and {@code newest}.
-     */
-    public int requireVersion(int oldest, int newest) throws IOException, Unreadable {
-      int version = data.readInt();
-      if (version < oldest || version > newest) {
-        requireChecksumOfRest();
-        throw new Unreadable("it is in " + kind.name + " format " + version + (version > newest
-            ? ", written by a newer spark-perceptron" : "") + "; this version reads only format "
-            + (oldest == newest ? String.valueOf(newest) : oldest + " to " + newest), false);
-      }
-      return version;
-    }
-
-    /** The header: whose file it is; null when it is not text (damage). */
-    public String header() throws IOException {
-      try {
-        return data.readUTF();
-      } catch (UTFDataFormatException e) {
-        return null;
-      }
-    }
-
-    /**
-     * Refuses a file whose header is not {@code expected} (after its checksum is checked, so that
-     * a damaged header is reported as damage).
-     *
-     * @param owner what a sound file of another owner is ("a different training")
-     */
-    public void requireHeader(String header, String expected, String owner)
-        throws IOException, Unreadable {
-      if (header == null || !header.equals(expected)) {
-        requireChecksumOfRest();
-        throw header == null
-            ? new Unreadable("it is damaged: its " + kind.header + " is not text", false)
-            : new Unreadable("it belongs to " + owner, true);
-      }
-    }
-
-    /**
-     * Moves to the next section the reader knows and returns its tag, or {@link #END} after the
-     * last one; optional sections it does not know are skipped.
-     */
-    public int nextSection() throws IOException, Unreadable {
-      while (true) {
-        section = -1;
-        int tag = data.readInt();
-        if (tag == END) {
-          return END;
-        }
-        long sectionLength = data.readLong();
-        if (tag < 0 || sectionLength < 0 || sectionLength > remainingInFile()) {
-          throw new Unreadable(tag < 0 || sectionLength < 0
-              ? "it is damaged: a section header holds tag " + tag + " and length "
-                  + sectionLength
-              : "it is truncated or damaged: section " + kind.section(tag) + " claims "
-                  + sectionLength + " bytes, but only " + remainingInFile()
-                  + " remain in the file", false);
-        }
-        section = tag;
-        sectionEnd = position + sectionLength;
-        if (tag >= OPTIONAL_TAGS) {
-          long n = sectionEnd - position;
-          if (data.skip(n) != n) {
-            throw new EOFException();
-          }
-          continue;
-        }
-        if (tag >= kind.sections.length) {
-          requireChecksumOfRest(); // a damaged tag is damage, not a newer version
-          throw new Unreadable("it holds a section (tag " + tag + ") that this version does not"
-              + " know: it was written by a newer spark-perceptron", false);
-        }
-        if (seen[tag]) {
-          throw new Unreadable("it is damaged: section " + kind.section(tag) + " appears twice",
-              false);
-        }
-        seen[tag] = true;
-        return tag;
-      }
-    }
-
-    /** Whether section {@code tag} was read. */
-    public boolean seen(int tag) {
-      return tag < seen.length && seen[tag];
-    }
-
-    /** Ends the current section, which must have been read exactly. */
-    public void leave() throws Unreadable {
-      if (position != sectionEnd) {
-        throw damaged("it holds " + (sectionEnd - position) + " bytes more than its fields");
-      }
-    }
-
-    /** After {@link #END}: the checksum must match and end the file. */
-    public void finish() throws IOException, Unreadable {
-      section = -1;
-      long computed = crc.getValue();
-      int storedCrc = data.readInt();
-      if (position != length) {
-        throw new Unreadable("it is damaged: " + (length - position) + " bytes follow its end",
-            false);
-      }
-      if ((int) computed != storedCrc) {
-        throw checksumMismatch(storedCrc, computed);
-      }
-    }
-
-    /** A refusal for an inconsistent field of the current section. */
-    public Unreadable damaged(String detail) {
-      return new Unreadable("it is damaged: section " + kind.section(section) + " is"
-          + " inconsistent (" + detail + ")", false);
-    }
-
-    /** The name of section {@code tag}, for messages. */
-    public String sectionName(int tag) {
-      return kind.section(tag);
-    }
-
-    private long remainingInFile() {
-      // What follows the last section: the END tag and the checksum.
-      return length - position - 8;
-    }
-
-    private String where() {
-      return section >= 0 ? "section " + kind.section(section) : "its header or section framing";
-    }
-
-    private int readUpTo(byte[] b) throws IOException {
-      int n = 0;
-      while (n < b.length) {
-        int r = data.read(b, n, b.length - n);
-        if (r < 0) {
-          break;
-        }
-        n += r;
-      }
-      return n;
-    }
-
-    /** Reads to the end of the file, feeding the checksum, and compares it. */
-    private void requireChecksumOfRest() throws IOException, Unreadable {
-      long n = length - 4 - position;
-      if (n < 0 || data.skip(n) != n) {
-        throw new EOFException();
-      }
-      long computed = crc.getValue();
-      int stored = data.readInt();
-      if ((int) computed != stored) {
-        throw checksumMismatch(stored, computed);
-      }
-    }
-
-    private static Unreadable checksumMismatch(int stored, long computed) {
-      return new Unreadable(String.format(Locale.ROOT, "it is damaged: its checksum does not"
-          + " match its content (CRC32C %08x stored, %08x computed)", stored, computed), false);
-    }
-
-    private void need(long bytes) throws Unreadable {
-      if (bytes > sectionEnd - position) {
-        throw damaged("a field of " + bytes + " bytes runs past the section's end, "
-            + (sectionEnd - position) + " bytes away");
-      }
-    }
-
-    public int readInt() throws IOException, Unreadable {
-      need(4);
-      return data.readInt();
-    }
-
-    public long readLong() throws IOException, Unreadable {
-      need(8);
-      return data.readLong();
-    }
-
-    public double readDouble() throws IOException, Unreadable {
-      need(8);
-      return data.readDouble();
-    }
-
-    public byte readByte() throws IOException, Unreadable {
-      need(1);
-      return data.readByte();
-    }
-
-    public boolean readBoolean() throws IOException, Unreadable {
-      byte b = readByte();
-      if (b != 0 && b != 1) {
-        throw damaged("a flag holds " + b);
-      }
-      return b == 1;
-    }
-
-    public String readUTF() throws IOException, Unreadable {
-      need(2);
-      int utfLength = data.readUnsignedShort();
-      need(utfLength);
-      byte[] bytes = new byte[utfLength];
-      data.readFully(bytes);
-      ByteArrayOutputStream b = new ByteArrayOutputStream(utfLength + 2);
-      b.write(utfLength >>> 8);
-      b.write(utfLength);
-      b.write(bytes, 0, utfLength);
-      try {
-        return new DataInputStream(new ByteArrayInputStream(b.toByteArray())).readUTF();
-      } catch (UTFDataFormatException e) {
-        throw damaged("a text field is not valid modified UTF-8");
-      }
-    }
-
-    /** A count of items that take at least {@code minBytes} each, checked against the section. */
-    public int readCount(int minBytes) throws IOException, Unreadable {
-      int n = readInt();
-      if (n < 0 || (long) n * minBytes > sectionEnd - position) {
-        throw damaged("it claims " + n + " items of at least " + minBytes + " bytes in "
-            + (sectionEnd - position) + " bytes");
-      }
-      return n;
-    }
-
-    public double[] readDoubles() throws IOException, Unreadable {
-      int n = readCount(8);
-      double[] a = new double[n];
-      for (int from = 0; from < n; from += chunk.length / 8) {
-        int len = Math.min(chunk.length / 8, n - from);
-        data.readFully(chunk, 0, len * 8);
-        ByteBuffer.wrap(chunk, 0, len * 8).asDoubleBuffer().get(a, from, len);
-      }
-      return a;
-    }
-
-    public int[] readInts() throws IOException, Unreadable {
-      int n = readCount(4);
-      int[] a = new int[n];
-      for (int from = 0; from < n; from += chunk.length / 4) {
-        int len = Math.min(chunk.length / 4, n - from);
-        data.readFully(chunk, 0, len * 4);
-        ByteBuffer.wrap(chunk, 0, len * 4).asIntBuffer().get(a, from, len);
-      }
-      return a;
-    }
-
-    public long[] readLongs() throws IOException, Unreadable {
-      int n = readCount(8);
-      long[] a = new long[n];
-      for (int i = 0; i < n; i++) {
-        a[i] = data.readLong();
-      }
-      return a;
-    }
-
-    /**
-     * {@code double[] w, boolean hasU, [double[] u], double clock}, as
-     * {@link Out#writeLinearState} writes it; its shape is the codec's to check.
-     */
-    public LinearState readLinearState() throws IOException, Unreadable {
-      double[] w = readDoubles();
-      boolean hasU = readBoolean();
-      double[] u = hasU ? readDoubles() : null;
-      if (u != null && u.length != w.length) {
-        throw damaged("its averaging accumulator has " + u.length + " values, its weights "
-            + w.length);
-      }
-      double clock = readDouble();
-      return new LinearState(w, u, clock);
-    }
-  }
 }
