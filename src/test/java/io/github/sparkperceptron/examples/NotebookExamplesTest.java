@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.sparkperceptron.testing.Background;
 import io.github.sparkperceptron.testing.ScriptRun;
 import io.github.sparkperceptron.testing.TestData;
 import java.io.IOException;
@@ -47,11 +48,14 @@ class NotebookExamplesTest {
       Map.of("SPARK_PERCEPTRON_EXAMPLE_DATA", "/nonexistent/breast_cancer");
 
   @Test
-  void jshellAndScalaSessionsTrainSaveReloadAndAgree() {
+  void jshellAndScalaSessionsTrainSaveReloadAndAgree() throws Exception {
+    // The two sessions at once: they share nothing but the input files (each saves under a
+    // temporary directory of its own).
+    Background<ScriptRun> scalaRun = ScriptRun.inBackground(LIMIT, Map.of(), "examples/run-scala",
+        "examples/pipeline.scala");
     ScriptRun jshell = ScriptRun.of(LIMIT, Map.of(), "examples/run-jshell",
         "examples/pipeline.jsh");
-    ScriptRun scala = ScriptRun.of(LIMIT, Map.of(), "examples/run-scala",
-        "examples/pipeline.scala");
+    ScriptRun scala = scalaRun.get();
 
     String jshellAccuracy = okAccuracy(jshell);
     String scalaAccuracy = okAccuracy(scala);
@@ -66,11 +70,12 @@ class NotebookExamplesTest {
   }
 
   @Test
-  void aFailureOnTheWayGivesANonZeroExitStatus() {
+  void aFailureOnTheWayGivesANonZeroExitStatus() throws Exception {
+    Background<ScriptRun> scalaRun = ScriptRun.inBackground(LIMIT, MISSING_DATA,
+        "examples/run-scala", "examples/pipeline.scala");
     ScriptRun jshell = ScriptRun.of(LIMIT, MISSING_DATA, "examples/run-jshell",
         "examples/pipeline.jsh");
-    ScriptRun scala = ScriptRun.of(LIMIT, MISSING_DATA, "examples/run-scala",
-        "examples/pipeline.scala");
+    ScriptRun scala = scalaRun.get();
     for (ScriptRun run : new ScriptRun[] {jshell, scala}) {
       assertNotEquals(0, run.exitCode, run.toString());
       assertTrue(run.output.contains("Path does not exist: file:/nonexistent/breast_cancer/"),
