@@ -44,16 +44,27 @@ class NotebookExamplesTest {
    */
   private static final Pattern REPL_FAILURE =
       Pattern.compile("(?m)^\\s*error: .*$|^\\s*\\.\\.\\. \\d+ elided$");
-  private static final Map<String, String> MISSING_DATA =
-      Map.of("SPARK_PERCEPTRON_EXAMPLE_DATA", "/nonexistent/breast_cancer");
+  /**
+   * The REPLs' JVMs (jshell's two, the Scala REPL's one) compile without C2: each runs for a
+   * minute or two, mostly javac's or scalac's code once per line and Spark's start, where C2's
+   * compilations cost more CPU than they save (a run of pipeline.scala: 27 CPU-seconds instead of
+   * 47). The commands, their input and their output are the same; a JVM that picks the variable
+   * up says so on stderr ("Picked up JAVA_TOOL_OPTIONS"), which no assertion reads.
+   */
+  private static final Map<String, String> REPL = Map.of("JAVA_TOOL_OPTIONS",
+      (System.getenv().getOrDefault("JAVA_TOOL_OPTIONS", "") + " -XX:TieredStopAtLevel=1")
+          .strip());
+  private static final Map<String, String> MISSING_DATA = Map.of(
+      "SPARK_PERCEPTRON_EXAMPLE_DATA", "/nonexistent/breast_cancer",
+      "JAVA_TOOL_OPTIONS", REPL.get("JAVA_TOOL_OPTIONS"));
 
   @Test
   void jshellAndScalaSessionsTrainSaveReloadAndAgree() throws Exception {
     // The two sessions at once: they share nothing but the input files (each saves under a
     // temporary directory of its own).
-    Background<ScriptRun> scalaRun = ScriptRun.inBackground(LIMIT, Map.of(), "examples/run-scala",
+    Background<ScriptRun> scalaRun = ScriptRun.inBackground(LIMIT, REPL, "examples/run-scala",
         "examples/pipeline.scala");
-    ScriptRun jshell = ScriptRun.of(LIMIT, Map.of(), "examples/run-jshell",
+    ScriptRun jshell = ScriptRun.of(LIMIT, REPL, "examples/run-jshell",
         "examples/pipeline.jsh");
     ScriptRun scala = scalaRun.get();
 
@@ -90,7 +101,7 @@ class NotebookExamplesTest {
    */
   @Test
   void theReadmesJavaExampleRunsInJshell() {
-    ScriptRun run = ScriptRun.of(LIMIT, Map.of(), "examples/run-jshell",
+    ScriptRun run = ScriptRun.of(LIMIT, REPL, "examples/run-jshell",
         "examples/use-from-java.jsh");
     assertEquals(0, run.exitCode, run.toString());
     Matcher mistakes = Pattern.compile("(?m)^\\[(\\d+(, \\d+)*)\\]$").matcher(run.output);
@@ -120,7 +131,7 @@ class NotebookExamplesTest {
 
     // A cross-validation of 3 folds over 6 parameter maps: 18 fits, where the other examples
     // make one; minutes on a loaded 2-core machine.
-    ScriptRun run = ScriptRun.of(Duration.ofMinutes(10), Map.of(), "examples/run-scala",
+    ScriptRun run = ScriptRun.of(Duration.ofMinutes(10), REPL, "examples/run-scala",
         script.toString());
     Matcher failure = REPL_FAILURE.matcher(run.output);
     boolean failed = failure.find();
