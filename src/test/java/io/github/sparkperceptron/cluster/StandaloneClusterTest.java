@@ -17,6 +17,7 @@ import io.github.sparkperceptron.jobs.TrainJob;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.testing.Background;
+import io.github.sparkperceptron.testing.ChildJvms;
 import io.github.sparkperceptron.testing.LocalCluster;
 import io.github.sparkperceptron.testing.ScriptRun;
 import io.github.sparkperceptron.testing.SparkTestSupport;
@@ -197,7 +198,7 @@ class StandaloneClusterTest {
             tmp.resolve(name + "-model").toString(), "--metrics",
             tmp.resolve(name + ".json").toString()),
         Stream.of(job)).toArray(String[]::new);
-    ScriptRun run = ScriptRun.of(Duration.ofMinutes(4), Map.of(), cmd);
+    ScriptRun run = ScriptRun.of(Duration.ofMinutes(4), ChildJvms.c1Only(), cmd);
     assertEquals(0, run.exitCode, run.toString());
     return run;
   }

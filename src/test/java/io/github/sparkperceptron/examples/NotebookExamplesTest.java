@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkperceptron.testing.Background;
+import io.github.sparkperceptron.testing.ChildJvms;
 import io.github.sparkperceptron.testing.ScriptRun;
 import io.github.sparkperceptron.testing.TestData;
 import java.io.IOException;
@@ -44,16 +45,8 @@ class NotebookExamplesTest {
    */
   private static final Pattern REPL_FAILURE =
       Pattern.compile("(?m)^\\s*error: .*$|^\\s*\\.\\.\\. \\d+ elided$");
-  /**
-   * The REPLs' JVMs (jshell's two, the Scala REPL's one) compile without C2: each runs for a
-   * minute or two, mostly javac's or scalac's code once per line and Spark's start, where C2's
-   * compilations cost more CPU than they save (a run of pipeline.scala: 27 CPU-seconds instead of
-   * 47). The commands, their input and their output are the same; a JVM that picks the variable
-   * up says so on stderr ("Picked up JAVA_TOOL_OPTIONS"), which no assertion reads.
-   */
-  private static final Map<String, String> REPL = Map.of("JAVA_TOOL_OPTIONS",
-      (System.getenv().getOrDefault("JAVA_TOOL_OPTIONS", "") + " -XX:TieredStopAtLevel=1")
-          .strip());
+  /** The REPLs' JVMs (jshell's two, the Scala REPL's one) compile with C1 alone: ChildJvms. */
+  private static final Map<String, String> REPL = ChildJvms.c1Only();
   private static final Map<String, String> MISSING_DATA = Map.of(
       "SPARK_PERCEPTRON_EXAMPLE_DATA", "/nonexistent/breast_cancer",
       "JAVA_TOOL_OPTIONS", REPL.get("JAVA_TOOL_OPTIONS"));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.testing.Background;
+import io.github.sparkperceptron.testing.ChildJvms;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
 import java.io.BufferedWriter;
@@ -72,6 +73,7 @@ class DriverKillResumeTest {
     ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
         .redirectOutput(log.toFile());
     pb.environment().remove("SPARK_HOME");
+    pb.environment().putAll(ChildJvms.c1Only());
     return pb.start();
   }
 

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.github.sparkperceptron.internal.plan.Settings;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.testing.Background;
+import io.github.sparkperceptron.testing.ChildJvms;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
 import java.io.IOException;
@@ -54,6 +55,7 @@ class StreamTrainKillTest {
     ProcessBuilder pb = new ProcessBuilder(command).directory(TestData.projectRoot().toFile())
         .redirectErrorStream(true).redirectOutput(log.toFile());
     pb.environment().remove("SPARK_HOME");
+    pb.environment().putAll(ChildJvms.c1Only());
     return pb.start();
   }
 
