@@ -16,6 +16,8 @@ import io.github.sparkperceptron.jobs.JobRun;
 import io.github.sparkperceptron.jobs.TrainJob;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
+import io.github.sparkperceptron.testing.Background;
+import io.github.sparkperceptron.testing.ChildJvms;
 import io.github.sparkperceptron.testing.LocalCluster;
 import io.github.sparkperceptron.testing.ScriptRun;
 import io.github.sparkperceptron.testing.SparkTestSupport;
@@ -106,7 +108,7 @@ class StandaloneClusterTest {
   }
 
   @Test
-  void submitTrainOnTheClusterGivesTheModelOfLocalMode() throws IOException {
+  void submitTrainOnTheClusterGivesTheModelOfLocalMode() throws Exception {
     String train = TestData.sharedData("breast_cancer", "train.libsvm").toString();
     // 157,646 bytes in splits of at most 40,000: 4 input partitions, which --partitions 3
     // repartitions through a shuffle; on the cluster its fetches complete in any order.
@@ -114,13 +116,16 @@ class StandaloneClusterTest {
     String[] job = {"--train", train, "--partitions", "3", "--max-iter", "15", "--update-rule",
         "pa1", "--seed", "7"};
 
-    ScriptRun onCluster = submitTrain(cluster.masterUrl(), "cluster", Stream.concat(
-        Stream.of("--conf", "spark.hadoop." + SPLIT_MAXSIZE + "=" + splitMaxSize),
-        Stream.of(job)).toArray(String[]::new));
+    Background<ScriptRun> onClusterRun = Background.start("submit/train on the cluster",
+        () -> submitTrain(cluster.masterUrl(), "cluster", Stream.concat(
+            Stream.of("--conf", "spark.hadoop." + SPLIT_MAXSIZE + "=" + splitMaxSize),
+            Stream.of(job)).toArray(String[]::new)));
     // The reference: the same job in local mode, on this JVM's local[2] session (the models are
     // loaded here anyway) rather than in a second submit/train JVM, which would cost a JVM and a
     // Spark start for nothing this test checks: the run on the cluster goes through the script.
+    // It runs while the script's driver and executors start and train.
     String local = trainInThisJvm("local", splitMaxSize, train, job);
+    ScriptRun onCluster = onClusterRun.get();
 
     JsonNode localMetrics = new ObjectMapper().readTree(tmp.resolve("local.json").toFile());
     JsonNode clusterMetrics = new ObjectMapper().readTree(tmp.resolve("cluster.json").toFile());
@@ -193,7 +198,7 @@ class StandaloneClusterTest {
             tmp.resolve(name + "-model").toString(), "--metrics",
             tmp.resolve(name + ".json").toString()),
         Stream.of(job)).toArray(String[]::new);
-    ScriptRun run = ScriptRun.of(Duration.ofMinutes(4), Map.of(), cmd);
+    ScriptRun run = ScriptRun.of(Duration.ofMinutes(4), ChildJvms.c1Only(), cmd);
     assertEquals(0, run.exitCode, run.toString());
     return run;
   }

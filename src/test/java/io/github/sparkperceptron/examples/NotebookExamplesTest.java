@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.sparkperceptron.testing.Background;
+import io.github.sparkperceptron.testing.ChildJvms;
 import io.github.sparkperceptron.testing.ScriptRun;
 import io.github.sparkperceptron.testing.TestData;
 import java.io.IOException;
@@ -43,15 +45,21 @@ class NotebookExamplesTest {
    */
   private static final Pattern REPL_FAILURE =
       Pattern.compile("(?m)^\\s*error: .*$|^\\s*\\.\\.\\. \\d+ elided$");
-  private static final Map<String, String> MISSING_DATA =
-      Map.of("SPARK_PERCEPTRON_EXAMPLE_DATA", "/nonexistent/breast_cancer");
+  /** The REPLs' JVMs (jshell's two, the Scala REPL's one) compile with C1 alone: ChildJvms. */
+  private static final Map<String, String> REPL = ChildJvms.c1Only();
+  private static final Map<String, String> MISSING_DATA = Map.of(
+      "SPARK_PERCEPTRON_EXAMPLE_DATA", "/nonexistent/breast_cancer",
+      "JAVA_TOOL_OPTIONS", REPL.get("JAVA_TOOL_OPTIONS"));
 
   @Test
-  void jshellAndScalaSessionsTrainSaveReloadAndAgree() {
-    ScriptRun jshell = ScriptRun.of(LIMIT, Map.of(), "examples/run-jshell",
-        "examples/pipeline.jsh");
-    ScriptRun scala = ScriptRun.of(LIMIT, Map.of(), "examples/run-scala",
+  void jshellAndScalaSessionsTrainSaveReloadAndAgree() throws Exception {
+    // The two sessions at once: they share nothing but the input files (each saves under a
+    // temporary directory of its own).
+    Background<ScriptRun> scalaRun = ScriptRun.inBackground(LIMIT, REPL, "examples/run-scala",
         "examples/pipeline.scala");
+    ScriptRun jshell = ScriptRun.of(LIMIT, REPL, "examples/run-jshell",
+        "examples/pipeline.jsh");
+    ScriptRun scala = scalaRun.get();
 
     String jshellAccuracy = okAccuracy(jshell);
     String scalaAccuracy = okAccuracy(scala);
@@ -66,11 +74,12 @@ class NotebookExamplesTest {
   }
 
   @Test
-  void aFailureOnTheWayGivesANonZeroExitStatus() {
+  void aFailureOnTheWayGivesANonZeroExitStatus() throws Exception {
+    Background<ScriptRun> scalaRun = ScriptRun.inBackground(LIMIT, MISSING_DATA,
+        "examples/run-scala", "examples/pipeline.scala");
     ScriptRun jshell = ScriptRun.of(LIMIT, MISSING_DATA, "examples/run-jshell",
         "examples/pipeline.jsh");
-    ScriptRun scala = ScriptRun.of(LIMIT, MISSING_DATA, "examples/run-scala",
-        "examples/pipeline.scala");
+    ScriptRun scala = scalaRun.get();
     for (ScriptRun run : new ScriptRun[] {jshell, scala}) {
       assertNotEquals(0, run.exitCode, run.toString());
       assertTrue(run.output.contains("Path does not exist: file:/nonexistent/breast_cancer/"),
@@ -85,7 +94,7 @@ class NotebookExamplesTest {
    */
   @Test
   void theReadmesJavaExampleRunsInJshell() {
-    ScriptRun run = ScriptRun.of(LIMIT, Map.of(), "examples/run-jshell",
+    ScriptRun run = ScriptRun.of(LIMIT, REPL, "examples/run-jshell",
         "examples/use-from-java.jsh");
     assertEquals(0, run.exitCode, run.toString());
     Matcher mistakes = Pattern.compile("(?m)^\\[(\\d+(, \\d+)*)\\]$").matcher(run.output);
@@ -115,7 +124,7 @@ class NotebookExamplesTest {
 
     // A cross-validation of 3 folds over 6 parameter maps: 18 fits, where the other examples
     // make one; minutes on a loaded 2-core machine.
-    ScriptRun run = ScriptRun.of(Duration.ofMinutes(10), Map.of(), "examples/run-scala",
+    ScriptRun run = ScriptRun.of(Duration.ofMinutes(10), REPL, "examples/run-scala",
         script.toString());
     Matcher failure = REPL_FAILURE.matcher(run.output);
     boolean failed = failure.find();

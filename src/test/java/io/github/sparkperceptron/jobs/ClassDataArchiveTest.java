@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.sparkperceptron.testing.Background;
 import io.github.sparkperceptron.testing.TestData;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -102,6 +103,9 @@ class ClassDataArchiveTest {
     Files.writeString(cds.resolve("jobs-1.jsa"), "the archive of an earlier jar");
     Files.writeString(cds.resolve("jobs-2.failed"), "");
 
+    // The run without the archive, meanwhile: SP_CDS=0 neither reads nor writes target/cds/.
+    Background<JsonNode> withoutRun = Background.start("quick start without the archive",
+        () -> quickStart("without", Map.of("SP_CDS", "0")));
     JsonNode with = quickStart("with", ON);
     String output = Files.readString(tmp.resolve("with/output.log"), StandardCharsets.UTF_8);
     assertTrue(output.contains("Writing the jobs' class-data archive for this build of the jar"),
@@ -115,7 +119,7 @@ class ClassDataArchiveTest {
     assertTrue(sparkContextLine(loadedWith).contains("shared objects file"),
         sparkContextLine(loadedWith));
 
-    JsonNode without = quickStart("without", Map.of("SP_CDS", "0"));
+    JsonNode without = withoutRun.get();
     String loadedWithout = Files.readString(tmp.resolve("without/classes.log"));
     assertFalse(sparkContextLine(loadedWithout).contains("shared objects file"),
         sparkContextLine(loadedWithout));

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
+import io.github.sparkperceptron.testing.Background;
+import io.github.sparkperceptron.testing.ChildJvms;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
 import java.io.BufferedWriter;
@@ -71,6 +73,7 @@ class DriverKillResumeTest {
     ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
         .redirectOutput(log.toFile());
     pb.environment().remove("SPARK_HOME");
+    pb.environment().putAll(ChildJvms.c1Only());
     return pb.start();
   }
 
@@ -93,6 +96,15 @@ class DriverKillResumeTest {
     Path firstLog = tmp.resolve("first.log");
 
     Process first = start(trainArgs(data, model, checkpoints), firstLog);
+    // The same training without interruption, in this JVM (same data, partitioning and seed),
+    // while the driver processes below start, train, die and resume.
+    Path reference = tmp.resolve("reference");
+    List<String> plain = trainArgs(data, reference, tmp.resolve("unused"));
+    plain.subList(plain.indexOf("--checkpoint-dir"), plain.size()).clear();
+    Background<JobRun> referenceRun = Background.start("reference training", () -> {
+      SparkTestSupport.spark();
+      return JobRun.of(new TrainJob(), plain.toArray(new String[0]));
+    });
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(4);
     while (!hasCheckpoint(checkpoints, 3) && first.isAlive() && System.nanoTime() < deadline) {
       Thread.sleep(20);
@@ -116,12 +128,7 @@ class DriverKillResumeTest {
     assertTrue(Files.readString(resumeLog).toLowerCase(Locale.ROOT).contains("resuming from"),
         Files.readString(resumeLog));
 
-    // The same training without interruption, in this JVM (same data, partitioning and seed).
-    SparkTestSupport.spark();
-    Path reference = tmp.resolve("reference");
-    List<String> plain = trainArgs(data, reference, tmp.resolve("unused"));
-    plain.subList(plain.indexOf("--checkpoint-dir"), plain.size()).clear();
-    JobRun run = JobRun.of(new TrainJob(), plain.toArray(new String[0]));
+    JobRun run = referenceRun.get();
     assertEquals(0, run.exitCode, run.toString());
 
     PerceptronClassificationModel a = PerceptronClassificationModel.load(model.toString());

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.sparkperceptron.internal.plan.Settings;
+import io.github.sparkperceptron.testing.Background;
 import io.github.sparkperceptron.testing.KafkaBroker;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
@@ -62,6 +63,14 @@ class StreamTrainKafkaKillTest {
       paused.addAll(List.of("--conf", Settings.TEST_PAUSE_AFTER_BATCH + "=1"));
       Path firstLog = tmp.resolve("first.log");
       Process first = StreamTrainKillTest.start(paused, firstLog);
+      // The same topic without interruption, in this JVM, while the driver processes run.
+      Path reference = tmp.resolve("reference");
+      Path referenceMetrics = tmp.resolve("reference.json");
+      Background<JobRun> referenceRun = Background.start("reference stream", () -> {
+        SparkTestSupport.spark();
+        return JobRun.of(new StreamTrainJob(), args(kafka.bootstrapServers(), reference,
+            tmp.resolve("ckpt2"), referenceMetrics, perBatch).toArray(new String[0]));
+      });
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(8);
       while (first.isAlive() && System.nanoTime() < deadline
           && !Files.readString(firstLog).contains("waiting to be killed")) {
@@ -90,12 +99,7 @@ class StreamTrainKafkaKillTest {
       assertEquals(List.of(2, 3), learnt, "the resumed run learnt only batches 2 and 3");
       assertEquals(lines.size(), m.get("cumulative").get("rows").asLong(), "every row once");
 
-      // The same topic without interruption, in this JVM.
-      SparkTestSupport.spark();
-      Path reference = tmp.resolve("reference");
-      Path referenceMetrics = tmp.resolve("reference.json");
-      JobRun run = JobRun.of(new StreamTrainJob(), args(kafka.bootstrapServers(), reference,
-          tmp.resolve("ckpt2"), referenceMetrics, perBatch).toArray(new String[0]));
+      JobRun run = referenceRun.get();
       assertEquals(0, run.exitCode, run.toString());
       assertArrayEquals(StreamTrainKillTest.weights(reference), StreamTrainKillTest.weights(model),
           0.0);

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.sparkperceptron.internal.plan.Settings;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
+import io.github.sparkperceptron.testing.Background;
+import io.github.sparkperceptron.testing.ChildJvms;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
 import java.io.IOException;
@@ -53,6 +55,7 @@ class StreamTrainKillTest {
     ProcessBuilder pb = new ProcessBuilder(command).directory(TestData.projectRoot().toFile())
         .redirectErrorStream(true).redirectOutput(log.toFile());
     pb.environment().remove("SPARK_HOME");
+    pb.environment().putAll(ChildJvms.c1Only());
     return pb.start();
   }
 
@@ -76,6 +79,13 @@ class StreamTrainKillTest {
     paused.addAll(List.of("--conf", Settings.TEST_PAUSE_AFTER_BATCH + "=1"));
     Path firstLog = tmp.resolve("first.log");
     Process first = start(paused, firstLog);
+    // The same stream without interruption, in this JVM, while the driver processes run.
+    Path reference = tmp.resolve("reference");
+    Background<JobRun> referenceRun = Background.start("reference stream", () -> {
+      SparkTestSupport.spark();
+      return JobRun.of(new StreamTrainJob(), args(in, reference, tmp.resolve("ckpt2"),
+          tmp.resolve("m2.json")).toArray(new String[0]));
+    });
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
     while (first.isAlive() && System.nanoTime() < deadline
         && !Files.readString(firstLog).contains("waiting to be killed")) {
@@ -104,11 +114,7 @@ class StreamTrainKillTest {
     assertEquals(List.of(2, 3), learnt, "the resumed run learnt only batches 2 and 3");
     assertEquals(lines.size(), m.get("cumulative").get("rows").asLong(), "every row once");
 
-    // The same stream without interruption, in this JVM.
-    SparkTestSupport.spark();
-    Path reference = tmp.resolve("reference");
-    JobRun run = JobRun.of(new StreamTrainJob(), args(in, reference, tmp.resolve("ckpt2"),
-        tmp.resolve("m2.json")).toArray(new String[0]));
+    JobRun run = referenceRun.get();
     assertEquals(0, run.exitCode, run.toString());
     assertArrayEquals(weights(reference), weights(model), 0.0);
   }

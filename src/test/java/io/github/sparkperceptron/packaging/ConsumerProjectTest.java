@@ -9,6 +9,7 @@ import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.onnx.OnnxExport;
 import io.github.sparkperceptron.onnx.OnnxFormat;
+import io.github.sparkperceptron.testing.ChildJvms;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
 import java.io.File;
@@ -297,8 +298,12 @@ class ConsumerProjectTest {
         .collect(Collectors.joining(" "));
     try {
       Path log = Files.createTempFile(dir, what, ".log");
-      Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-          .redirectOutput(log.toFile()).redirectInput(new File("/dev/null")).start();
+      ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile())
+          .redirectErrorStream(true).redirectOutput(log.toFile())
+          .redirectInput(new File("/dev/null"));
+      // Maven's JVM, which runs the consumer's pipeline too (exec:java), with C1 alone.
+      pb.environment().putAll(ChildJvms.mavenC1Only());
+      Process p = pb.start();
       boolean finished = p.waitFor(10, TimeUnit.MINUTES);
       if (!finished) {
         p.descendants().forEach(ProcessHandle::destroyForcibly);

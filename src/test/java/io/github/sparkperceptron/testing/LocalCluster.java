@@ -51,8 +51,14 @@ public final class LocalCluster implements AutoCloseable {
     return new LocalCluster(dir, url, webUiPort);
   }
 
+  /**
+   * The cluster's directory; and C1 alone for the master's and workers' JVMs and the executors
+   * they start, which inherit a worker's environment (ChildJvms).
+   */
   private static Map<String, String> env(Path dir) {
-    return Map.of("SPARK_PERCEPTRON_CLUSTER_DIR", dir.toString());
+    Map<String, String> env = new java.util.HashMap<>(ChildJvms.c1Only());
+    env.put("SPARK_PERCEPTRON_CLUSTER_DIR", dir.toString());
+    return env;
   }
 
   private static int freePort() {

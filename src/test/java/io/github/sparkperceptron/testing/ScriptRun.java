@@ -81,6 +81,15 @@ public final class ScriptRun {
     }
   }
 
+  /**
+   * Starts {@link #of} on a thread of its own ({@link Background}), for a test that starts two
+   * processes which need nothing from each other: the second does not wait for the first to end.
+   */
+  public static Background<ScriptRun> inBackground(Duration limit, Map<String, String> env,
+      String... command) {
+    return Background.start("script-run " + command[0], () -> of(limit, env, command));
+  }
+
   /** For assertion messages: the command, its status, time and output. */
   @Override
   public String toString() {
