@@ -17,7 +17,8 @@ import org.apache.spark.storage.StorageLevel;
  * one plain Java thread over the same rows ({@link PlainLoop}: the library's kernel over one
  * block of all rows, a fresh full shuffle per epoch), for the shapes whose epochs pay a fixed
  * cost (small binary data), grow with d beyond the coordinates they touch (hashed features: each
- * row's features drawn from all of d = 2^24) and carry K = 100 classes.
+ * row's features drawn from all of d = 2^24) and carry K = 100 classes, and a 26-class dense
+ * shape (issue 32's target 2).
  */
 final class ShapesBench {
   private final SparkSession spark;
@@ -50,7 +51,8 @@ final class ShapesBench {
         + " K = 100: TextLikeData (Zipf s = 1, topics of 200 features, topic share 0.3, seed"
         + " 43). Shapes: binary-d16 (d = 2^16), hashed-d24 (binary, d = 2^24, each row's"
         + " features spread over all of d, as hashed features are), classes100-d16 (K = 100,"
-        + " d = 2^16). %s\n\n", master, partitions, rows, epochs, epochs, repeats, epochs,
+        + " d = 2^16), classes26-dense16 (K = 26, 16 dense features: SyntheticData, margin"
+        + " 0.05, noise 0.05, seed 47; issue 32's target 2). %s\n\n", master, partitions, rows, epochs, epochs, repeats, epochs,
         ExchangeBench.load()));
     List<Shape> shapes = new ArrayList<>();
     shapes.add(new Shape("binary-d16", 1 << 16, 2, synthetic(1 << 16, rows)));
@@ -58,6 +60,9 @@ final class ShapesBench {
     shapes.add(new Shape("classes100-d16", 1 << 16, 100,
         new TextLikeData(1 << 16, 100, 30, 1.0, 200, 0.3, 43).frame(spark, 0, rows,
             partitions)));
+    shapes.add(new Shape("classes26-dense16", 16, 26, SyntheticData.builder().numFeatures(16)
+        .dense().numClasses(26).margin(0.05).labelNoise(0.05).seed(47).build()
+        .frame(spark, 0, rows, partitions)));
     Report.Table t = new Report.Table("shape", "Spark epoch s", "plain loop epoch s",
         "Spark / plain", "fit s");
     for (Shape s : shapes) {
