@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -544,7 +545,7 @@ public final class BenchmarkRunner implements Callable<Integer> {
   }
 
   private Set<Integer> cachedRddIds() {
-    Set<Integer> ids = new java.util.HashSet<>();
+    Set<Integer> ids = new HashSet<>();
     for (RDDInfo info : spark.sparkContext().getRDDStorageInfo()) {
       ids.add(info.id());
     }

@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.apache.spark.ml.Model;
 import org.apache.spark.ml.classification.LogisticRegression;
 import org.apache.spark.ml.linalg.SparseVector;
@@ -298,7 +299,7 @@ final class CalibrationBench {
   }
 
   /** Fits {@code repeats} times; the median fit time goes to {@code seconds[0]}. */
-  private Model<?> timed(java.util.function.Supplier<Model<?>> fit, double[] seconds) {
+  private Model<?> timed(Supplier<Model<?>> fit, double[] seconds) {
     List<Double> times = new ArrayList<>();
     Model<?> model = null;
     for (int r = 0; r < repeats; r++) {

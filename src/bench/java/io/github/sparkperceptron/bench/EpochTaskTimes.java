@@ -10,6 +10,7 @@ import org.apache.spark.executor.TaskMetrics;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * Splits the epochs' wall time into what the tasks spent running (the kernel, the state copy,
@@ -31,7 +32,7 @@ final class EpochTaskTimes extends SparkListener {
         : job.properties().getProperty("spark.job.description");
     if (description != null && description.startsWith("perceptron epoch")
         && !description.contains("validation")) {
-      for (Object id : scala.jdk.javaapi.CollectionConverters.asJava(job.stageIds())) {
+      for (Object id : CollectionConverters.asJava(job.stageIds())) {
         epochStages.add((Integer) id);
       }
     }

@@ -5,6 +5,7 @@ import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -248,7 +249,7 @@ final class ExchangeBench {
       results[r] = metrics.resultBytes() / (double) s.length;
       System.err.printf(Locale.ROOT, "%s fit %d: %.2f s, epochs %s, broadcast %,.0f B/epoch,"
           + " results %,.0f B/epoch%n", shape.name, r + 1, fits[r],
-          java.util.Arrays.toString(s), broadcast[r], results[r]);
+          Arrays.toString(s), broadcast[r], results[r]);
     }
     Measured m = new Measured();
     m.epoch = median(epochTimes);

@@ -1,6 +1,8 @@
 package io.github.sparkperceptron.bench;
 
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import org.apache.spark.executor.TaskMetrics;
 import org.apache.spark.scheduler.SparkListener;
@@ -9,6 +11,7 @@ import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.storage.BlockId;
 import org.apache.spark.storage.BlockUpdatedInfo;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * What a fit moved between driver and executors, from Spark's own accounting: the bytes of the
@@ -23,7 +26,7 @@ final class ExchangeMetrics extends SparkListener {
   private long broadcastBytes;
   private long resultBytes;
   private long epochTasks;
-  private final java.util.Map<Integer, Long> longest = new java.util.HashMap<>();
+  private final Map<Integer, Long> longest = new HashMap<>();
 
   @Override
   public synchronized void onJobStart(SparkListenerJobStart job) {
@@ -31,7 +34,7 @@ final class ExchangeMetrics extends SparkListener {
         : job.properties().getProperty("spark.job.description");
     if (description != null && description.startsWith("perceptron epoch")
         && !description.contains("validation")) {
-      for (Object id : scala.jdk.javaapi.CollectionConverters.asJava(job.stageIds())) {
+      for (Object id : CollectionConverters.asJava(job.stageIds())) {
         epochStages.add((Integer) id);
       }
     }
@@ -87,7 +90,7 @@ final class ExchangeMetrics extends SparkListener {
 
   /** Longest task run time per epoch stage, in stage order (s). */
   synchronized double[] longestTaskSeconds() {
-    return longest.entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
+    return longest.entrySet().stream().sorted(Map.Entry.comparingByKey())
         .mapToDouble(e -> e.getValue() / 1e3).toArray();
   }
 }

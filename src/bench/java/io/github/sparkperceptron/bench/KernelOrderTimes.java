@@ -17,7 +17,9 @@ import io.github.sparkperceptron.internal.kernel.VisitOrder;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The kernel's epoch ({@link OnlineLearner#runEpoch}, averaged perceptron) under each visiting
@@ -187,7 +189,7 @@ final class KernelOrderTimes {
   /** Prints the tables, for a quick look: {@code java ... KernelOrderTimes [rounds]}. */
   public static void main(String[] args) {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 9;
-    int[] sizes = args.length > 1 ? java.util.Arrays.stream(args[1].split(","))
+    int[] sizes = args.length > 1 ? Arrays.stream(args[1].split(","))
         .mapToInt(Integer::parseInt).toArray() : CHUNK_ROWS;
     for (Shape shape : SHAPES) {
       List<Result> results = measure(shape, rounds, sizes);
@@ -197,7 +199,7 @@ final class KernelOrderTimes {
       System.out.println(shape.name + " (load " + ManagementFactory.getOperatingSystemMXBean()
           .getSystemLoadAverage() + ")");
       for (Result r : results) {
-        System.out.printf(java.util.Locale.ROOT, "  %-30s C=%5d  cpu %8.2f ms  %6.2f ns/value"
+        System.out.printf(Locale.ROOT, "  %-30s C=%5d  cpu %8.2f ms  %6.2f ns/value"
             + "  x%.2f of sequential  wall %8.2f ms%n", r.order, r.chunkRows,
             r.cpuSeconds * 1e3, r.cpuSeconds * 1e9 / values, r.cpuSeconds / sequential,
             r.wallSeconds * 1e3);

@@ -11,8 +11,13 @@ import io.github.sparkperceptron.ml.PerceptronClassifier;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.TimeoutException;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.ml.evaluation.MulticlassClassificationEvaluator;
 import org.apache.spark.ml.linalg.Vector;
@@ -80,12 +85,12 @@ final class RoundsBench {
     long stages;
     /** Bytes the epochs' tasks sent towards the driver: shuffle output and task results. */
     long resultBytes;
-    final java.util.Set<Integer> epochStages = new java.util.HashSet<>();
+    final Set<Integer> epochStages = new HashSet<>();
     final Map<Long, Long> bytesById = new HashMap<>();
 
     @Override
     public synchronized void onJobStart(SparkListenerJobStart start) {
-      java.util.Properties p = start.properties();
+      Properties p = start.properties();
       String description = p == null ? null : p.getProperty("spark.job.description");
       // The epochs' jobs only: not the data preparation's, not the test set's scoring.
       if (description != null && description.startsWith("perceptron epoch")) {
@@ -179,7 +184,7 @@ final class RoundsBench {
   private void drain() {
     try {
       spark.sparkContext().listenerBus().waitUntilEmpty();
-    } catch (java.util.concurrent.TimeoutException e) {
+    } catch (TimeoutException e) {
       throw new IllegalStateException("Spark's listener bus did not drain", e);
     }
   }
@@ -306,7 +311,7 @@ final class RoundsBench {
     input.count();
     TrainingConfig momentum = TrainingConfig.builder().columns("label", "features", "", "")
         .numWorkers(workers).mixing(MixingMode.MOMENTUM, 0, 2).build();
-    Map<String, List<Double>> seconds = new java.util.LinkedHashMap<>();
+    Map<String, List<Double>> seconds = new LinkedHashMap<>();
     Map<String, Long> shuffled = new HashMap<>();
     String[][] paths = {{"coalesce (rounds as jobs)", "jobs"},
         {"gather through a shuffle (barrier stages)", "auto"}};

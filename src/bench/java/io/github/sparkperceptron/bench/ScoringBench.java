@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeoutException;
 import org.apache.spark.ml.classification.ClassificationModel;
 import org.apache.spark.ml.classification.LinearSVCModel;
 import org.apache.spark.ml.classification.LogisticRegressionModel;
@@ -76,7 +77,7 @@ final class ScoringBench {
   private void quiet() {
     try {
       spark.sparkContext().listenerBus().waitUntilEmpty();
-    } catch (java.util.concurrent.TimeoutException e) {
+    } catch (TimeoutException e) {
       throw new IllegalStateException("Spark's listener bus did not drain", e);
     }
   }

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -91,7 +92,7 @@ final class StrangersBench {
         "disturbed s (best / median)", "disturbed / undisturbed (best)", "stranger connections",
         "ports hit", "same model");
     for (String name : kinds) {
-      Strangers.Kind kind = Strangers.Kind.valueOf(name.trim().toUpperCase(java.util.Locale.ROOT));
+      Strangers.Kind kind = Strangers.Kind.valueOf(name.trim().toUpperCase(Locale.ROOT));
       List<Double> calm = new ArrayList<>();
       List<Double> hammered = new ArrayList<>();
       boolean same = true;

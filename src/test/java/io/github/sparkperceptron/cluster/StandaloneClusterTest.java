@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.sparkperceptron.internal.blocks.TrainingInput;
 import io.github.sparkperceptron.internal.io.LibSvmSource;
 import io.github.sparkperceptron.internal.plan.Settings;
 import io.github.sparkperceptron.jobs.JobRun;
@@ -22,35 +23,53 @@ import io.github.sparkperceptron.testing.LocalCluster;
 import io.github.sparkperceptron.testing.ScriptRun;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
+import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.core.config.Configurator;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.rdd.RDD;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerExecutorRemoved;
 import org.apache.spark.scheduler.SparkListenerJobEnd;
 import org.apache.spark.scheduler.SparkListenerJobStart;
+import org.apache.spark.scheduler.SparkListenerStageSubmitted;
+import org.apache.spark.scheduler.SparkListenerTaskStart;
+import org.apache.spark.scheduler.StageInfo;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.storage.BlockManagerId;
+import org.apache.spark.storage.RDDBlockId;
+import org.apache.spark.storage.RDDInfo;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import scala.collection.immutable.Seq;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * Training on a real Spark standalone cluster (submit/cluster: a master, two workers, executors
@@ -135,7 +154,7 @@ class StandaloneClusterTest {
     // It ran on the cluster: the master lists the finished application, and the workers started
     // executor JVMs for it (each leaves a directory with its stderr).
     JsonNode master;
-    try (java.io.InputStream in = java.net.URI.create(cluster.masterJsonUrl()).toURL()
+    try (InputStream in = java.net.URI.create(cluster.masterJsonUrl()).toURL()
         .openStream()) {
       master = new ObjectMapper().readTree(in);
     }
@@ -170,7 +189,7 @@ class StandaloneClusterTest {
    */
   private String trainInThisJvm(String name, String splitMaxSize, String train, String... job) {
     SparkSession spark = SparkTestSupport.spark();
-    org.apache.hadoop.conf.Configuration hadoop = spark.sparkContext().hadoopConfiguration();
+    Configuration hadoop = spark.sparkContext().hadoopConfiguration();
     String before = hadoop.get(SPLIT_MAXSIZE);
     hadoop.set(SPLIT_MAXSIZE, splitMaxSize);
     try {
@@ -385,30 +404,30 @@ class StandaloneClusterTest {
     BarrierStages stages = new BarrierStages();
     // The blocking task below is a lambda of this class: the executors need the test classes.
     SparkSession spark = session(cluster.masterUrl(), "barrier-locality-test",
-        java.io.File.pathSeparator + TestData.projectRoot().resolve("target/test-classes"));
+        File.pathSeparator + TestData.projectRoot().resolve("target/test-classes"));
     try {
       Dataset<Row> data = LibSvmSource.read(spark, file, -1, "training data").frame();
-      org.apache.spark.api.java.JavaSparkContext jsc =
-          new org.apache.spark.api.java.JavaSparkContext(spark.sparkContext());
+      JavaSparkContext jsc =
+          new JavaSparkContext(spark.sparkContext());
       // Wait until both executors registered, then hold one core until the epochs start.
       long deadline = System.currentTimeMillis() + 120_000;
       while (jsc.sc().getExecutorMemoryStatus().size() < 3
           && System.currentTimeMillis() < deadline) {
         Thread.sleep(100);
       }
-      java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(1);
+      CountDownLatch holding = new CountDownLatch(1);
       List<String> holders = new CopyOnWriteArrayList<>();
       stages.onFirstEpoch(() -> {
         holders.addAll(blockHolders(spark));
         try {
           Files.createFile(release);
         } catch (IOException e) {
-          throw new java.io.UncheckedIOException(e);
+          throw new UncheckedIOException(e);
         }
       });
       spark.sparkContext().addSparkListener(new SparkListener() {
         @Override
-        public void onTaskStart(org.apache.spark.scheduler.SparkListenerTaskStart event) {
+        public void onTaskStart(SparkListenerTaskStart event) {
           holding.countDown();
         }
       });
@@ -442,14 +461,14 @@ class StandaloneClusterTest {
 
   /** The executors caching each training block, in worker order ("?" for none). */
   private static List<String> blockHolders(SparkSession spark) {
-    List<String> out = new java.util.ArrayList<>();
-    for (org.apache.spark.rdd.RDD<?> rdd : scala.jdk.javaapi.CollectionConverters.asJava(
+    List<String> out = new ArrayList<>();
+    for (RDD<?> rdd : CollectionConverters.asJava(
         spark.sparkContext().getPersistentRDDs()).values()) {
-      if (io.github.sparkperceptron.internal.blocks.TrainingInput.BLOCKS_NAME.equals(rdd.name())) {
+      if (TrainingInput.BLOCKS_NAME.equals(rdd.name())) {
         for (int p = 0; p < rdd.getNumPartitions(); p++) {
-          scala.collection.immutable.Seq<org.apache.spark.storage.BlockManagerId> at =
+          Seq<BlockManagerId> at =
               spark.sparkContext().env().blockManager().master()
-                  .getLocations(new org.apache.spark.storage.RDDBlockId(rdd.id(), p));
+                  .getLocations(new RDDBlockId(rdd.id(), p));
           out.add(at.isEmpty() ? "?" : at.head().executorId());
         }
       }
@@ -461,7 +480,7 @@ class StandaloneClusterTest {
   private static double[] weights(PerceptronClassificationModel m) {
     double[] w = m.coefficientMatrix().toArray();
     double[] b = m.interceptVector().toArray();
-    double[] out = java.util.Arrays.copyOf(w, w.length + b.length);
+    double[] out = Arrays.copyOf(w, w.length + b.length);
     System.arraycopy(b, 0, out, w.length, b.length);
     return out;
   }
@@ -489,7 +508,7 @@ class StandaloneClusterTest {
     /** Per attempt: stage.attempt, ms from submission to its last task's launch, localities. */
     String perAttempt() {
       StringBuilder out = new StringBuilder();
-      new java.util.TreeMap<>(launched).forEach((k, times) -> out.append(k).append(": ")
+      new TreeMap<>(launched).forEach((k, times) -> out.append(k).append(": ")
           .append(times.stream().mapToLong(Long::longValue).max().orElse(0) - submitted.get(k))
           .append(" ms ").append(localities.get(k)).append("; "));
       return out.toString();
@@ -523,11 +542,11 @@ class StandaloneClusterTest {
     }
 
     @Override
-    public void onStageSubmitted(org.apache.spark.scheduler.SparkListenerStageSubmitted event) {
-      org.apache.spark.scheduler.StageInfo info = event.stageInfo();
+    public void onStageSubmitted(SparkListenerStageSubmitted event) {
+      StageInfo info = event.stageInfo();
       boolean barrier = false;
-      for (org.apache.spark.storage.RDDInfo rdd
-          : scala.jdk.javaapi.CollectionConverters.asJava(info.rddInfos())) {
+      for (RDDInfo rdd
+          : CollectionConverters.asJava(info.rddInfos())) {
         barrier |= rdd.isBarrier();
       }
       if (barrier) {
@@ -540,7 +559,7 @@ class StandaloneClusterTest {
     }
 
     @Override
-    public void onTaskStart(org.apache.spark.scheduler.SparkListenerTaskStart event) {
+    public void onTaskStart(SparkListenerTaskStart event) {
       String key = event.stageId() + "." + event.stageAttemptId();
       List<Long> times = launched.get(key);
       if (times != null) {
@@ -576,7 +595,7 @@ class StandaloneClusterTest {
 
     /** Tasks per locality level. */
     Map<String, Integer> localityCounts() {
-      Map<String, Integer> byLocality = new java.util.TreeMap<>();
+      Map<String, Integer> byLocality = new TreeMap<>();
       localities.values().forEach(l -> l.forEach(x -> byLocality.merge(x, 1, Integer::sum)));
       return byLocality;
     }

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -284,7 +285,7 @@ class SparkConnectTest {
         .addObjRefs(ObjectRef.newBuilder().setId(id)).setEvictOnly(true)).build());
     StatusRuntimeException lost = assertThrows(StatusRuntimeException.class,
         () -> fetch(id, method("summary"), method("totalIterations")));
-    assertTrue(lost.getMessage().toUpperCase(java.util.Locale.ROOT).contains("SUMMARY"),
+    assertTrue(lost.getMessage().toUpperCase(Locale.ROOT).contains("SUMMARY"),
         lost.getMessage());
     ml(MlCommand.newBuilder().setCreateSummary(MlCommand.CreateSummary.newBuilder()
         .setModelRef(ObjectRef.newBuilder().setId(id)).setDataset(libsvm(TRAIN))).build());

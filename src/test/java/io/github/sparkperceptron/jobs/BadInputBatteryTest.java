@@ -14,18 +14,27 @@ import io.github.sparkperceptron.internal.io.LibSvmSource;
 import io.github.sparkperceptron.internal.plan.Settings;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
+import java.io.Serializable;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
+import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
+import java.util.zip.GZIPOutputStream;
 import org.apache.spark.ml.classification.LogisticRegression;
 import org.apache.spark.ml.functions;
 import org.apache.spark.sql.Column;
@@ -156,11 +165,11 @@ class BadInputBatteryTest {
   }
 
   /** What a planted checkpoint smuggles in: a class whose deserialization leaves a trace. */
-  static final class Trap implements java.io.Serializable {
+  static final class Trap implements Serializable {
     private static final long serialVersionUID = 1L;
     static volatile boolean deserialized;
 
-    private void readObject(java.io.ObjectInputStream in)
+    private void readObject(ObjectInputStream in)
         throws IOException, ClassNotFoundException {
       in.defaultReadObject();
       deserialized = true;
@@ -244,13 +253,13 @@ class BadInputBatteryTest {
     Path p = dir.resolve("data").resolve("truncated.libsvm.gz");
     if (!Files.exists(p)) {
       StringBuilder text = new StringBuilder();
-      java.util.Random rnd = new java.util.Random(3);
+      Random rnd = new Random(3);
       for (int i = 0; i < 400; i++) {
         text.append(i % 2).append(" 1:").append(rnd.nextInt(1000)).append(" 2:")
             .append(rnd.nextInt(1000)).append('\n');
       }
-      java.io.ByteArrayOutputStream gz = new java.io.ByteArrayOutputStream();
-      try (java.util.zip.GZIPOutputStream o = new java.util.zip.GZIPOutputStream(gz)) {
+      ByteArrayOutputStream gz = new ByteArrayOutputStream();
+      try (GZIPOutputStream o = new GZIPOutputStream(gz)) {
         o.write(text.toString().getBytes(StandardCharsets.US_ASCII));
       } catch (IOException e) {
         throw new UncheckedIOException(e);
@@ -577,9 +586,9 @@ class BadInputBatteryTest {
   void aFileThatIsOneLineOf100MegabytesIsOneLineOfError() throws IOException {
     Path big = dir.resolve("one-line.libsvm");
     try {
-      try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(big,
-          java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE)) {
-        java.nio.ByteBuffer mb = java.nio.ByteBuffer.allocate(1 << 20);
+      try (FileChannel ch = FileChannel.open(big,
+          StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        ByteBuffer mb = ByteBuffer.allocate(1 << 20);
         Arrays.fill(mb.array(), (byte) 'x');
         for (int i = 0; i < 100; i++) {
           mb.clear();
@@ -612,7 +621,7 @@ class BadInputBatteryTest {
   @Tag("slow")
   void aDirectoryOfAThousandSmallFilesTrains() throws IOException {
     Path many = Files.createDirectories(dir.resolve("many-small"));
-    java.util.Random rnd = new java.util.Random(11);
+    Random rnd = new Random(11);
     int files = 1_000;
     for (int f = 0; f < files; f++) {
       // Separable with a margin: label 1 when x1 > x2 + 0.1, label 0 when x1 < x2 - 0.1.
@@ -622,7 +631,7 @@ class BadInputBatteryTest {
         x1 = rnd.nextDouble();
         x2 = rnd.nextDouble();
       } while (Math.abs(x1 - x2) < 0.1);
-      Files.writeString(many.resolve(String.format(java.util.Locale.ROOT, "part-%05d.libsvm",
+      Files.writeString(many.resolve(String.format(Locale.ROOT, "part-%05d.libsvm",
           f)), (x1 > x2 ? 1 : 0) + " 1:" + x1 + " 2:" + x2 + "\n");
     }
     String metrics = out("many.json");

@@ -20,6 +20,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -224,7 +225,7 @@ class ClassDataArchiveTest {
       List<String> timings = new ArrayList<>();
       for (Iterator<String> names = object.fieldNames(); names.hasNext();) {
         String field = names.next();
-        if (field.toLowerCase(java.util.Locale.ROOT).contains("seconds")) {
+        if (field.toLowerCase(Locale.ROOT).contains("seconds")) {
           timings.add(field);
         }
       }

@@ -14,6 +14,7 @@ import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -121,7 +122,7 @@ class EvaluateJobTest {
   }
 
   private static List<String> iterable(JsonNode node) {
-    List<String> names = new java.util.ArrayList<>();
+    List<String> names = new ArrayList<>();
     node.fieldNames().forEachRemaining(names::add);
     return names;
   }

@@ -10,6 +10,7 @@ import io.github.sparkperceptron.testing.SparkTestSupport;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.apache.spark.ml.linalg.SparseVector;
+import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -58,7 +59,7 @@ class GenerateJobTest {
     assertEquals(0, run.exitCode, run.toString());
     Dataset<Row> frame = SparkTestSupport.spark().read().parquet(out.resolve("train").toString());
     assertEquals(200, frame.count());
-    assertEquals(6, ((org.apache.spark.ml.linalg.Vector) frame.first().get(1)).size());
+    assertEquals(6, ((Vector) frame.first().get(1)).size());
   }
 
   @Test

@@ -10,6 +10,7 @@ import io.github.sparkperceptron.ml.PerceptronClassifier;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -124,7 +125,7 @@ class JobFlagsTest {
       PerceptronClassifier set = job.estimator();
       assertTrue(set.isSet(set.getParam(e.getValue())), e.getKey() + " does not set "
           + e.getValue());
-      assertEquals(1, java.util.Arrays.stream(set.params()).filter(set::isSet).count(),
+      assertEquals(1, Arrays.stream(set.params()).filter(set::isSet).count(),
           e.getKey() + " sets exactly its own param");
     }
   }

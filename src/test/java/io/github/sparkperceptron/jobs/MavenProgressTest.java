@@ -9,8 +9,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -68,12 +71,12 @@ class MavenProgressTest {
         .resolve("src/test/resources/maven/maven-3.8.7-first-build.out");
     int files = 0;
     double bytes = 0;
-    java.util.regex.Pattern size = java.util.regex.Pattern.compile(
+    Pattern size = Pattern.compile(
         "\\(([0-9.]+) (B|kB|MB) at ");
     for (String line : read(recording)) {
       if (line.contains("Downloaded from central: ")) {
         files++;
-        java.util.regex.Matcher m = size.matcher(line);
+        Matcher m = size.matcher(line);
         if (m.find()) {
           double v = Double.parseDouble(m.group(1));
           // Maven's units are decimal: 1 kB = 1,000 bytes.
@@ -94,7 +97,7 @@ class MavenProgressTest {
     assertEquals(0, p.exitValue());
     List<String> shown = read(err);
     String last = shown.get(shown.size() - 1);
-    java.util.regex.Matcher total = java.util.regex.Pattern.compile(
+    Matcher total = Pattern.compile(
         "  downloaded (\\d+) files, (\\d+) MB").matcher(last);
     assertTrue(total.matches(), shown.toString());
     assertEquals(files, Integer.parseInt(total.group(1)));
@@ -103,7 +106,7 @@ class MavenProgressTest {
     assertTrue(shown.indexOf("  compiling") >= 0
         && shown.indexOf("  compiling") < shown.indexOf("  packaging the jars"), shown.toString());
     // Maven ends with colour resets and no newline: nothing of a line once the colour is gone.
-    List<String> withoutColour = new java.util.ArrayList<>();
+    List<String> withoutColour = new ArrayList<>();
     for (String line : read(recording)) {
       withoutColour.add(line.replaceAll("\u001b\\[[0-9;]*m", ""));
     }

@@ -18,6 +18,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.BeforeAll;
@@ -116,7 +117,7 @@ class PredictJobTest {
       for (int j = 0; j < 30; j++) {
         x[j] = features.get(j).asDouble();
       }
-      Vector v = org.apache.spark.ml.linalg.Vectors.dense(x);
+      Vector v = Vectors.dense(x);
       assertEquals(model.predictRaw(v).apply(1), raw.get(1).asDouble(), 1e-12,
           "doubles survive the text round trip up to printing");
       matched++;

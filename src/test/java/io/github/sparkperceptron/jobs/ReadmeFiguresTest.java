@@ -15,7 +15,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -95,7 +97,7 @@ class ReadmeFiguresTest {
         + " \"intercept\": ([-0-9.Ee]+), \"weights\": \\[([-0-9.Ee]+), ([-0-9.Ee]+), \\.\\.\\.\\]\\}")
         .matcher(readme);
     assertTrue(json.find(), "the README's coefficients line");
-    Path metrics = Path.of(args[java.util.Arrays.asList(args).indexOf("--metrics") + 1]);
+    Path metrics = Path.of(args[Arrays.asList(args).indexOf("--metrics") + 1]);
     JsonNode c = Json.MAPPER.readTree(metrics.toFile()).get("coefficients");
     assertEquals(Double.parseDouble(json.group(1)), c.get("intercept").asDouble(), 0.0);
     assertEquals(Double.parseDouble(json.group(2)), c.get("weights").get(0).asDouble(), 0.0);
@@ -256,8 +258,8 @@ class ReadmeFiguresTest {
       double lrAccuracy =
           accuracy.evaluate(new LogisticRegression().fit(train.frame()).transform(test));
       String svc = Double.isNaN(svcAccuracy) ? "–"
-          : String.format(java.util.Locale.ROOT, "%.4f", svcAccuracy);
-      String lr = String.format(java.util.Locale.ROOT, "%.4f", lrAccuracy);
+          : String.format(Locale.ROOT, "%.4f", svcAccuracy);
+      String lr = String.format(Locale.ROOT, "%.4f", lrAccuracy);
       if (!svc.equals(mllib.group(1).strip()) || !lr.equals(mllib.group(2).strip())) {
         wrong.add(name + ": the table says LinearSVC " + mllib.group(1).strip() + ","
             + " LogisticRegression " + mllib.group(2).strip() + "; MLlib gives " + svc + ", " + lr);
@@ -323,9 +325,9 @@ class ReadmeFiguresTest {
     // take two minutes here; the README quotes that figure as measured once).
     PerceptronClassificationModel perPartition = new PerceptronClassifier().setNumWorkers(200)
         .setMixing("mistakes").fit(many);
-    String autoAccuracy = String.format(java.util.Locale.ROOT, "%.4f",
+    String autoAccuracy = String.format(Locale.ROOT, "%.4f",
         accuracy.evaluate(auto.transform(test)));
-    String perPartitionAccuracy = String.format(java.util.Locale.ROOT, "%.4f",
+    String perPartitionAccuracy = String.format(Locale.ROOT, "%.4f",
         accuracy.evaluate(perPartition.transform(test)));
     assertEquals(quoted.group(1) + " " + quoted.group(2), autoAccuracy + " "
         + perPartitionAccuracy, "2 workers, then 200");

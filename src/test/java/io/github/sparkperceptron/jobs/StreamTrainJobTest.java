@@ -17,10 +17,14 @@ import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.logging.log4j.Level;
+import org.apache.spark.sql.streaming.StreamingQuery;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -202,7 +206,7 @@ class StreamTrainJobTest {
     Class<?> warner = Class.forName(
         "org.apache.spark.sql.execution.streaming.runtime.ResolveWriteToStream");
     try (LogCapture control = LogCapture.of(warner)) {
-      org.apache.spark.sql.streaming.StreamingQuery q = SparkTestSupport.spark().readStream()
+      StreamingQuery q = SparkTestSupport.spark().readStream()
           .format("rate").load().writeStream().format("noop")
           .option("checkpointLocation", tmp.resolve("control").toString()).start();
       q.stop();
@@ -220,13 +224,13 @@ class StreamTrainJobTest {
       assertEquals(List.of(), log.messages(Level.WARN));
     }
     JsonNode json = metrics();
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("Learnt \\S+ rows in 1 batch:"
+    Matcher m = Pattern.compile("Learnt \\S+ rows in 1 batch:"
         + " \\S+ s in batches \\((\\S+) rows/s\\), \\S+ s in all \\((\\S+) rows/s\\)")
         .matcher(run.out);
     assertTrue(m.find(), run.out);
-    assertEquals(String.format(java.util.Locale.ROOT, "%,.0f",
+    assertEquals(String.format(Locale.ROOT, "%,.0f",
         json.get("run").get("batchRowsPerSecond").asDouble()), m.group(1));
-    assertEquals(String.format(java.util.Locale.ROOT, "%,.0f",
+    assertEquals(String.format(Locale.ROOT, "%,.0f",
         json.get("run").get("rowsPerSecond").asDouble()), m.group(2));
 
     JsonNode params = json.get("params");

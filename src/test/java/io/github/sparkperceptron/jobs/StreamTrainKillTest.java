@@ -19,6 +19,7 @@ import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -124,7 +125,7 @@ class StreamTrainKillTest {
    * a snapshot (the learner state's two kinds of file).
    */
   static boolean savedBatch(Path checkpoint, long batchId) {
-    String id = String.format(java.util.Locale.ROOT, "%019d", batchId);
+    String id = String.format(Locale.ROOT, "%019d", batchId);
     return Files.exists(checkpoint.resolve("learner/state-" + id + ".bin"))
         || Files.exists(checkpoint.resolve("learner/change-" + id + ".bin"));
   }

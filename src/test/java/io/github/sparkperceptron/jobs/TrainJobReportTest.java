@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
@@ -66,7 +67,7 @@ class TrainJobReportTest {
     for (int j = 0; j < w.length; j++) {
       order[j] = j;
     }
-    java.util.Arrays.sort(order, (a, b) -> Double.compare(Math.abs(w[b]), Math.abs(w[a])));
+    Arrays.sort(order, (a, b) -> Double.compare(Math.abs(w[b]), Math.abs(w[a])));
     StringBuilder expected = new StringBuilder(String.format(Locale.ROOT,
         "Largest weights (8 of 30 features; intercept %.4g):", saved.intercept()));
     for (int i = 0; i < 8; i++) {
@@ -139,7 +140,7 @@ class TrainJobReportTest {
     assertArrayEquals(library.coefficientMatrix().toArray(), job.coefficientMatrix().toArray(),
         0.0);
     PerceptronClassificationModel unweighted = new PerceptronClassifier().fit(frame.drop("w"));
-    assertFalse(java.util.Arrays.equals(unweighted.coefficientMatrix().toArray(),
+    assertFalse(Arrays.equals(unweighted.coefficientMatrix().toArray(),
         job.coefficientMatrix().toArray()), "the weights changed nothing");
   }
 

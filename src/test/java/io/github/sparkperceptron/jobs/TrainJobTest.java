@@ -13,6 +13,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
+import org.apache.spark.ml.evaluation.MulticlassClassificationEvaluator;
+import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,18 +52,18 @@ class TrainJobTest {
     assertEquals(0, run.exitCode, run.toString());
     assertTrue(run.out.contains("probabilities: log-loss"), run.out);
     JsonNode test = Json.MAPPER.readTree(metrics.toFile()).get("test");
-    org.apache.spark.sql.SparkSession spark = SparkTestSupport.spark();
+    SparkSession spark = SparkTestSupport.spark();
     var scored = PerceptronClassificationModel.load(model.toString()).transform(spark.read()
         .format("libsvm").option("numFeatures", "30").load(TEST)).cache();
-    double logLoss = new org.apache.spark.ml.evaluation.MulticlassClassificationEvaluator()
+    double logLoss = new MulticlassClassificationEvaluator()
         .setMetricName("logLoss").evaluate(scored);
     // Means of 114 logs summed in different orders: a few ulps.
     assertEquals(logLoss, test.get("logLoss").asDouble(), 1e-13);
     double brier = 0;
     double[] binRight = new double[15];
     double[] binConfidence = new double[15];
-    for (org.apache.spark.sql.Row r : scored.select("label", "probability").collectAsList()) {
-      double p = ((org.apache.spark.ml.linalg.Vector) r.get(1)).apply(1);
+    for (Row r : scored.select("label", "probability").collectAsList()) {
+      double p = ((Vector) r.get(1)).apply(1);
       double y = r.getDouble(0);
       brier += (p - y) * (p - y) / 114;
       double confidence = Math.max(p, 1 - p);

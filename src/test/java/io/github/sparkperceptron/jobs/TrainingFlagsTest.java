@@ -9,14 +9,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.sparkperceptron.internal.ml.EngineBridge;
 import io.github.sparkperceptron.internal.plan.StreamRefusals;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
+import io.github.sparkperceptron.testing.TestData;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.spark.ml.param.Param;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -183,7 +189,7 @@ class TrainingFlagsTest {
     assertEquals("w", set.getWeightCol());
     assertEquals(3, set.getMixingRounds());
     assertEquals("chunks", set.getShuffleScope());
-    assertEquals(6, java.util.Arrays.stream(set.params()).filter(set::isSet).count(),
+    assertEquals(6, Arrays.stream(set.params()).filter(set::isSet).count(),
         "the six given, nothing else");
   }
 
@@ -217,15 +223,15 @@ class TrainingFlagsTest {
   /** The README's Params table names, for every param with a flag, the flag of the table. */
   @Test
   void theReadmesParamsTableNamesEachParamsFlag() throws IOException {
-    String readme = Files.readString(io.github.sparkperceptron.testing.TestData.projectRoot()
+    String readme = Files.readString(TestData.projectRoot()
         .resolve("README.md"));
-    java.util.Map<String, String> shown = new java.util.HashMap<>();
-    java.util.regex.Matcher row = java.util.regex.Pattern
+    Map<String, String> shown = new HashMap<>();
+    Matcher row = Pattern
         .compile("(?m)^\\| `(\\w+)` \\| `(--[^`]+)` \\|").matcher(readme);
     while (row.find()) {
       shown.put(row.group(1), row.group(2).replace("[no-]", ""));
     }
-    java.util.Map<String, String> table = new java.util.HashMap<>();
+    Map<String, String> table = new HashMap<>();
     for (TrainingFlags.Flag f : TrainingFlags.TABLE) {
       table.put(f.param(), f.name());
     }
@@ -238,7 +244,7 @@ class TrainingFlagsTest {
         new EvaluateJob()}) {
       CommandSpec s = spec(job);
       String description = String.join(" ", s.findOption("--job-conf").description());
-      java.util.regex.Matcher m = java.util.regex.Pattern.compile("e\\.g\\. ([a-z-]+) = ")
+      Matcher m = Pattern.compile("e\\.g\\. ([a-z-]+) = ")
           .matcher(description);
       assertTrue(m.find(), description);
       assertNotNull(s.findOption("--" + m.group(1)), s.name() + " has no --" + m.group(1));

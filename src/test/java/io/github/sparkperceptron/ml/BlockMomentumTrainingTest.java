@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkperceptron.data.SyntheticData;
 import io.github.sparkperceptron.testing.SparkTestSupport;
+import java.util.Arrays;
 import org.apache.spark.ml.evaluation.MulticlassClassificationEvaluator;
+import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -70,7 +72,7 @@ class BlockMomentumTrainingTest {
     Dataset<Row> frame = DATA.frame(SPARK, 0, 2000, 4).cache();
     PerceptronClassifier clf = weightsOnly(4).setMixing("momentum")
         .setMaxIter(3);
-    PerceptronClassificationModel voted = clf.copy(new org.apache.spark.ml.param.ParamMap())
+    PerceptronClassificationModel voted = clf.copy(new ParamMap())
         .setAveraging("vote").fit(frame);
     PerceptronClassificationModel averaged = clf.setAveraging("average").fit(frame);
     assertArrayEquals(averaged.coefficientMatrix().toArray(),
@@ -110,13 +112,13 @@ class BlockMomentumTrainingTest {
         .setMaxIter(2).fit(frame);
     PerceptronClassifier oneRound = weightsOnly(4).setMaxIter(1)
         .setMixingRounds(1).setInitialModel(initial);
-    double[] momentum = oneRound.copy(new org.apache.spark.ml.param.ParamMap())
+    double[] momentum = oneRound.copy(new ParamMap())
         .setMixing("momentum").fit(frame).coefficientMatrix().toArray();
     double[] mistakes = oneRound.setMixing("mistakes").fit(frame).coefficientMatrix().toArray();
     assertArrayEquals(mistakes, momentum, 0.0);
     double[] cold = weightsOnly(4).setMaxIter(1).setMixingRounds(1)
         .setMixing("momentum").fit(frame).coefficientMatrix().toArray();
-    assertFalse(java.util.Arrays.equals(cold, momentum), "the initial model must matter");
+    assertFalse(Arrays.equals(cold, momentum), "the initial model must matter");
     frame.unpersist();
   }
 

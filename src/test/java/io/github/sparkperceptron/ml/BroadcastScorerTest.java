@@ -19,6 +19,7 @@ import org.apache.spark.ml.linalg.SQLDataTypes;
 import org.apache.spark.ml.linalg.SparseVector;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.Vectors;
+import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.scheduler.DAGScheduler;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerBlockUpdated;
@@ -154,13 +155,13 @@ class BroadcastScorerTest {
     Dataset<Row> data = rows(rnd, 12, 6);
     List<Row> both = model.transform(data).select("features", "rawPrediction", "prediction")
         .collectAsList();
-    PerceptronClassificationModel noRaw = model.copy(new org.apache.spark.ml.param.ParamMap())
+    PerceptronClassificationModel noRaw = model.copy(new ParamMap())
         .setRawPredictionCol("").setProbabilityCol("");
     Dataset<Row> predictionOnly = noRaw.transform(data);
     assertEquals(List.of("label", "features", "prediction"),
         List.of(predictionOnly.columns()));
     PerceptronClassificationModel noPrediction = model.copy(
-        new org.apache.spark.ml.param.ParamMap()).setPredictionCol("").setProbabilityCol("");
+        new ParamMap()).setPredictionCol("").setProbabilityCol("");
     Dataset<Row> rawOnly = noPrediction.transform(data);
     assertEquals(List.of("label", "features", "rawPrediction"), List.of(rawOnly.columns()));
     Map<Vector, Row> byFeatures = new HashMap<>();
@@ -175,7 +176,7 @@ class BroadcastScorerTest {
       assertEquals(byFeatures.get(r.<Vector>getAs("features")).<Vector>getAs("rawPrediction"),
           r.<Vector>getAs("rawPrediction"));
     }
-    PerceptronClassificationModel none = noRaw.copy(new org.apache.spark.ml.param.ParamMap())
+    PerceptronClassificationModel none = noRaw.copy(new ParamMap())
         .setPredictionCol("");
     assertEquals(List.of("label", "features"), List.of(none.transform(data).columns()));
   }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.github.sparkperceptron.internal.calibration.CalibrationMethod;
 import io.github.sparkperceptron.internal.calibration.IsotonicSteps;
 import io.github.sparkperceptron.internal.calibration.PlattScaling;
+import io.github.sparkperceptron.internal.kernel.LinearState;
 import io.github.sparkperceptron.internal.ml.EngineBridge;
 import io.github.sparkperceptron.testing.CalibrationHash;
 import io.github.sparkperceptron.testing.SparkTestSupport;
@@ -15,6 +16,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.ml.linalg.Vectors;
+import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -98,9 +101,9 @@ class CalibrationFitTest {
     Dataset<Row> data = TestData.frame(SPARK, cancer, 2).cache();
     PerceptronClassifier estimator = new PerceptronClassifier().setNumWorkers(2).setMaxIter(3)
         .setSeed(5);
-    PerceptronClassificationModel model = estimator.copy(org.apache.spark.ml.param.ParamMap
+    PerceptronClassificationModel model = estimator.copy(ParamMap
         .empty()).setCalibrationFolds(3).fit(data);
-    assertArrayEquals(estimator.copy(org.apache.spark.ml.param.ParamMap.empty())
+    assertArrayEquals(estimator.copy(ParamMap.empty())
         .setCalibration("none").fit(data).coefficients().toArray(),
         model.coefficients().toArray(), 0.0);
     UserDefinedFunction fold = functions.udf((UDF2<Double, Vector, Integer>) (label, x) ->
@@ -111,7 +114,7 @@ class CalibrationFitTest {
     List<Integer> classes = new ArrayList<>();
     for (int f = 0; f < 3; f++) {
       PerceptronClassificationModel foldModel = estimator.copy(
-          org.apache.spark.ml.param.ParamMap.empty()).setCalibration("none")
+          ParamMap.empty()).setCalibration("none")
           .fit(folds.filter(functions.col("fold").notEqual(f)));
       for (Row r : folds.filter(functions.col("fold").equalTo(f)).collectAsList()) {
         margins.add(foldModel.predictRaw(r.getAs("features")).apply(1));
@@ -125,9 +128,9 @@ class CalibrationFitTest {
     assertEquals(3, model.getCalibrationFolds());
 
     assertThrows(IllegalArgumentException.class, () -> estimator.copy(
-        org.apache.spark.ml.param.ParamMap.empty()).setCalibrationFolds(1).fit(data));
+        ParamMap.empty()).setCalibrationFolds(1).fit(data));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> estimator.copy(org.apache.spark.ml.param.ParamMap.empty()).setCalibrationFolds(2)
+        () -> estimator.copy(ParamMap.empty()).setCalibrationFolds(2)
             .setValidationIndicatorCol("v").fit(data.withColumn("v", functions.lit(false))));
     assertEquals("calibrationFolds=2 and validationIndicatorCol both choose the calibration"
         + " rows; set one of them", e.getMessage());
@@ -216,10 +219,10 @@ class CalibrationFitTest {
   void aStreamsModelIsUncalibrated() {
     PerceptronClassifier params = new PerceptronClassifier().setCalibration("isotonic");
     PerceptronClassificationModel model = EngineBridge.model(params, 2, 3,
-        new io.github.sparkperceptron.internal.kernel.LinearState(new double[] {1, -1, 0.5, 0}, null, 0));
+        new LinearState(new double[] {1, -1, 0.5, 0}, null, 0));
     assertEquals("none", model.getCalibration());
-    double m = model.predictRaw(org.apache.spark.ml.linalg.Vectors.dense(1, 0, 0)).apply(1);
+    double m = model.predictRaw(Vectors.dense(1, 0, 0)).apply(1);
     assertEquals(1 / (1 + Math.exp(-m)), model.predictProbability(
-        org.apache.spark.ml.linalg.Vectors.dense(1, 0, 0)).apply(1), 0.0);
+        Vectors.dense(1, 0, 0)).apply(1), 0.0);
   }
 }

@@ -13,6 +13,7 @@ import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -59,9 +60,9 @@ class ClassWeightAndLossTest {
     // the minority) the default cross-fits three fold models more per fit, same weights.
     PerceptronClassifier base = new PerceptronClassifier().setAveraging("none").setMaxIter(10)
         .setNumWorkers(1).setCalibration("none");
-    PerceptronClassificationModel plain = base.copy(new org.apache.spark.ml.param.ParamMap())
+    PerceptronClassificationModel plain = base.copy(new ParamMap())
         .fit(frame);
-    PerceptronClassificationModel balanced = base.copy(new org.apache.spark.ml.param.ParamMap())
+    PerceptronClassificationModel balanced = base.copy(new ParamMap())
         .setClassWeight("balanced").fit(frame);
     double plainRecall = recall(plain, test, 0.0);
     double balancedRecall = recall(balanced, test, 0.0);
@@ -73,7 +74,7 @@ class ClassWeightAndLossTest {
     double w1 = n / (2 * (n - minority));
     Dataset<Row> weighted = frame.withColumn("w",
         when(col("label").equalTo(0.0), lit(w0)).otherwise(lit(w1)));
-    PerceptronClassificationModel recipe = base.copy(new org.apache.spark.ml.param.ParamMap())
+    PerceptronClassificationModel recipe = base.copy(new ParamMap())
         .setWeightCol("w").fit(weighted);
     assertArrayEquals(recipe.coefficients().toArray(), balanced.coefficients().toArray(), 0.0);
     assertEquals(recipe.intercept(), balanced.intercept(), 0.0);

@@ -10,8 +10,11 @@ import io.github.sparkperceptron.StopReason;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -45,7 +48,7 @@ class EarlyStoppingTest {
       double label = signal + 0.8 * rnd.nextGaussian() > 0 ? 1 : 0;
       rows.add(RowFactory.create(label, Vectors.dense(x), i % 2 == 0));
     }
-    return SPARK.createDataFrame(new org.apache.spark.api.java.JavaSparkContext(
+    return SPARK.createDataFrame(new JavaSparkContext(
         SPARK.sparkContext()).parallelize(rows, 2),
         TestData.SCHEMA.add("isValidation", DataTypes.BooleanType, false));
   }
@@ -74,7 +77,7 @@ class EarlyStoppingTest {
     }
     assertTrue(trainingMistakes[history.length - 1] < trainingMistakes[best - 1],
         "training kept improving after the validation peak: "
-            + java.util.Arrays.toString(trainingMistakes));
+            + Arrays.toString(trainingMistakes));
 
     // The returned model is the one plain training for `best` epochs gives on the training rows
     // (same partitions and order, since validation rows are only held out).
@@ -86,7 +89,7 @@ class EarlyStoppingTest {
     // Its validation accuracy is the recorded peak.
     List<Row> validation = data.filter(col("isValidation")).collectAsList();
     long correct = validation.stream().filter(r -> model.predict(
-        (org.apache.spark.ml.linalg.Vector) r.get(1)) == r.getDouble(0)).count();
+        (Vector) r.get(1)) == r.getDouble(0)).count();
     assertEquals(history[best - 1], correct / (double) validation.size(), 1e-12);
     data.unpersist();
   }
@@ -102,7 +105,7 @@ class EarlyStoppingTest {
       double label = !validation && flip.nextDouble() < 0.25 ? 1 - e.label : e.label;
       rows.add(RowFactory.create(label, e.features, validation));
     }
-    return SPARK.createDataFrame(new org.apache.spark.api.java.JavaSparkContext(
+    return SPARK.createDataFrame(new JavaSparkContext(
         SPARK.sparkContext()).parallelize(rows, 2),
         TestData.SCHEMA.add("isValidation", DataTypes.BooleanType, false));
   }

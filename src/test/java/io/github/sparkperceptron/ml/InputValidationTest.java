@@ -7,6 +7,7 @@ import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.ml.attribute.NominalAttribute;
 import org.apache.spark.ml.linalg.SQLDataTypes;
 import org.apache.spark.ml.linalg.Vector;
@@ -123,7 +124,7 @@ class InputValidationTest {
         RowFactory.create(0.0, Vectors.dense(1, 2), 1.0),
         RowFactory.create(1.0, Vectors.dense(1, 2, 3), 1.0));
     Dataset<Row> data = SPARK.createDataFrame(
-        new org.apache.spark.api.java.JavaSparkContext(SPARK.sparkContext()).parallelize(list, 2),
+        new JavaSparkContext(SPARK.sparkContext()).parallelize(list, 2),
         WEIGHTED);
     assertMessage(() -> clf().fit(data), IllegalArgumentException.class,
         "size 2", "size 3", "same size");

@@ -13,6 +13,7 @@ import io.github.sparkperceptron.testing.TestData;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.ml.linalg.Matrix;
+import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -195,11 +196,11 @@ class IterativeParameterMixingTest {
         double[] first = clf.fit(frame).coefficients().toArray();
         double[] second = clf.fit(frame).coefficients().toArray();
         assertArrayEquals(first, second, 0.0, scope + " " + mixing);
-        double[] otherSeed = clf.copy(new org.apache.spark.ml.param.ParamMap()).setSeed(8)
+        double[] otherSeed = clf.copy(new ParamMap()).setSeed(8)
             .fit(frame).coefficients().toArray();
         assertFalse(Arrays.equals(first, otherSeed), "the seed must matter (" + mixing + ")");
         String otherScope = scope.equals("rows") ? "chunks" : "rows";
-        double[] otherOrder = clf.copy(new org.apache.spark.ml.param.ParamMap())
+        double[] otherOrder = clf.copy(new ParamMap())
             .setShuffleScope(otherScope).fit(frame).coefficients().toArray();
         assertFalse(Arrays.equals(first, otherOrder), "the scope must matter (" + mixing + ")");
       }

@@ -10,6 +10,7 @@ import io.github.sparkperceptron.testing.NaivePerceptron;
 import io.github.sparkperceptron.testing.SerialOrder;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.ml.linalg.Matrix;
 import org.apache.spark.sql.Dataset;
@@ -107,7 +108,7 @@ class OnePartitionEqualsSerialTest {
   }
 
   private static double[] concat(double[] w, double b) {
-    double[] out = java.util.Arrays.copyOf(w, w.length + 1);
+    double[] out = Arrays.copyOf(w, w.length + 1);
     out[w.length] = b;
     return out;
   }

@@ -16,6 +16,7 @@ import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -249,7 +250,7 @@ class OnePassReadingTest {
 
     Path gz = dir.resolve("shared.libsvm.gz");
     try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(gz))) {
-      out.write(plain.toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      out.write(plain.toString().getBytes(StandardCharsets.US_ASCII));
     }
     LabeledData gzFrame = LibSvmSource.read(spark, gz.toString(), ReadSpec.labelled(), "data");
     PerceptronClassifier estimator = estimator(3);

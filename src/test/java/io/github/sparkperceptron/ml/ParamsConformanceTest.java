@@ -18,7 +18,9 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -276,7 +278,7 @@ class ParamsConformanceTest {
       Param<String> p = e.getKey();
       for (String value : e.getValue()) {
         assertTrue(p.doc().contains(value + " ("), p.name() + "'s doc lacks " + value);
-        clf.set(p, value.toUpperCase(java.util.Locale.ROOT)); // case-insensitive, as Spark's
+        clf.set(p, value.toUpperCase(Locale.ROOT)); // case-insensitive, as Spark's
       }
       IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
           () -> clf.set(p, "nonsense"));
@@ -298,7 +300,7 @@ class ParamsConformanceTest {
     // unset columns are not looked for: a schema without them passes
     StructType schema = new StructType()
         .add("label", DataTypes.DoubleType).add("features", SQLDataTypes.VectorType());
-    assertTrue(java.util.Arrays.asList(clf.transformSchema(schema).fieldNames())
+    assertTrue(Arrays.asList(clf.transformSchema(schema).fieldNames())
         .contains("prediction"));
     StructType missing = schema;
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

@@ -16,6 +16,7 @@ import java.util.List;
 import org.apache.spark.ml.Pipeline;
 import org.apache.spark.ml.PipelineModel;
 import org.apache.spark.ml.PipelineStage;
+import org.apache.spark.ml.Transformer;
 import org.apache.spark.ml.evaluation.MulticlassClassificationEvaluator;
 import org.apache.spark.ml.feature.StandardScaler;
 import org.apache.spark.ml.param.ParamMap;
@@ -28,6 +29,7 @@ import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import scala.jdk.CollectionConverters;
 
 /** Spark-standard persistence alone, inside pipelines, and model selection with CrossValidator. */
 class PersistenceTest {
@@ -46,7 +48,7 @@ class PersistenceTest {
         TestData.readLibSvm(TestData.sharedData("iris", "train.libsvm"), 4), 2).cache();
   }
 
-  private static List<Row> predictions(org.apache.spark.ml.Transformer model, Dataset<Row> data) {
+  private static List<Row> predictions(Transformer model, Dataset<Row> data) {
     return model.transform(data).select("rawPrediction", "prediction").collectAsList();
   }
 
@@ -124,7 +126,7 @@ class PersistenceTest {
     PerceptronClassifier clf = new PerceptronClassifier().setCalibration("none");
     ParamMap[] grid = new ParamGridBuilder()
         .addGrid(clf.maxIter(), new int[] {1, 8})
-        .addGrid(clf.averaging(), scala.jdk.CollectionConverters.ListHasAsScala(
+        .addGrid(clf.averaging(), CollectionConverters.ListHasAsScala(
             List.of("none", "average")).asScala())
         .addGrid(clf.stepSize(), new double[] {0.1, 1.0})
         .build();

@@ -12,6 +12,7 @@ import io.github.sparkperceptron.internal.evaluation.ProbabilityMetrics;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.ml.Pipeline;
 import org.apache.spark.ml.PipelineModel;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The model's probabilities through Spark ML's own contract: a {@code probability} column that
@@ -179,7 +181,7 @@ class ProbabilityContractTest {
     PerceptronClassifier perceptron = estimator();
     CrossValidator cv = new CrossValidator().setEstimator(perceptron)
         .setEstimatorParamMaps(new ParamGridBuilder()
-            .addGrid(perceptron.calibration(), scala.jdk.javaapi.CollectionConverters.asScala(
+            .addGrid(perceptron.calibration(), CollectionConverters.asScala(
                 List.of("none", "sigmoid")))
             .build())
         .setEvaluator(new MulticlassClassificationEvaluator().setMetricName("logLoss"))
@@ -188,7 +190,7 @@ class ProbabilityContractTest {
     double[] metrics = best.avgMetrics();
     // Log-loss is smaller-is-better: the raw link of margins in the tens is nearly 0 or 1 on
     // every row, so the calibrated fold models win by a wide margin.
-    assertTrue(metrics[1] < metrics[0], java.util.Arrays.toString(metrics));
+    assertTrue(metrics[1] < metrics[0], Arrays.toString(metrics));
     assertEquals("sigmoid", ((PerceptronClassificationModel) best.bestModel()).getCalibration());
   }
 

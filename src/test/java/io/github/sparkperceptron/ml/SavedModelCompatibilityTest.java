@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.spark.ml.PipelineModel;
@@ -92,10 +93,10 @@ class SavedModelCompatibilityTest {
       double p = 1 / (1 + Math.exp(-raw[1]));
       return new double[] {1 - p, p};
     }
-    double max = java.util.Arrays.stream(raw).max().orElseThrow();
-    double[] e = java.util.Arrays.stream(raw).map(z -> Math.exp(z - max)).toArray();
-    double sum = java.util.Arrays.stream(e).sum();
-    return java.util.Arrays.stream(e).map(v -> v / sum).toArray();
+    double max = Arrays.stream(raw).max().orElseThrow();
+    double[] e = Arrays.stream(raw).map(z -> Math.exp(z - max)).toArray();
+    double sum = Arrays.stream(e).sum();
+    return Arrays.stream(e).map(v -> v / sum).toArray();
   }
 
   @Test

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.Vectors;
+import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -34,16 +35,16 @@ class TrainingBehaviourTest {
     Dataset<Row> data = TestData.frameInOrder(SPARK, breastCancer(), 1);
     PerceptronClassifier clf = new PerceptronClassifier().setShuffle(false).setAveraging("none")
         .setMixing("mistakes").setTol(0.0);
-    PerceptronClassificationModel three = clf.copy(new org.apache.spark.ml.param.ParamMap())
+    PerceptronClassificationModel three = clf.copy(new ParamMap())
         .setMaxIter(3).fit(data);
-    PerceptronClassificationModel fivePlusThree = clf.copy(new org.apache.spark.ml.param.ParamMap())
+    PerceptronClassificationModel fivePlusThree = clf.copy(new ParamMap())
         .setMaxIter(5).setInitialModel(three).fit(data);
-    PerceptronClassificationModel eight = clf.copy(new org.apache.spark.ml.param.ParamMap())
+    PerceptronClassificationModel eight = clf.copy(new ParamMap())
         .setMaxIter(8).fit(data);
     assertArrayEquals(eight.coefficients().toArray(), fivePlusThree.coefficients().toArray(), 0.0);
     assertEquals(eight.intercept(), fivePlusThree.intercept(), 0.0);
 
-    PerceptronClassificationModel untouched = clf.copy(new org.apache.spark.ml.param.ParamMap())
+    PerceptronClassificationModel untouched = clf.copy(new ParamMap())
         .setMaxIter(0).setInitialModel(three).fit(data);
     assertArrayEquals(three.coefficients().toArray(), untouched.coefficients().toArray(), 0.0);
   }

@@ -17,13 +17,16 @@ import io.github.sparkperceptron.testing.TestData;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.spark.ml.linalg.Matrix;
 import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -254,13 +257,13 @@ class OnnxExportTest {
 
   /** Sparse rows of {@code d} features (8 non-zeros each) with random labels: many updates. */
   private static List<TestData.Example> wideRows(int d, int n, long seed) {
-    java.util.Random random = new java.util.Random(seed);
-    List<TestData.Example> rows = new java.util.ArrayList<>();
+    Random random = new Random(seed);
+    List<TestData.Example> rows = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       int[] idx = random.ints(0, d).distinct().limit(8).sorted().toArray();
       double[] val = random.doubles(idx.length, -1, 1).toArray();
       rows.add(new TestData.Example(random.nextInt(2),
-          org.apache.spark.ml.linalg.Vectors.sparse(d, idx, val)));
+          Vectors.sparse(d, idx, val)));
     }
     return rows;
   }

@@ -10,14 +10,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.sparkperceptron.internal.engine.MomentumState;
 import io.github.sparkperceptron.internal.kernel.LinearState;
 import io.github.sparkperceptron.internal.ml.EngineBridge;
+import io.github.sparkperceptron.ml.PerceptronClassificationModel;
+import io.github.sparkperceptron.ml.PerceptronClassifier;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import java.util.zip.CRC32C;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.ml.param.Param;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -65,7 +75,7 @@ class LearnerStateStoreTest {
 
   /** A fixture written by an earlier version (src/test/resources/state-files/README.md). */
   static byte[] fixture(String name) throws IOException {
-    try (java.io.InputStream in = LearnerStateStoreTest.class.getResourceAsStream(
+    try (InputStream in = LearnerStateStoreTest.class.getResourceAsStream(
         "/state-files/" + name)) {
       assertNotNull(in, name + " is missing from src/test/resources/state-files");
       return in.readAllBytes();
@@ -160,15 +170,15 @@ class LearnerStateStoreTest {
     foreign[0] = 'X';
     assertMessage("not a spark-perceptron learner state", foreign);
     byte[] checkpoint = good.clone();
-    System.arraycopy("CKPT".getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, checkpoint,
+    System.arraycopy("CKPT".getBytes(StandardCharsets.US_ASCII), 0, checkpoint,
         3, 4);
     assertMessage("another kind of spark-perceptron state file ('CKPT')", checkpoint);
     byte[] newer = good.clone();
     newer[11] = 4; // the version's low byte, right after the 8-byte magic
     // A sound file of a newer format: its checksum matches (else it would be damage).
-    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    CRC32C crc = new CRC32C();
     crc.update(newer, 0, newer.length - 4);
-    java.nio.ByteBuffer.wrap(newer).putInt(newer.length - 4, (int) crc.getValue());
+    ByteBuffer.wrap(newer).putInt(newer.length - 4, (int) crc.getValue());
     assertMessage("learner state format 4, written by a newer spark-perceptron", newer);
     LearnerState wrongShape = new LearnerState("a=1\n", "q",
         new StreamingProgress(1, new StreamingProgress.Tally(1, 1, 1, 1, 0), 3, 5),
@@ -213,7 +223,7 @@ class LearnerStateStoreTest {
    * A learner with block momentum and a drift detector, its arrays filled with awkward doubles;
    * {@link #step} changes some coordinates as a batch would.
    */
-  private static LearnerState withMomentum(long batchId, java.util.Random random) {
+  private static LearnerState withMomentum(long batchId, Random random) {
     int length = 40;
     double[] w = new double[length];
     double[] u = new double[length];
@@ -231,9 +241,9 @@ class LearnerStateStoreTest {
   }
 
   /** The learner after one more batch that wrote {@code written}; returns them. */
-  private static int[] step(LearnerState[] s, java.util.Random random) {
+  private static int[] step(LearnerState[] s, Random random) {
     LearnerState before = s[0];
-    java.util.TreeSet<Integer> set = new java.util.TreeSet<>();
+    TreeSet<Integer> set = new TreeSet<>();
     while (set.size() < 5) {
       set.add(random.nextInt(before.state.weights().length));
     }
@@ -289,14 +299,14 @@ class LearnerStateStoreTest {
    */
   @Test
   void snapshotAndChangesReadBackBitForBit() throws IOException {
-    java.util.Random random = new java.util.Random(3);
+    Random random = new Random(3);
     LearnerStateStore store = new LearnerStateStore(new Configuration(),
         tmp.resolve("learner").toString());
     LearnerState[] live = {withMomentum(0, random)};
     assertTrue(store.save(live[0], null), "the first save is a snapshot");
     assertSameState(live[0], new LearnerStateStore(new Configuration(),
         tmp.resolve("learner").toString()).latest());
-    List<Boolean> snapshots = new java.util.ArrayList<>();
+    List<Boolean> snapshots = new ArrayList<>();
     for (int b = 1; b <= 10; b++) {
       int[] written = step(live, random);
       snapshots.add(store.save(live[0], written));
@@ -321,7 +331,7 @@ class LearnerStateStoreTest {
    */
   @Test
   void aDamagedOrMissingChangeIsRefusedAndAnInterruptedWriteIgnored() throws IOException {
-    java.util.Random random = new java.util.Random(5);
+    Random random = new Random(5);
     Path dir = tmp.resolve("learner");
     LearnerStateStore store = new LearnerStateStore(new Configuration(), dir.toString());
     LearnerState[] live = {withMomentum(0, random)};
@@ -395,14 +405,14 @@ class LearnerStateStoreTest {
    */
   @Test
   void theConfigurationIsTheTextEarlierVersionsSaved() {
-    io.github.sparkperceptron.ml.PerceptronClassificationModel initial = EngineBridge.model(
-        new io.github.sparkperceptron.ml.PerceptronClassifier(), 2, 2,
+    PerceptronClassificationModel initial = EngineBridge.model(
+        new PerceptronClassifier(), 2, 2,
         new LinearState(new double[] {1.0, -2.0, 0.25}, null, 0.0));
-    io.github.sparkperceptron.ml.PerceptronClassifier params =
-        new io.github.sparkperceptron.ml.PerceptronClassifier().setUpdateRule("PA1")
+    PerceptronClassifier params =
+        new PerceptronClassifier().setUpdateRule("PA1")
             .setStepSize(0.5).setWeightCol("w").setInitialModel(initial);
     StringBuilder sb = new StringBuilder("spark-perceptron stream 1\n");
-    for (org.apache.spark.ml.param.Param<?> p : List.of(params.labelCol(), params.featuresCol(),
+    for (Param<?> p : List.of(params.labelCol(), params.featuresCol(),
         params.weightCol(), params.stepSize(), params.fitIntercept(), params.aggressiveness(),
         params.shuffle(), params.seed(), params.aggregationDepth(), params.tol(),
         params.mixingRounds())) {
@@ -412,8 +422,8 @@ class LearnerStateStoreTest {
     sb.append("updateRule=pa1\naveraging=").append(params.getAveraging().toLowerCase())
         .append("\nmixing=").append(params.getMixing().toLowerCase())
         .append("\nepochsPerBatch=3\nnumClasses=from the data\ninitialModel=")
-        .append(java.util.Arrays.hashCode(initial.coefficients().toArray())).append('/')
-        .append(java.util.Arrays.hashCode(initial.interceptVector().toArray()))
+        .append(Arrays.hashCode(initial.coefficients().toArray())).append('/')
+        .append(Arrays.hashCode(initial.interceptVector().toArray()))
         .append("\ndriftDetector=adwin\nonDrift=report\n");
     assertEquals(sb.toString(), StreamConfiguration.of(params, 3, 0, "adwin", "report"));
   }
@@ -424,8 +434,8 @@ class LearnerStateStoreTest {
    */
   @Test
   void aConfigurationSavedBeforeDriftDetectionResumesUnderAnyDetector() {
-    io.github.sparkperceptron.ml.PerceptronClassifier params =
-        new io.github.sparkperceptron.ml.PerceptronClassifier();
+    PerceptronClassifier params =
+        new PerceptronClassifier();
     String now = StreamConfiguration.of(params, 1, 0, "adwin", "reset");
     String legacy = now.substring(0, now.indexOf("driftDetector="));
     assertNull(StreamConfiguration.difference(StreamConfiguration.upgraded(legacy, now), now));

@@ -13,16 +13,24 @@ import io.github.sparkperceptron.testing.NaiveMixingSimulation;
 import io.github.sparkperceptron.testing.NaivePerceptron;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.spark.ml.linalg.Matrix;
 import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerJobStart;
+import org.apache.spark.scheduler.SparkListenerStageSubmitted;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -221,9 +229,9 @@ class StreamingPerceptronTest {
     }
     actual[30] = model.intercept();
     assertArrayEquals(expected, actual, 0.0);
-    assertFalse(java.util.Arrays.equals(chainedSimulation(batches, "mistakes", seed, false),
+    assertFalse(Arrays.equals(chainedSimulation(batches, "mistakes", seed, false),
         actual), "momentum gave the model of mistake mixing: the test cannot tell them apart");
-    assertFalse(java.util.Arrays.equals(chainedSimulation(batches, "momentum", seed, false),
+    assertFalse(Arrays.equals(chainedSimulation(batches, "momentum", seed, false),
         actual), "the carried momentum gave the model of a momentum restarted every batch");
   }
 
@@ -295,13 +303,13 @@ class StreamingPerceptronTest {
         "train.libsvm"), 4)) {
       input.add(file);
     }
-    java.util.Map<String, Integer> jobs = new java.util.concurrent.ConcurrentHashMap<>();
-    java.util.Map<String, Integer> stages = new java.util.concurrent.ConcurrentHashMap<>();
-    java.util.Set<String> publisherJobs = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    org.apache.spark.scheduler.SparkListener counter =
-        new org.apache.spark.scheduler.SparkListener() {
+    Map<String, Integer> jobs = new ConcurrentHashMap<>();
+    Map<String, Integer> stages = new ConcurrentHashMap<>();
+    Set<String> publisherJobs = ConcurrentHashMap.newKeySet();
+    SparkListener counter =
+        new SparkListener() {
           @Override
-          public void onJobStart(org.apache.spark.scheduler.SparkListenerJobStart e) {
+          public void onJobStart(SparkListenerJobStart e) {
             String batch = e.properties().getProperty("streaming.sql.batchId");
             if (ModelPublisher.JOB_GROUP.equals(e.properties().getProperty("spark.jobGroup.id"))) {
               publisherJobs.add(String.valueOf(e.jobId()));
@@ -312,7 +320,7 @@ class StreamingPerceptronTest {
 
           @Override
           public void onStageSubmitted(
-              org.apache.spark.scheduler.SparkListenerStageSubmitted e) {
+              SparkListenerStageSubmitted e) {
             String batch = e.properties() == null ? null
                 : e.properties().getProperty("streaming.sql.batchId");
             if (batch != null) {
@@ -332,8 +340,8 @@ class StreamingPerceptronTest {
     } finally {
       SPARK.sparkContext().removeSparkListener(counter);
     }
-    assertEquals(java.util.Map.of("0", 3, "1", 1, "2", 1, "3", 1), jobs);
-    assertEquals(java.util.Map.of("0", 3, "1", 1, "2", 1, "3", 1), stages);
+    assertEquals(Map.of("0", 3, "1", 1, "2", 1, "3", 1), jobs);
+    assertEquals(Map.of("0", 3, "1", 1, "2", 1, "3", 1), stages);
     assertFalse(publisherJobs.isEmpty(), "the models were published, in their own jobs");
     assertEquals(3, trainer.progress().lastBatchId());
   }
@@ -376,7 +384,7 @@ class StreamingPerceptronTest {
         try {
           double[] w = weights(PerceptronClassificationModel.load(modelPath));
           loaded.add(w);
-          if (java.util.Arrays.equals(w, awaited.get())) {
+          if (Arrays.equals(w, awaited.get())) {
             loadedWhileStreaming.countDown();
           }
         } catch (RuntimeException notYetOrMidSwap) {
@@ -406,7 +414,7 @@ class StreamingPerceptronTest {
     assertArrayEquals(last, weights(PerceptronClassificationModel.load(modelPath)), 0.0);
     assertFalse(loaded.isEmpty(), "concurrent loads happened");
     for (double[] w : loaded) {
-      assertTrue(published.stream().anyMatch(p -> java.util.Arrays.equals(p, w)),
+      assertTrue(published.stream().anyMatch(p -> Arrays.equals(p, w)),
           "a loaded model is one of the published ones");
     }
     assertFalse(trainer.publish(), "nothing new to publish after the final publication");
@@ -457,7 +465,7 @@ class StreamingPerceptronTest {
       assertArrayEquals(first.get(), w, 0.0, "only batch 0's model is published mid-stream");
     }
     double[] last = weights(trainer.latestModel());
-    assertFalse(java.util.Arrays.equals(first.get(), last), "the stream learnt after batch 0");
+    assertFalse(Arrays.equals(first.get(), last), "the stream learnt after batch 0");
     assertArrayEquals(last, weights(PerceptronClassificationModel.load(modelPath)), 0.0,
         "the clean end publishes the final model at once");
   }
@@ -473,7 +481,7 @@ class StreamingPerceptronTest {
   }
 
   private static double[] weights(PerceptronClassificationModel m) {
-    double[] w = java.util.Arrays.copyOf(m.coefficients().toArray(), m.numFeatures() + 1);
+    double[] w = Arrays.copyOf(m.coefficients().toArray(), m.numFeatures() + 1);
     w[m.numFeatures()] = m.intercept();
     return w;
   }
@@ -525,8 +533,8 @@ class StreamingPerceptronTest {
       }
       csv.add(line.toString());
     }
-    java.nio.file.Files.createDirectories(tmp.resolve("text"));
-    java.nio.file.Files.write(tmp.resolve("text/records.csv"), csv);
+    Files.createDirectories(tmp.resolve("text"));
+    Files.write(tmp.resolve("text/records.csv"), csv);
 
     Dataset<Row> records = SPARK.readStream().text(tmp.resolve("text").toString());
     // As in the README, from here on:
@@ -548,7 +556,7 @@ class StreamingPerceptronTest {
             NaivePerceptron.inOrder(examples.size()));
     PerceptronClassificationModel model = trainer.latestModel();
     double[] expected = naive.modelRow(0);
-    assertArrayEquals(java.util.Arrays.copyOf(expected, 30), model.coefficients().toArray(), 0.0);
+    assertArrayEquals(Arrays.copyOf(expected, 30), model.coefficients().toArray(), 0.0);
     assertEquals(expected[30], model.intercept(), 0.0);
   }
 

@@ -12,7 +12,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
@@ -122,7 +124,7 @@ public final class KafkaBroker implements AutoCloseable {
         if (!admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).isEmpty()) {
           return;
         }
-      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      } catch (ExecutionException | TimeoutException e) {
         if (System.currentTimeMillis() > deadline) {
           throw new IllegalStateException("The Kafka broker on 127.0.0.1:" + port
               + " did not answer in " + READY_TIMEOUT_MS / 1000 + " s", e);

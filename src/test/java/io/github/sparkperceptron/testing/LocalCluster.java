@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -56,7 +57,7 @@ public final class LocalCluster implements AutoCloseable {
    * they start, which inherit a worker's environment (ChildJvms).
    */
   private static Map<String, String> env(Path dir) {
-    Map<String, String> env = new java.util.HashMap<>(ChildJvms.c1Only());
+    Map<String, String> env = new HashMap<>(ChildJvms.c1Only());
     env.put("SPARK_PERCEPTRON_CLUSTER_DIR", dir.toString());
     return env;
   }

@@ -1,7 +1,9 @@
 package io.github.sparkperceptron.testing;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.function.BiFunction;
 
 /**
  * Iterative parameter mixing over P workers, written plainly in one place with no library class:
@@ -63,7 +65,7 @@ public final class NaiveMixingSimulation {
    * The rows worker p visits in epoch e, as indices into its own rows (0 .. n_p − 1), or
    * {@code null} for the full shuffle written here.
    */
-  public java.util.function.BiFunction<Integer, Integer, int[]> visits;
+  public BiFunction<Integer, Integer, int[]> visits;
 
   /** Weights, accumulator and clock of the driver after {@link #run} (class-major). */
   public double[] w;
@@ -278,7 +280,7 @@ public final class NaiveMixingSimulation {
             norm += v * v;
           }
           if (rho > 0 && norm > initialNorm + rho * (mass + beta * velocityMass)) {
-            java.util.Arrays.fill(velocity, 0.0);
+            Arrays.fill(velocity, 0.0);
             velocityMass = 0;
             restarts++;
           } else {
@@ -356,7 +358,7 @@ public final class NaiveMixingSimulation {
         clock = roundEnd;
         mixedMistakes += mixed.mass;
         if (momentum && mixed.mass == 0.0) {
-          java.util.Arrays.fill(velocity, 0.0);
+          Arrays.fill(velocity, 0.0);
           velocityMass = 0;
         } else if (momentum) {
           for (int j = 0; j < len; j++) {

@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.testing;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
 
@@ -38,12 +39,12 @@ public final class NaivePerceptron {
   public int epochsRun;
   public long lastEpochUpdates;
   /** Per epoch, Σ max(0, −margin) and Σ max(0, 1 − margin), measured before each update. */
-  public final java.util.List<Double> perceptronLosses = new java.util.ArrayList<>();
-  public final java.util.List<Double> hingeLosses = new java.util.ArrayList<>();
+  public final List<Double> perceptronLosses = new ArrayList<>();
+  public final List<Double> hingeLosses = new ArrayList<>();
   /** Per epoch, the examples that changed the weights. */
-  public final java.util.List<Long> updatesPerEpoch = new java.util.ArrayList<>();
+  public final List<Long> updatesPerEpoch = new ArrayList<>();
   /** Per epoch, the examples whose margin was ≤ 0. */
-  public final java.util.List<Long> mistakesPerEpoch = new java.util.ArrayList<>();
+  public final List<Long> mistakesPerEpoch = new ArrayList<>();
   private double epochLoss;
   private double epochHinge;
   private long epochMistakes;

@@ -1,5 +1,9 @@
 package io.github.sparkperceptron.testing;
 
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -20,12 +24,12 @@ public final class SparkTestSupport {
 
   /** Stops the shared session and starts one on {@code master} (e.g. local[2,3] for retries). */
   public static synchronized SparkSession restart(String master) {
-    return restart(master, java.util.Map.of());
+    return restart(master, Map.of());
   }
 
   /** As {@link #restart(String)}, with these Spark settings besides the tests' own. */
   public static synchronized SparkSession restart(String master,
-      java.util.Map<String, String> settings) {
+      Map<String, String> settings) {
     SparkSession.getActiveSession().foreach(session -> {
       session.stop();
       return null;
@@ -50,7 +54,7 @@ public final class SparkTestSupport {
     try {
       // Minutes, not Spark's 10 s default: a loaded CI machine can be slow to deliver.
       spark.sparkContext().listenerBus().waitUntilEmpty(120_000L);
-    } catch (java.util.concurrent.TimeoutException e) {
+    } catch (TimeoutException e) {
       throw new AssertionError("Spark's listener bus did not drain in 2 minutes", e);
     }
   }
@@ -61,10 +65,10 @@ public final class SparkTestSupport {
    */
   public static long largestTaskResult(SparkSession spark, Runnable action) {
     long[] largest = {0};
-    org.apache.spark.scheduler.SparkListener listener =
-        new org.apache.spark.scheduler.SparkListener() {
+    SparkListener listener =
+        new SparkListener() {
           @Override
-          public void onTaskEnd(org.apache.spark.scheduler.SparkListenerTaskEnd end) {
+          public void onTaskEnd(SparkListenerTaskEnd end) {
             if (end.taskMetrics() != null) {
               synchronized (largest) {
                 largest[0] = Math.max(largest[0], end.taskMetrics().resultSize());

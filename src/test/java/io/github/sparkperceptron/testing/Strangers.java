@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -71,7 +72,7 @@ public final class Strangers implements AutoCloseable {
   private final ArrayDeque<Socket> held = new ArrayDeque<>();
   private final Random random = new Random(30);
   private final AtomicLong connections = new AtomicLong();
-  private final Set<Integer> portsHit = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final Set<Integer> portsHit = ConcurrentHashMap.newKeySet();
   private volatile boolean stop;
 
   private Strangers(Kind kind, Supplier<int[]> ports) {

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.stream.Collectors;
 import java.util.zip.GZIPInputStream;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.ml.linalg.SQLDataTypes;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.Vectors;
@@ -159,7 +160,7 @@ public final class TestData {
   public static Dataset<Row> frameInOrder(SparkSession spark, List<Example> examples,
       int partitions) {
     return spark.createDataFrame(
-        new org.apache.spark.api.java.JavaSparkContext(spark.sparkContext())
+        new JavaSparkContext(spark.sparkContext())
             .parallelize(rowsOf(examples), partitions), SCHEMA);
   }
 
@@ -177,7 +178,7 @@ public final class TestData {
     StructType schema = SCHEMA.add(DataTypes.createStructField("weight", DataTypes.DoubleType,
         false));
     return spark.createDataFrame(
-        new org.apache.spark.api.java.JavaSparkContext(spark.sparkContext())
+        new JavaSparkContext(spark.sparkContext())
             .parallelize(rows, partitions), schema);
   }
 

@@ -6,6 +6,7 @@ import java.math.MathContext;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.io.Text;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -51,7 +52,7 @@ public class NumberParsingBenchmark {
 
   private String[] strings;
   private byte[] bytes;
-  private org.apache.hadoop.io.Text line;
+  private Text line;
   private final LibSvmParser parser = new LibSvmParser();
   private int[] from;
   private int[] to;
@@ -75,7 +76,7 @@ public class NumberParsingBenchmark {
       line.append(' ');
     }
     bytes = line.toString().getBytes(StandardCharsets.US_ASCII);
-    this.line = new org.apache.hadoop.io.Text("0 " + line.toString().strip());
+    this.line = new Text("0 " + line.toString().strip());
     for (int i = 0; i < VALUES; i++) {
       double expected = Double.parseDouble(strings[i]);
       if (!NumberText.isDecimal(bytes, from[i], to[i])

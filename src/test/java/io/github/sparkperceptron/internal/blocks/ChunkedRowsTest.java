@@ -15,8 +15,13 @@ import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.testing.NaivePerceptron;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
+import java.io.Serializable;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
@@ -27,6 +32,8 @@ import org.apache.spark.storage.BlockManagerMaster;
 import org.apache.spark.storage.RDDBlockId;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import scala.Function1;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * A worker's rows stored in chunks (each a Spark block of its own) train the model of the same
@@ -166,13 +173,13 @@ class ChunkedRowsTest {
 
   /** Removes every block of an RDD that Spark does not know as persisted (the chunks). */
   private static int dropEveryChunk() {
-    java.util.Set<Object> persisted = new java.util.HashSet<>(scala.jdk.javaapi.CollectionConverters
+    Set<Object> persisted = new HashSet<>(CollectionConverters
         .asJava(SPARK.sparkContext().getPersistentRDDs()).keySet());
     BlockManagerMaster master = SPARK.sparkContext().env().blockManager().master();
-    scala.Function1<BlockId, Object> chunk = (scala.Function1<BlockId, Object>
-        & java.io.Serializable) id -> id instanceof RDDBlockId
+    Function1<BlockId, Object> chunk = (Function1<BlockId, Object>
+        & Serializable) id -> id instanceof RDDBlockId
         && !persisted.contains(((RDDBlockId) id).rddId());
-    List<BlockId> chunks = scala.jdk.javaapi.CollectionConverters.asJava(
+    List<BlockId> chunks = CollectionConverters.asJava(
         master.getMatchingBlockIds(chunk, true));
     for (BlockId id : chunks) {
       master.removeBlock(id);
@@ -225,13 +232,13 @@ class ChunkedRowsTest {
       chunkStart[c + 1] = chunkStart[c] + chunkRows[c];
     }
     int[] windows = new int[epochs + 1];
-    java.util.function.IntFunction<int[]> orders = epoch -> {
+    IntFunction<int[]> orders = epoch -> {
       EpochPlan plan = EpochPlan.of(visits, epoch, 0, chunkRows, chunkBytes);
       windows[epoch] = plan.windows();
       int[] sequence = new int[(int) plan.rows()];
       int t = 0;
       for (int k = 0; k < plan.windows(); k++) {
-        List<Integer> rows = new java.util.ArrayList<>();
+        List<Integer> rows = new ArrayList<>();
         for (int c : plan.chunks(k)) {
           for (int r = chunkStart[c]; r < chunkStart[c + 1]; r++) {
             rows.add(r);
@@ -247,8 +254,8 @@ class ChunkedRowsTest {
       }
       return sequence;
     };
-    List<double[]> xs = new java.util.ArrayList<>();
-    List<Integer> labels = new java.util.ArrayList<>();
+    List<double[]> xs = new ArrayList<>();
+    List<Integer> labels = new ArrayList<>();
     for (TestData.Example e : examples) {
       xs.add(e.features.toArray());
       labels.add((int) e.label);

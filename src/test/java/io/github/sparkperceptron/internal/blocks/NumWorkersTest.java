@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkperceptron.internal.kernel.ShuffleScope;
+import io.github.sparkperceptron.internal.kernel.TrainingBlock;
+import io.github.sparkperceptron.internal.mixing.MixingMode;
 import io.github.sparkperceptron.internal.plan.MixingSettings;
 import io.github.sparkperceptron.internal.plan.Settings;
 import io.github.sparkperceptron.internal.plan.TrainingConfig;
@@ -29,15 +31,20 @@ import java.util.stream.Stream;
 import org.apache.logging.log4j.Level;
 import org.apache.spark.Dependency;
 import org.apache.spark.ShuffleDependency;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.ml.linalg.Vectors;
+import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.rdd.CoalescedRDD;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.storage.RDDBlockId;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * {@code numWorkers}: how many perceptrons train, independently of how many partitions the input
@@ -250,7 +257,7 @@ class NumWorkersTest {
   }
 
   private static boolean hasShuffle(RDD<?> rdd) {
-    for (Dependency<?> d : scala.jdk.javaapi.CollectionConverters.asJava(rdd.dependencies())) {
+    for (Dependency<?> d : CollectionConverters.asJava(rdd.dependencies())) {
       if (d instanceof ShuffleDependency || hasShuffle(d.rdd())) {
         return true;
       }
@@ -262,7 +269,7 @@ class NumWorkersTest {
     if (rdd instanceof CoalescedRDD) {
       return true;
     }
-    for (Dependency<?> d : scala.jdk.javaapi.CollectionConverters.asJava(rdd.dependencies())) {
+    for (Dependency<?> d : CollectionConverters.asJava(rdd.dependencies())) {
       if (hasCoalesce(d.rdd())) {
         return true;
       }
@@ -335,7 +342,7 @@ class NumWorkersTest {
       maxNorm = Math.max(maxNorm, norm);
       int k = (int) e.label;
       maxWeight[k] = Math.max(maxWeight[k], weight);
-      rows.add(RowFactory.create(e.label, org.apache.spark.ml.linalg.Vectors.dense(x), weight));
+      rows.add(RowFactory.create(e.label, Vectors.dense(x), weight));
     }
     Dataset<Row> three = SPARK.createDataFrame(new JavaSparkContext(SPARK.sparkContext())
         .parallelize(rows, 3), TestData.SCHEMA.add("weight", "double"));
@@ -390,7 +397,7 @@ class NumWorkersTest {
       List<int[]> drops = new ArrayList<>();
       clf.setEpochListener((epoch, model) -> {
         if (epoch == 2 || epoch == 4) {
-          for (RDD<?> rdd : scala.jdk.javaapi.CollectionConverters.asJava(
+          for (RDD<?> rdd : CollectionConverters.asJava(
               SPARK.sparkContext().getPersistentRDDs()).values()) {
             if (TrainingInput.BLOCKS_NAME.equals(rdd.name())) {
               int before = cachedPartitions(rdd);
@@ -414,7 +421,7 @@ class NumWorkersTest {
     int cached = 0;
     for (int p = 0; p < rdd.getNumPartitions(); p++) {
       if (!SPARK.sparkContext().env().blockManager().master()
-          .getLocations(new org.apache.spark.storage.RDDBlockId(rdd.id(), p)).isEmpty()) {
+          .getLocations(new RDDBlockId(rdd.id(), p)).isEmpty()) {
         cached++;
       }
     }
@@ -442,7 +449,7 @@ class NumWorkersTest {
   /** The rows a worker holds, in its stored order: label, weight and stored entries. */
   private static List<String> storedRows(WorkerBlocks part) {
     List<String> out = new ArrayList<>();
-    for (io.github.sparkperceptron.internal.kernel.TrainingBlock block : part.trainingChunks()) {
+    for (TrainingBlock block : part.trainingChunks()) {
       int[] indices = new int[block.features().maxStoredPerRow()];
       double[] values = new double[indices.length];
       for (int r = 0; r < block.numRows(); r++) {
@@ -467,7 +474,7 @@ class NumWorkersTest {
     Dataset<Row> five = TestData.frameInOrder(SPARK, PENDIGITS.subList(0, 1000), 5);
     TrainingConfig momentum = TrainingConfig.builder().columns("label", "features", "weight", "")
         .numWorkers(2).visitOrder(true, ShuffleScope.CHUNKS, 3)
-        .mixing(io.github.sparkperceptron.internal.mixing.MixingMode.MOMENTUM, 0, 2).build();
+        .mixing(MixingMode.MOMENTUM, 0, 2).build();
     Dataset<Row> weighted = five.withColumn("weight",
         org.apache.spark.sql.functions.rand(5).plus(0.5));
     List<List<String>> coalescedRows = new ArrayList<>();
@@ -518,7 +525,7 @@ class NumWorkersTest {
       SPARK.sparkContext().setLocalProperty(Settings.TEST_INJECT_FAILURE, null);
     }
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> two.copy(new org.apache.spark.ml.param.ParamMap()).setNumWorkers(3).fit(data));
+        () -> two.copy(new ParamMap()).setNumWorkers(3).fit(data));
     assertTrue(e.getMessage().contains("a different training"), e.getMessage());
     // The same number of workers resumes it.
     assertEquals(6, two.fit(data).summary().totalIterations());
@@ -611,7 +618,7 @@ class NumWorkersTest {
   @Test
   void theChainCheckNamesWhatSparkWouldRefuse() {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(SPARK.sparkContext());
-    org.apache.spark.api.java.JavaRDD<Integer> six = jsc.parallelize(List.of(1, 2, 3, 4, 5, 6), 6);
+    JavaRDD<Integer> six = jsc.parallelize(List.of(1, 2, 3, 4, 5, 6), 6);
     String coalesced = TrainingInput.chainProblem(six.coalesce(2).map(x -> x + 1).rdd(), 2);
     assertTrue(coalesced != null && coalesced.contains("has 6 partitions, not 2"), coalesced);
     assertEquals(null, TrainingInput.chainProblem(six.map(x -> x + 1).rdd(), 6));

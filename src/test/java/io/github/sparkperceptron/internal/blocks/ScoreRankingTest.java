@@ -7,8 +7,11 @@ import io.github.sparkperceptron.internal.evaluation.CurveAreas;
 import io.github.sparkperceptron.internal.evaluation.RankedScores;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
+import java.util.TreeMap;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.mllib.evaluation.BinaryClassificationMetrics;
@@ -139,8 +142,8 @@ class ScoreRankingTest {
    * them, one point per group at its cumulative weights, trapezoids.
    */
   private static double[] naiveBinned(List<double[]> rows, int bins) {
-    java.util.TreeMap<Double, double[]> byScore = new java.util.TreeMap<>(
-        java.util.Comparator.reverseOrder());
+    TreeMap<Double, double[]> byScore = new TreeMap<>(
+        Comparator.reverseOrder());
     for (double[] r : rows) {
       double[] c = byScore.computeIfAbsent(r[0], s -> new double[2]);
       c[r[1] > 0.5 ? 0 : 1] += r[2];
@@ -202,7 +205,7 @@ class ScoreRankingTest {
     double[] cuts = ScoreRanking.cuts(heads, 5);
     assertEquals(4, cuts.length);
     for (int i = 1; i < cuts.length; i++) {
-      assertTrue(cuts[i] < cuts[i - 1], "decreasing: " + java.util.Arrays.toString(cuts));
+      assertTrue(cuts[i] < cuts[i - 1], "decreasing: " + Arrays.toString(cuts));
     }
     // Standard normal scores: the cuts sit near its 20, 40, 60 and 80 % quantiles (from above).
     double[] quantiles = {0.8416, 0.2533, -0.2533, -0.8416};

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -74,12 +75,12 @@ class IsotonicStepsTest {
         w[i] = 1 + r.nextInt(3);
       }
       IsotonicSteps s = IsotonicSteps.fit(x, y, w, n);
-      double[] distinct = java.util.Arrays.stream(x).distinct().sorted().toArray();
+      double[] distinct = Arrays.stream(x).distinct().sorted().toArray();
       int m = distinct.length;
       double[] sw = new double[m];
       double[] swy = new double[m];
       for (int i = 0; i < n; i++) {
-        int at = java.util.Arrays.binarySearch(distinct, x[i]);
+        int at = Arrays.binarySearch(distinct, x[i]);
         sw[at] += w[i];
         swy[at] += w[i] * y[i];
       }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -126,7 +128,7 @@ class PageHinkleyTest {
     for (double[] s : settings) {
       SplittableRandom random = new SplittableRandom(21);
       PageHinkley ph = new PageHinkley(s[0], s[1], s[2], (long) s[3]);
-      java.util.List<Double> run = new java.util.ArrayList<>();
+      List<Double> run = new ArrayList<>();
       double rate = 0.3;
       for (int t = 0; t < 12_000; t++) {
         if (t % 1500 == 0) {

@@ -27,13 +27,16 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.Serializable;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -206,7 +209,7 @@ class CheckpointFormatTest {
 
   /** A fixture written by an earlier version (src/test/resources/state-files/README.md). */
   static byte[] fixture(String name) throws IOException {
-    try (java.io.InputStream in = CheckpointFormatTest.class.getResourceAsStream(
+    try (InputStream in = CheckpointFormatTest.class.getResourceAsStream(
         "/state-files/" + name)) {
       assertNotNull(in, name + " is missing from src/test/resources/state-files");
       return in.readAllBytes();
@@ -492,7 +495,7 @@ class CheckpointFormatTest {
     byte[] file = bytes(progress(learner));
     int stateArray = indexOfSection(file, CheckpointFormat.STATE) + 12;
     byte[] damaged = file.clone();
-    java.nio.ByteBuffer.wrap(damaged).putInt(stateArray, Integer.MAX_VALUE);
+    ByteBuffer.wrap(damaged).putInt(stateArray, Integer.MAX_VALUE);
     String why = refusal(damaged, learner);
     assertTrue(why.contains("section STATE is inconsistent"), why);
   }
@@ -500,14 +503,14 @@ class CheckpointFormatTest {
   /** Re-frames a file with another version number and a correct checksum. */
   private static byte[] withVersion(byte[] file, int version) {
     byte[] copy = file.clone();
-    java.nio.ByteBuffer.wrap(copy).putInt(CheckpointFormat.MAGIC.length, version);
+    ByteBuffer.wrap(copy).putInt(CheckpointFormat.MAGIC.length, version);
     return withChecksum(copy);
   }
 
   /** Inserts a section with the given tag and 12 bytes of payload before END. */
   private static byte[] withExtraSection(byte[] file, int tag) {
     int end = file.length - 8;
-    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(file.length + 24);
+    ByteBuffer b = ByteBuffer.allocate(file.length + 24);
     b.put(file, 0, end);
     b.putInt(tag).putLong(12).putLong(7).putInt(8);
     b.put(file, end, 8);
@@ -515,15 +518,15 @@ class CheckpointFormatTest {
   }
 
   private static byte[] withChecksum(byte[] file) {
-    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    CRC32C crc = new CRC32C();
     crc.update(file, 0, file.length - 4);
-    java.nio.ByteBuffer.wrap(file).putInt(file.length - 4, (int) crc.getValue());
+    ByteBuffer.wrap(file).putInt(file.length - 4, (int) crc.getValue());
     return file;
   }
 
   /** The offset of a section's tag, found by walking the framing. */
   private static int indexOfSection(byte[] file, int tag) {
-    java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(file);
+    ByteBuffer b = ByteBuffer.wrap(file);
     int pos = CheckpointFormat.MAGIC.length + 4;
     pos += 2 + (b.getShort(pos) & 0xffff);
     while (b.getInt(pos) != tag) {

@@ -12,14 +12,21 @@ import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
 import java.io.IOException;
+import java.io.ObjectOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.spark.Success$;
+import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.Dataset;
@@ -65,7 +72,7 @@ class RecoveryTest {
   }
 
   private static double[] weights(PerceptronClassificationModel m) {
-    double[] w = java.util.Arrays.copyOf(m.coefficients().toArray(), m.numFeatures() + 1);
+    double[] w = Arrays.copyOf(m.coefficients().toArray(), m.numFeatures() + 1);
     w[m.numFeatures()] = m.intercept();
     return w;
   }
@@ -87,7 +94,7 @@ class RecoveryTest {
 
   /** Runs {@code body} with injected failures; returns it and the failed tasks' reasons. */
   private static <T> T countingFailures(String mode, List<String> reasons,
-      java.util.function.Supplier<T> body) {
+      Supplier<T> body) {
     SparkListener counter = new SparkListener() {
       @Override
       public void onTaskEnd(SparkListenerTaskEnd end) {
@@ -103,7 +110,7 @@ class RecoveryTest {
       T result = withInjection(mode, body);
       try {
         spark.sparkContext().listenerBus().waitUntilEmpty();
-      } catch (java.util.concurrent.TimeoutException e) {
+      } catch (TimeoutException e) {
         throw new AssertionError("Spark's listener bus did not drain", e);
       }
       return result;
@@ -112,7 +119,7 @@ class RecoveryTest {
     }
   }
 
-  private static <T> T withInjection(String mode, java.util.function.Supplier<T> body) {
+  private static <T> T withInjection(String mode, Supplier<T> body) {
     spark.sparkContext().setLocalProperty(Settings.TEST_INJECT_FAILURE, mode);
     try {
       return body.get();
@@ -218,11 +225,11 @@ class RecoveryTest {
         .setCheckpointInterval(1);
     assertThrows(Exception.class, () -> withInjection("from-epoch:3", () -> clf.fit(data)));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> clf.copy(new org.apache.spark.ml.param.ParamMap()).setSeed(4).fit(data));
+        () -> clf.copy(new ParamMap()).setSeed(4).fit(data));
     assertTrue(e.getMessage().contains("a different training"), e.getMessage());
     // The visiting order shapes the training too (issue 14): another scope is another training.
     e = assertThrows(IllegalArgumentException.class,
-        () -> clf.copy(new org.apache.spark.ml.param.ParamMap()).setShuffleScope("chunks")
+        () -> clf.copy(new ParamMap()).setShuffleScope("chunks")
             .fit(data));
     assertTrue(e.getMessage().contains("a different training"), e.getMessage());
   }
@@ -247,7 +254,7 @@ class RecoveryTest {
     // the damage; without it (other file systems), the format's own checks do.
     Path sidecar = dir.resolve("." + real.getFileName() + ".crc");
     assertTrue(Files.exists(sidecar), "Hadoop's local file system writes " + sidecar);
-    Files.write(real, java.util.Arrays.copyOf(good, good.length / 2));
+    Files.write(real, Arrays.copyOf(good, good.length / 2));
     assertRefused(clf, real, "the file system's checksum does not match");
     Files.delete(sidecar);
     assertRefused(clf, real, "is truncated");
@@ -261,12 +268,12 @@ class RecoveryTest {
     assertRefused(clf, real, "its checksum does not match its content");
 
     Files.write(real, good);
-    java.io.DataInputStream header = new java.io.DataInputStream(
-        new java.io.ByteArrayInputStream(good));
+    DataInputStream header = new DataInputStream(
+        new ByteArrayInputStream(good));
     header.skipBytes(CheckpointFormat.MAGIC.length + 4);
     String fingerprint = header.readUTF();
     Path planted = dir.resolve("epoch-000007.ckpt");
-    try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(
+    try (ObjectOutputStream out = new ObjectOutputStream(
         Files.newOutputStream(planted))) {
       out.writeInt(1);
       out.writeUTF(fingerprint);

@@ -117,7 +117,7 @@ class GateTest {
     WireSettings wire = new WireSettings(SECRET, false, 60_000, 60_000);
     List<Socket> flood = new ArrayList<>();
     try (Gate gate = echo(wire); Socket task = new Socket("127.0.0.1", gate.port())) {
-      byte[] hello = java.nio.ByteBuffer.allocate(4 + Handshake.HELLO_BYTES)
+      byte[] hello = ByteBuffer.allocate(4 + Handshake.HELLO_BYTES)
           .putInt(Handshake.HELLO_BYTES).putInt(Handshake.MAGIC).put(Handshake.PEER)
           .put((byte) 0).put(new byte[Handshake.NONCE_BYTES]).array();
       task.getOutputStream().write(hello);

@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -269,7 +270,7 @@ class HandshakeTest {
   }
 
   /** Waits (at most 30 s) for something the gate's thread does after the test's last step. */
-  static void waitFor(java.util.function.BooleanSupplier done) throws InterruptedException {
+  static void waitFor(BooleanSupplier done) throws InterruptedException {
     long until = System.nanoTime() + 30_000_000_000L;
     while (!done.getAsBoolean()) {
       assertTrue(System.nanoTime() < until, "waited 30 s");

@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 import org.apache.hadoop.io.Text;
 import org.junit.jupiter.api.Test;
 
@@ -90,8 +92,8 @@ class LibSvmParserTest {
         "NaN", "Infinity", "-Infinity", "١", "3:4", "0.1#c", "7\r"};
     String[] indices = {"1", "+2", "02", "0", "-1", "2147483647", "2147483648", "99999999999",
         "", "x", "3 ", "1.0"};
-    java.util.Random random = new java.util.Random(11);
-    List<String> lines = new java.util.ArrayList<>();
+    Random random = new Random(11);
+    List<String> lines = new ArrayList<>();
     for (String v : values) {
       for (String i : indices) {
         lines.add("1 " + i + ":" + v.replace("\\r", "\r"));

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,6 +26,7 @@ import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import scala.Tuple2;
 
 /**
  * Which lines each worker of a one-pass read gets, against Spark's own reading of the same files
@@ -91,7 +93,7 @@ class TextInputTest {
 
   /** A split as Spark reads it: its byte range and its lines' (offset, feature-1 value). */
   private record SparkSplit(long start, long end, List<long[]> lines)
-      implements java.io.Serializable {
+      implements Serializable {
   }
 
   /** The input's splits and lines as Spark's text input reads them, in partition order. */
@@ -105,7 +107,7 @@ class TextInputTest {
       FileSplit f = (FileSplit) split;
       List<long[]> found = new ArrayList<>();
       while (it.hasNext()) {
-        scala.Tuple2<LongWritable, Text> line = it.next();
+        Tuple2<LongWritable, Text> line = it.next();
         String text = line._2().toString().strip();
         if (!text.isEmpty()) {
           String one = text.split(" ")[1];

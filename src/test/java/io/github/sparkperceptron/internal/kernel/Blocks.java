@@ -2,6 +2,7 @@ package io.github.sparkperceptron.internal.kernel;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 
 /** Builds kernel blocks from dense test rows, in either storage layout. */
 final class Blocks {
@@ -40,7 +41,7 @@ final class Blocks {
 
   /** Serial training with the kernel: up to {@code epochs} epochs in the given orders. */
   static LinearState train(LearnerConfig config, TrainingBlock block, int epochs,
-      java.util.function.IntFunction<int[]> orders, List<EpochStats> statsOut) {
+      IntFunction<int[]> orders, List<EpochStats> statsOut) {
     LinearState state = LinearState.zero(config);
     for (int epoch = 1; epoch <= epochs; epoch++) {
       EpochStats stats = new EpochStats();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -193,7 +194,7 @@ class FeatureMajorKernelTest {
         int feature = mapped[i] / classMajor.weightRows();
         mapped[i] = classMajor.stateIndex(row, feature);
       }
-      java.util.Arrays.sort(mapped);
+      Arrays.sort(mapped);
       assertArrayEquals(expectedCoordinates, mapped, at + ": touched coordinates");
       if (vote) {
         assertSameTrace(expectedTrace, trace, at);

@@ -12,7 +12,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.Random;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -131,7 +133,7 @@ class LocalFeaturesTest {
     LinearState reference = randomState(rnd, config);
     // The accumulator of a round starts at zero (the round's δu), as on a worker.
     if (reference.averageAccumulator() != null) {
-      java.util.Arrays.fill(reference.averageAccumulator(), 0.0);
+      Arrays.fill(reference.averageAccumulator(), 0.0);
     }
     double[] start = reference.weights().clone();
     LocalWeights copy = new LocalWeights(config, local.localFeatures(), layoutOfCopy);
@@ -235,12 +237,12 @@ class LocalFeaturesTest {
    */
   @Test
   void refreshInAnyOrderSetsWhatTheCoordinatesOneByOneSet() {
-    java.util.Random random = new java.util.Random(3);
+    Random random = new Random(3);
     int d = 5_000;
     int[] held = random.ints(0, d).distinct().limit(700).sorted().toArray();
     LocalFeatures map = new LocalFeatures(d, held);
     for (int g = -1; g <= d; g++) {
-      int expected = java.util.Arrays.binarySearch(held, g);
+      int expected = Arrays.binarySearch(held, g);
       int start = expected >= 0 ? expected : -expected - 1;
       for (int from : new int[] {0, start / 2, start}) {
         assertEquals(expected, map.search(g, from), "g=" + g + " from " + from);
@@ -281,7 +283,7 @@ class LocalFeaturesTest {
     for (int d : new int[] {200, 5_000, 1 << 30}) {
       for (int count : new int[] {0, 1, 7, 100, 3_000}) {
         int[] indices = rnd.ints(count, 0, d).toArray();
-        java.util.TreeSet<Integer> distinct = new java.util.TreeSet<>();
+        TreeSet<Integer> distinct = new TreeSet<>();
         for (int g : indices) {
           distinct.add(g);
         }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.util.Random;
 import java.util.TreeSet;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /** The sorted-array union against a {@link TreeSet}'s, on random sets of every overlap. */
@@ -35,7 +36,7 @@ class SortedCoordinatesTest {
 
   private static int[] randomSet(Random random, int range) {
     double p = random.nextDouble();
-    return java.util.stream.IntStream.range(0, range).filter(j -> random.nextDouble() < p)
+    return IntStream.range(0, range).filter(j -> random.nextDouble() < p)
         .toArray();
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 class TrainingBlockBuilderTest {
@@ -106,7 +107,7 @@ class TrainingBlockBuilderTest {
         builder.addDense(0, 1.0, new double[] {r, 1});
       }
       org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-          () -> builder.build(bad), java.util.Arrays.toString(bad));
+          () -> builder.build(bad), Arrays.toString(bad));
     }
   }
 }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -200,7 +201,7 @@ class VisitOrderTest {
    */
   @Test
   void readingTheNextChunkAheadChangesNoResult() {
-    java.util.Random rnd = new java.util.Random(5);
+    Random rnd = new Random(5);
     for (boolean dense : new boolean[] {false, true}) {
       for (int classes : new int[] {2, 3}) {
         int d = dense ? 6 : 200;
@@ -240,7 +241,7 @@ class VisitOrderTest {
    */
   @Test
   void anEpochInSlicesEqualsTheWholeEpoch() {
-    java.util.Random rnd = new java.util.Random(8);
+    Random rnd = new Random(8);
     int d = 300;
     int n = 777;
     TrainingBlockBuilder builder = new TrainingBlockBuilder(d);

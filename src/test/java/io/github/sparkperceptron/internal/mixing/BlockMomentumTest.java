@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.sparkperceptron.internal.kernel.SortedCoordinates;
+import java.util.Arrays;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class BlockMomentumTest {
@@ -111,7 +114,7 @@ class BlockMomentumTest {
   @Test
   void theSupportsStepsEqualTheDenseOnesAndAResumedCopyContinuesThem() {
     int n = 50;
-    java.util.Random rnd = new java.util.Random(8);
+    Random rnd = new Random(8);
     for (double rho : new double[] {0.0, 0.02, 5.0}) {
       BlockMomentum dense = new BlockMomentum(n, 0.75, rho, 0.1);
       BlockMomentum sparse = null;
@@ -137,9 +140,9 @@ class BlockMomentumTest {
         assertBits(wd, ws, "look-ahead " + round);
         assertBits(ud, us, "accumulator " + round);
         for (int j = 0; j < n; j++) {
-          boolean listed = moved != null && java.util.Arrays.binarySearch(moved, j) >= 0;
+          boolean listed = moved != null && Arrays.binarySearch(moved, j) >= 0;
           if (listed) {
-            assertTrue(java.util.Arrays.binarySearch(support, j) >= 0, "moved off the support");
+            assertTrue(Arrays.binarySearch(support, j) >= 0, "moved off the support");
           } else {
             assertEquals(Double.doubleToRawLongBits(before[j]),
                 Double.doubleToRawLongBits(ws[j]), "round " + round + ": unlisted " + j);
@@ -158,7 +161,7 @@ class BlockMomentumTest {
         mix.applyTo(wd, null);
         mix.applyTo(ws, null);
         double mass = round % 7 == 6 ? 0.0 : 1.0 + rnd.nextDouble();
-        support = io.github.sparkperceptron.internal.kernel.SortedCoordinates.union(support, idx);
+        support = SortedCoordinates.union(support, idx);
         dense.afterRound(mix, mass);
         sparse.afterRound(mix, mass, support);
         assertBits(dense.velocity(), sparse.velocity(), "velocity " + round);

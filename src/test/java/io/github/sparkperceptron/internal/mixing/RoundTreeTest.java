@@ -9,6 +9,7 @@ import io.github.sparkperceptron.internal.kernel.EpochStats;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
@@ -155,7 +156,7 @@ class RoundTreeTest {
   void theTreeIsParameterMixsBinomialTree() {
     for (int workers = 1; workers <= 70; workers++) {
       int[] parentOf = new int[workers];
-      java.util.Arrays.fill(parentOf, -2);
+      Arrays.fill(parentOf, -2);
       for (int p = 0; p < workers; p++) {
         int[] children = RoundTree.children(p, workers);
         for (int k = 0; k < children.length; k++) {

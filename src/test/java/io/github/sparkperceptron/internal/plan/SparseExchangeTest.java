@@ -8,6 +8,7 @@ import io.github.sparkperceptron.ml.PerceptronClassificationModel;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
+import java.util.Arrays;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -51,7 +52,7 @@ class SparseExchangeTest {
           .setNumWorkers(frame.rdd().getNumPartitions()).fit(frame);
       double[] w = model.coefficientMatrix().toArray();
       double[] b = model.interceptVector().toArray();
-      double[] out = java.util.Arrays.copyOf(w, w.length + b.length);
+      double[] out = Arrays.copyOf(w, w.length + b.length);
       System.arraycopy(b, 0, out, w.length, b.length);
       return out;
     } finally {

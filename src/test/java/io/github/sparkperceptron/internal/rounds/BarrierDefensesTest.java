@@ -19,6 +19,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -89,7 +90,7 @@ class BarrierDefensesTest {
 
   private static double[] weights(PerceptronClassificationModel m) {
     double[] w = m.coefficients().toArray();
-    double[] out = java.util.Arrays.copyOf(w, w.length + 1);
+    double[] out = Arrays.copyOf(w, w.length + 1);
     out[w.length] = m.intercept();
     return out;
   }

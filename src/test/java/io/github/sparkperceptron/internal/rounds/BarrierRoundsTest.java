@@ -20,14 +20,19 @@ import io.github.sparkperceptron.testing.LogCapture;
 import io.github.sparkperceptron.testing.NaiveMixingSimulation;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Properties;
+import java.util.Random;
+import java.util.concurrent.TimeoutException;
 import org.apache.logging.log4j.Level;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.ml.linalg.Vectors;
+import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.scheduler.SparkListenerStageCompleted;
@@ -155,7 +160,7 @@ class BarrierRoundsTest {
   private static void stopListening(EpochJobs l) {
     try {
       spark.sparkContext().listenerBus().waitUntilEmpty();
-    } catch (java.util.concurrent.TimeoutException e) {
+    } catch (TimeoutException e) {
       throw new AssertionError("Spark's listener bus did not drain", e);
     } finally {
       spark.sparkContext().removeSparkListener(l);
@@ -280,7 +285,7 @@ class BarrierRoundsTest {
         .setMixing("momentum").setMixingRounds(4)
         .setAveraging("vote").setMaxIter(5).setTol(0.0).setSeed(8).setNumWorkers(4);
     PerceptronClassificationModel undisturbed = fit("barrier", c, frame);
-    PerceptronClassifier checkpointed = c.copy(new org.apache.spark.ml.param.ParamMap())
+    PerceptronClassifier checkpointed = c.copy(new ParamMap())
         .setCheckpointDir(tmp.resolve("ckpt").toString()).setCheckpointInterval(2);
     spark.sparkContext().setLocalProperty(Settings.TEST_INJECT_FAILURE, "from-epoch:4");
     Exception aborted;
@@ -291,7 +296,7 @@ class BarrierRoundsTest {
     }
     assertTrue(String.valueOf(aborted.getMessage()).contains("injected failure"),
         String.valueOf(aborted.getMessage()));
-    assertTrue(java.nio.file.Files.exists(tmp.resolve("ckpt").resolve("epoch-000002.ckpt")),
+    assertTrue(Files.exists(tmp.resolve("ckpt").resolve("epoch-000002.ckpt")),
         "the training to resume stopped after its checkpoint of epoch 2");
     PerceptronClassificationModel resumed = fit("barrier", checkpointed, frame);
     assertArrayEquals(weights(undisturbed), weights(resumed), 0.0);
@@ -524,13 +529,13 @@ class BarrierRoundsTest {
   @Test
   void theStageEndsWhereTheDriverStops() {
     List<TestData.Example> separable = new ArrayList<>();
-    java.util.Random random = new java.util.Random(17);
+    Random random = new Random(17);
     while (separable.size() < 400) {
       double x = random.nextDouble() * 2 - 1;
       double y = random.nextDouble() * 2 - 1;
       if (Math.abs(x + y) > 0.2) {
         separable.add(new TestData.Example(x + y > 0 ? 1.0 : 0.0,
-            org.apache.spark.ml.linalg.Vectors.dense(x, y)));
+            Vectors.dense(x, y)));
       }
     }
     Dataset<Row> points = TestData.frameInOrder(spark, separable, 4);
