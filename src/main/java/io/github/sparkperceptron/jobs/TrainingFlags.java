@@ -323,7 +323,9 @@ final class TrainingFlags {
       for (Flag f : mixin.flags()) {
         Param<?> param = mixin.defaults.getParam(f.param());
         Class<?> type = typeOf(param);
-        String help = f.helpFor(mixin.scope)
+        // picocli reads a description as a format string: a literal % (the "10% of the rows")
+        // is doubled, or --help prints a warning per % and the text unformatted.
+        String help = f.helpFor(mixin.scope).replace("%", "%%")
             + (mixin.defaults.hasDefault(param) ? " (default: ${DEFAULT-VALUE})" : "");
         OptionSpec.Builder option = OptionSpec.builder(f.name()).type(type).description(help);
         if (type == boolean.class) {

@@ -10,7 +10,10 @@ import io.github.sparkperceptron.internal.ml.EngineBridge;
 import io.github.sparkperceptron.internal.plan.StreamRefusals;
 import io.github.sparkperceptron.ml.PerceptronClassifier;
 import io.github.sparkperceptron.testing.TestData;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -218,6 +221,33 @@ class TrainingFlagsTest {
     int maxIter = help.indexOf("\n      --max-iter=N");
     assertTrue(heading < maxIter && heading < help.indexOf("\n      --workers=W"), help);
     assertEquals(maxIter, help.lastIndexOf("\n      --max-iter=N"), "listed once");
+  }
+
+  /**
+   * Every job's --help formats cleanly: picocli reads a description as a format string, and the
+   * calibration flag's "10% of the rows" once made it print four warnings above the usage.
+   */
+  @Test
+  void everyJobsHelpFormatsWithoutAPicocliWarning() {
+    PrintStream stderr = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    List<String> helps = new ArrayList<>();
+    System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    try {
+      for (Object job : new Object[] {new TrainJob(), new StreamTrainJob(), new PredictJob(),
+          new EvaluateJob(), new ExportJob(), new GenerateJob()}) {
+        helps.add(new CommandLine(job).getUsageMessage(CommandLine.Help.Ansi.OFF));
+      }
+    } finally {
+      System.setErr(stderr);
+    }
+    String warnings = captured.toString(StandardCharsets.UTF_8);
+    assertFalse(warnings.contains("picocli WARN"), warnings);
+    String train = helps.get(0).replaceAll("\\s+", " ");
+    assertTrue(train.contains("else a seeded 10% of the training rows held out"), train);
+    for (String help : helps) {
+      assertFalse(help.contains("%%") || help.contains("%n"), help);
+    }
   }
 
   /** The README's Params table names, for every param with a flag, the flag of the table. */
