@@ -9,6 +9,10 @@ import io.github.sparkperceptron.internal.calibration.ScoreSample;
 import io.github.sparkperceptron.internal.plan.TrainingPlan;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.sql.Dataset;
@@ -38,6 +42,12 @@ import org.slf4j.LoggerFactory;
  */
 final class ModelCalibration {
   private static final Logger LOG = LoggerFactory.getLogger(ModelCalibration.class);
+
+  /**
+   * The cached blocks (every worker's, at the largest worker's size) below which the fold models
+   * are fitted side by side: a few folds' copies of this much are nothing beside an executor.
+   */
+  static final long SIDE_BY_SIDE_BYTES = 32L << 20;
 
   private ModelCalibration() {
   }
@@ -116,23 +126,60 @@ final class ModelCalibration {
    */
   static Calibrator crossFitted(PerceptronClassifier estimator, TrainingInput input,
       PerceptronClassificationModel model, int k, String fallback) {
+    // The folds' fits are independent and each reproducible, so small ones run side by side,
+    // each in a driver thread of its own (as CrossValidator's parallelism runs fits): a small fit
+    // waits on the driver's scheduling far more than it computes, and one fold's stages fill the
+    // others' waits (BENCHMARKS.md, issue 31). A big fit computes, and k folds' blocks cached at
+    // once would hold k times the memory: those run one after another.
+    int sideBySide = input.workerBytes * input.numWorkers <= SIDE_BY_SIDE_BYTES ? k : 1;
+    return crossFitted(estimator, input, model, k, fallback, sideBySide);
+  }
+
+  /** {@link #crossFitted(PerceptronClassifier, TrainingInput, PerceptronClassificationModel,
+   * int, String)} with {@code sideBySide} folds fitted at a time. */
+  static Calibrator crossFitted(PerceptronClassifier estimator, TrainingInput input,
+      PerceptronClassificationModel model, int k, String fallback, int sideBySide) {
     CalibrationMethod method = estimator.calibrationValue();
     PerceptronClassifier foldEstimator = estimator.copy(ParamMap.empty()).setCalibration("none")
         .setCalibrationFolds(0).setCheckpointDir("").setEpochListener(null);
     String asked = fallback == null ? "calibrationFolds=" + k
         : "calibration=" + method.paramValue() + " cross-fitted on " + k + " folds";
-    List<ScoreSample> parts = new ArrayList<>();
-    for (int f = 0; f < k; f++) {
-      try (TrainingInput rows = input.crossFitFold(f, k, estimator.getSeed())) {
-        String lacking = lacking(rows, input, model.numClasses());
-        if (lacking != null) {
-          return refuse(asked + ": the rows outside fold " + f + " " + lacking, fallback, model);
-        }
-        LOG.info("Cross-fitting: fold model {} of {}, trained on the {} rows outside fold {},"
-            + " scores its {} rows", f + 1, k, rows.numRows(), f, rows.validationRows());
-        PerceptronClassificationModel foldModel = foldEstimator.fit(rows);
-        parts.add(BlockProbabilities.sample(rows, foldModel.predictor(), true));
+    ExecutorService threads = Executors.newFixedThreadPool(sideBySide, r -> {
+      Thread t = new Thread(r, "cross-fitting " + model.uid());
+      t.setDaemon(true);
+      return t;
+    });
+    List<Future<Object>> folds = new ArrayList<>();
+    try {
+      for (int f = 0; f < k; f++) {
+        int fold = f;
+        folds.add(threads.submit(() -> foldScores(foldEstimator, input, model, fold, k,
+            estimator.getSeed(), asked)));
       }
+    } finally {
+      threads.shutdown();
+    }
+    // Every fold ends before the first failure or refusal (in fold order, as one after another
+    // would meet it) is reported: no fold's jobs outlive the fit.
+    List<Object> results = new ArrayList<>();
+    RuntimeException failure = null;
+    for (Future<Object> fold : folds) {
+      try {
+        results.add(join(fold));
+      } catch (RuntimeException e) {
+        failure = failure == null ? e : failure;
+        results.add(null);
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+    List<ScoreSample> parts = new ArrayList<>();
+    for (Object result : results) {
+      if (result instanceof String problem) {
+        return refuse(problem, fallback, model);
+      }
+      parts.add((ScoreSample) result);
     }
     ScoreSample sample = ScoreSample.concat(model.numClasses(), parts);
     Calibrator calibrator;
@@ -144,6 +191,40 @@ final class ModelCalibration {
     LOG.info("Calibrated {} on the out-of-fold scores of {} folds ({} rows scored): {}",
         model.uid(), k, sample.size(), calibrator);
     return calibrator;
+  }
+
+  /** Fold {@code f}'s out-of-fold scores, or what its training rows lack (a String). */
+  private static Object foldScores(PerceptronClassifier foldEstimator, TrainingInput input,
+      PerceptronClassificationModel model, int f, int k, long seed, String asked) {
+    try (TrainingInput rows = input.crossFitFold(f, k, seed)) {
+      String lacking = lacking(rows, input, model.numClasses());
+      if (lacking != null) {
+        return asked + ": the rows outside fold " + f + " " + lacking;
+      }
+      LOG.info("Cross-fitting: fold model {} of {}, trained on the {} rows outside fold {},"
+          + " scores its {} rows", f + 1, k, rows.numRows(), f, rows.validationRows());
+      // A copy per fold: the folds' fits share no estimator.
+      PerceptronClassificationModel foldModel = foldEstimator.copy(ParamMap.empty()).fit(rows);
+      return BlockProbabilities.sample(rows, foldModel.predictor(), true);
+    }
+  }
+
+  /** A fold's result; its failure rethrown as it was thrown. */
+  private static Object join(Future<Object> fold) {
+    try {
+      return fold.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while cross-fitting the calibrator", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      if (e.getCause() instanceof Error error) {
+        throw error;
+      }
+      throw new IllegalStateException(e.getCause());
+    }
   }
 
   /**

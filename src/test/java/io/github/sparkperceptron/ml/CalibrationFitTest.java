@@ -7,14 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.github.sparkperceptron.internal.calibration.CalibrationMethod;
 import io.github.sparkperceptron.internal.calibration.IsotonicSteps;
 import io.github.sparkperceptron.internal.calibration.PlattScaling;
+import io.github.sparkperceptron.internal.blocks.TrainingInput;
 import io.github.sparkperceptron.internal.kernel.LinearState;
 import io.github.sparkperceptron.internal.ml.EngineBridge;
+import io.github.sparkperceptron.internal.plan.TrainingPlan;
 import io.github.sparkperceptron.testing.CalibrationHash;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.ml.param.ParamMap;
@@ -134,6 +137,35 @@ class CalibrationFitTest {
             .setValidationIndicatorCol("v").fit(data.withColumn("v", functions.lit(false))));
     assertEquals("calibrationFolds=2 and validationIndicatorCol both choose the calibration"
         + " rows; set one of them", e.getMessage());
+  }
+
+  /**
+   * Small inputs fit their fold models side by side, in driver threads of their own: the same
+   * calibrator, bit for bit, as the folds fitted one after another, binary and multiclass.
+   */
+  @Test
+  void foldsFittedSideBySideGiveTheCalibratorOfFoldsFittedOneAfterAnother() {
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(SPARK.sparkContext());
+    Object[][] cases = {{"breast_cancer", 30, 3, "sigmoid"}, {"iris", 4, 4, "isotonic"}};
+    for (Object[] c : cases) {
+      Dataset<Row> data = TestData.frame(SPARK, TestData.readLibSvm(
+          TestData.sharedData((String) c[0], "train.libsvm"), (int) c[1]), 2);
+      int k = (int) c[2];
+      PerceptronClassifier estimator = new PerceptronClassifier().setNumWorkers(2).setMaxIter(3)
+          .setSeed(11).setCalibration((String) c[3]).setCalibrationFolds(k);
+      PerceptronClassificationModel model = estimator.copy(ParamMap.empty())
+          .setCalibration("none").setCalibrationFolds(0).fit(data);
+      try (TrainingInput input = TrainingInput.prepare(data,
+          TrainingPlan.forFit(jsc, estimator.trainingConfig()))) {
+        double[] oneAfterAnother = ModelCalibration.crossFitted(estimator, input, model, k, null,
+            1).parameters();
+        double[] sideBySide = ModelCalibration.crossFitted(estimator, input, model, k, null, k)
+            .parameters();
+        assertArrayEquals(oneAfterAnother, sideBySide, 0.0, c[0] + ": the same calibrator");
+        assertArrayEquals(oneAfterAnother, estimator.fit(data).calibrator().parameters(), 0.0,
+            c[0] + ": fit's calibrator");
+      }
+    }
   }
 
   @Test
