@@ -90,7 +90,8 @@ public final class BenchmarkRunner implements Callable<Integer> {
           + " export (ONNX export and scoring, issue 23), scoring (issue 21),"
           + " rounds (issue 18), pipeline (issue 20), strangers (issue 30), calibration"
           + " (issue 33), shapes and defaults (issue 32: the defaults against 1-round mistakes"
-          + " on every dataset), large (issue 29: MLlib on --large-train)")
+          + " on every dataset), large (issue 29: MLlib on --large-train), small-fits (issues"
+          + " 31, 32: a Spark job's fixed cost, the default calibration's fits on small data)")
   List<String> sections = new ArrayList<>(List.of("mllib", "epoch", "partitions", "scale"));
 
   @Option(names = "--datasets", split = ",", paramLabel = "NAME",
@@ -430,6 +431,9 @@ public final class BenchmarkRunner implements Callable<Integer> {
       }
       if (sections.contains("calibration")) {
         new CalibrationBench(spark, report, partitions, repeats, dataDir, out).run(quick, only);
+      }
+      if (sections.contains("small-fits")) {
+        new SmallFitsBench(spark, report, repeats, dataDir).run(load());
       }
       if (sections.contains("scoring")) {
         new ScoringBench(spark, report, master, partitions, repeats).run(scoringRows,
@@ -815,6 +819,11 @@ public final class BenchmarkRunner implements Callable<Integer> {
    * and a load above the core count means the timings waited for a CPU.
    */
   private static String load() {
+    return loadText();
+  }
+
+  /** {@link #load()}, for the sections in classes of their own. */
+  static String loadText() {
     return Report.f("System load average (1 min): %.2f on %d cores.",
         java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
         Runtime.getRuntime().availableProcessors());

@@ -61,7 +61,7 @@ public final class BlockEvaluation {
     try {
       // Every chunk's ranking shares the driver's limit (ScoreRanking.DRIVER_LIMIT).
       int runs = (int) Math.min(Integer.MAX_VALUE, Math.max(1, data.chunks()));
-      List<Part> parts = data.blocks.map(p -> score(p, shipped.value(), runs)).collect();
+      List<Part> parts = PartitionJob.map(data.blocks, p -> score(p, shipped.value(), runs));
       double[][] confusion = new double[k][k];
       long rows = 0;
       int maxLabel = -1;
@@ -192,8 +192,8 @@ public final class BlockEvaluation {
   public static double accuracy(TrainingInput data, Predictor predictor) {
     Broadcast<Predictor> shipped = data.sparkContext().broadcast(predictor);
     try {
-      List<double[]> sums = data.blocks.map(p -> weightedAccuracy(p.trainingChunks(),
-          shipped.value())).collect();
+      List<double[]> sums = PartitionJob.map(data.blocks, p -> weightedAccuracy(
+          p.trainingChunks(), shipped.value()));
       double correct = 0;
       double total = 0;
       for (double[] s : sums) {

@@ -46,8 +46,8 @@ public final class BlockProbabilities {
     int numClasses = predictor.numClasses();
     Broadcast<Predictor> shipped = data.sparkContext().broadcast(predictor);
     try {
-      List<ScoreSample> parts = data.blocks.map(p -> scores(validationRows
-          ? p.validationChunks() : p.trainingChunks(), shipped.value(), stride)).collect();
+      List<ScoreSample> parts = PartitionJob.map(data.blocks, p -> scores(validationRows
+          ? p.validationChunks() : p.trainingChunks(), shipped.value(), stride));
       return ScoreSample.concat(numClasses, parts);
     } finally {
       shipped.unpersist(false);
@@ -103,8 +103,8 @@ public final class BlockProbabilities {
     Broadcast<Predictor> shippedModel = data.sparkContext().broadcast(predictor);
     Broadcast<Calibrator> shippedCalibrator = data.sparkContext().broadcast(calibrator);
     try {
-      List<ProbabilityMetrics> parts = data.blocks.map(p -> measure(p.trainingChunks(),
-          shippedModel.value(), shippedCalibrator.value())).collect();
+      List<ProbabilityMetrics> parts = PartitionJob.map(data.blocks, p -> measure(
+          p.trainingChunks(), shippedModel.value(), shippedCalibrator.value()));
       ProbabilityMetrics all = new ProbabilityMetrics(k);
       for (ProbabilityMetrics part : parts) {
         all.merge(part);

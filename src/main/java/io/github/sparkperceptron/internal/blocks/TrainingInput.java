@@ -229,7 +229,7 @@ public final class TrainingInput implements AutoCloseable {
     converted.setName(source.name);
     converted.persist(StorageLevel.MEMORY_AND_DISK());
     try {
-      List<WorkerBlocks> parts = JavaRDD.fromRDD(converted, WorkerBlocksRdd.TAG).collect();
+      List<WorkerBlocks> parts = PartitionJob.collect(converted, (worker, blocks) -> blocks);
       TrainingInput input = conversion.validate(converted, parts, false);
       input.source = source;
       return input;

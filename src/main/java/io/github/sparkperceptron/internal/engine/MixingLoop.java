@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.internal.engine;
 
+import io.github.sparkperceptron.internal.blocks.PartitionJob;
 import io.github.sparkperceptron.StopReason;
 import io.github.sparkperceptron.internal.blocks.BlockEvaluation;
 import io.github.sparkperceptron.internal.blocks.TrainingInput;
@@ -340,8 +341,8 @@ public final class MixingLoop {
             state.modelWeights());
     Broadcast<Predictor> broadcast = jsc.broadcast(predictor);
     try {
-      List<double[]> sums = input.blocks.map(part -> BlockEvaluation.weightedAccuracy(
-          part.validationChunks(), broadcast.value())).collect();
+      List<double[]> sums = PartitionJob.map(input.blocks, part ->
+          BlockEvaluation.weightedAccuracy(part.validationChunks(), broadcast.value()));
       double correct = 0;
       double total = 0;
       for (double[] s : sums) {

@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.internal.engine;
 
+import io.github.sparkperceptron.internal.blocks.PartitionJob;
 import io.github.sparkperceptron.StopReason;
 import io.github.sparkperceptron.internal.blocks.TrainingInput;
 import io.github.sparkperceptron.internal.blocks.WorkerBlocks;
@@ -24,7 +25,6 @@ import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
-import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.function.Function2;
 import org.apache.spark.broadcast.Broadcast;
 
@@ -55,10 +55,10 @@ final class OneShotMixing {
     boolean exact = input.numWorkers == 1;
     WorkerResult mixed;
     try {
-      JavaRDD<WorkerResult> results = input.blocks.mapPartitionsWithIndex(
-          aloneTask(broadcast, learner, settings, totalWeight, exact, startVector), true);
-      mixed = results.treeAggregate(new ParameterMix(input.numWorkers), ParameterMix::add,
-          ParameterMix::merge, settings.aggregationDepth).result();
+      mixed = PartitionJob.aggregate(input.blocks.rdd(),
+          aloneTask(broadcast, learner, settings, totalWeight, exact, startVector),
+          new ParameterMix(input.numWorkers), ParameterMix::add, ParameterMix::merge,
+          settings.aggregationDepth).result();
     } finally {
       broadcast.destroy();
     }

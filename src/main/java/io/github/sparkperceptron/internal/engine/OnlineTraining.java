@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.internal.engine;
 
+import io.github.sparkperceptron.internal.blocks.PartitionJob;
 import io.github.sparkperceptron.StopReason;
 import io.github.sparkperceptron.internal.blocks.BatchInput;
 import io.github.sparkperceptron.internal.blocks.Conversion;
@@ -328,11 +329,10 @@ public final class OnlineTraining implements AutoCloseable {
         startClock, config.threshold);
     MicroBatchTask.Result result;
     try {
-      result = JavaRDD.fromRDD(prepared, WorkerBlocksRdd.TAG).mapPartitionsWithIndex(
-          MicroBatchTask.scoreAndTrain(workers, model, learner, settings,
-              MemoryPlan.idleCopyBytes(learner, workers, jsc.sc())), true)
-          .treeAggregate(new MicroBatchTask.Result(workers), MicroBatchTask.Result::merge,
-              MicroBatchTask.Result::merge, config.aggregationDepth);
+      result = PartitionJob.aggregate(prepared, MicroBatchTask.scoreAndTrain(workers, model,
+          learner, settings, MemoryPlan.idleCopyBytes(learner, workers, jsc.sc())),
+          new MicroBatchTask.Result(workers), MicroBatchTask.Result::merge,
+          MicroBatchTask.Result::merge, config.aggregationDepth);
     } finally {
       // The batch's chunks served the one job that converted, scored and learnt them.
       conversion.release();
@@ -387,10 +387,9 @@ public final class OnlineTraining implements AutoCloseable {
       jsc.setJobDescription(known ? "perceptron micro-batch: convert and score"
           : "perceptron micro-batch: convert");
       MicroBatchTask task = known ? scoring(workers) : MicroBatchTask.factsOnly(workers);
-      MicroBatchTask.Result result = JavaRDD.fromRDD(prepared, WorkerBlocksRdd.TAG)
-          .mapPartitionsWithIndex(task, true)
-          .treeAggregate(new MicroBatchTask.Result(workers), MicroBatchTask.Result::merge,
-              MicroBatchTask.Result::merge, config.aggregationDepth);
+      MicroBatchTask.Result result = PartitionJob.aggregate(prepared, task,
+          new MicroBatchTask.Result(workers), MicroBatchTask.Result::merge,
+          MicroBatchTask.Result::merge, config.aggregationDepth);
       int jobs = 1;
       input = conversion.validate(prepared, factsOf(result), true);
       JavaRDD<WorkerBlocks> blocks = input.blocks;
@@ -408,9 +407,9 @@ public final class OnlineTraining implements AutoCloseable {
         establish(batchConfig.initialState(learner));
         wholeStateChanged = true;
         jsc.setJobDescription("perceptron micro-batch: score");
-        correct = blocks.mapPartitionsWithIndex(scoring(workers), true)
-            .treeAggregate(new MicroBatchTask.Result(workers), MicroBatchTask.Result::merge,
-                MicroBatchTask.Result::merge, config.aggregationDepth).prequentialCorrect;
+        correct = PartitionJob.aggregate(blocks.rdd(), scoring(workers),
+            new MicroBatchTask.Result(workers), MicroBatchTask.Result::merge,
+            MicroBatchTask.Result::merge, config.aggregationDepth).prequentialCorrect;
         jobs++;
       }
       boolean fresh = onScored.freshModel(input.numRows, correct);

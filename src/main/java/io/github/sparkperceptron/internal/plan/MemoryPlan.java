@@ -356,7 +356,7 @@ public final class MemoryPlan {
    * (RDD.treeAggregate): scale = max(⌈P^(1/depth)⌉, 2), and while P &gt; scale + ⌈P/scale⌉ a
    * level divides P by scale.
    */
-  static int treeAggregatePartials(int partitions, int depth) {
+  public static int treeAggregatePartials(int partitions, int depth) {
     int n = partitions;
     int scale = Math.max((int) Math.ceil(Math.pow(n, 1.0 / depth)), 2);
     while (n > scale + Math.ceil((double) n / scale)) {

@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.internal.rounds;
 
+import io.github.sparkperceptron.internal.blocks.PartitionJob;
 import io.github.sparkperceptron.internal.blocks.WorkerBlocks;
 import io.github.sparkperceptron.internal.exchange.WeightsRef;
 import io.github.sparkperceptron.internal.kernel.SortedCoordinates;
@@ -9,7 +10,6 @@ import io.github.sparkperceptron.internal.plan.MixingSettings;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.Locale;
-import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.function.Function2;
 
 /**
@@ -45,9 +45,9 @@ public final class JobPerRound implements EpochRounds {
     WeightsRef weights = driver.shipper.ship(driver.progress.state.weights());
     RoundTask task = new RoundTask(driver.workerSpec, weights, epoch, round, startVector,
         startClock, roundEnd);
-    JavaRDD<WorkerResult> results = driver.input.blocks.mapPartitionsWithIndex(task, true);
-    return results.treeAggregate(new ParameterMix(driver.input.numWorkers), ParameterMix::add,
-        ParameterMix::merge, settings.aggregationDepth).result();
+    return PartitionJob.aggregate(driver.input.blocks.rdd(), task,
+        new ParameterMix(driver.input.numWorkers), ParameterMix::add, ParameterMix::merge,
+        settings.aggregationDepth).result();
   }
 
   /** The task body of one mixing round: the worker's round from the shipped weights. */
