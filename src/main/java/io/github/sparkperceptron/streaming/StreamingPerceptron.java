@@ -1,9 +1,7 @@
 package io.github.sparkperceptron.streaming;
 
 import io.github.sparkperceptron.internal.blocks.BatchInput;
-import io.github.sparkperceptron.internal.drift.DriftDetector;
 import io.github.sparkperceptron.internal.drift.DriftDetectors;
-import io.github.sparkperceptron.internal.engine.OnlineTraining.BatchOutcome;
 import io.github.sparkperceptron.internal.engine.OnlineTraining;
 import io.github.sparkperceptron.internal.ml.EngineBridge;
 import io.github.sparkperceptron.internal.plan.Settings;
@@ -20,7 +18,6 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.VoidFunction2;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.sql.Dataset;
@@ -140,14 +137,11 @@ public final class StreamingPerceptron {
   private String onDrift = "report";
   private final List<BatchListener> listeners = new CopyOnWriteArrayList<>();
 
-  private LearnerStateStore store;
-  private boolean loaded;
+  /** The loaded learner, or null until prepare (and after a failed batch or release). */
+  private StreamLearner learner;
   private volatile LearnerState current;
   /** The stream's training: its learner and executors' copies, for the stream's life. */
-  private OnlineTraining engine;
-  private DriftDetector detector;
   private ModelPublisher publisher;
-  private String configuration;
   private SparkSession spark;
   private StreamingQuery query;
 
@@ -411,41 +405,27 @@ public final class StreamingPerceptron {
     }
     requireStreamable();
     this.spark = session;
-    if (loaded) {
+    if (learner != null) {
       return;
     }
-    configuration = configuration();
-    store = new LearnerStateStore(session.sparkContext().hadoopConfiguration(),
-        new Path(checkpointLocation, LEARNER_DIR).toString());
-    LearnerState saved = store.latest();
-    if (saved != null) {
-      String difference = StreamConfiguration.difference(
-          StreamConfiguration.upgraded(saved.configuration, configuration), configuration);
-      if (difference != null) {
-        throw new IllegalArgumentException("The checkpoint location '" + checkpointLocation
-            + "' holds the learner state of another training: " + difference + ". Resume with"
-            + " the same settings, or use a new checkpoint location to start another training");
+    StreamLearner loaded = StreamLearner.load(session, this);
+    try {
+      if (modelPath != null && publisher == null) {
+        ModelPublisher.recover(session, modelPath);
+        long published = loaded.store.publishedBatch(modelPath);
+        if (published >= 0 && !exists(new Path(modelPath))) {
+          published = -1;
+        }
+        publisher = new ModelPublisher(session, modelPath, loaded.store, published,
+            publishInterval);
       }
-      LOG.info("Resuming the stream's learner from {} ({})", store.location(),
-          saved.progress);
+    } catch (RuntimeException e) {
+      // Not loaded: the next call reads the state again.
+      loaded.close();
+      throw e;
     }
-    if (modelPath != null && publisher == null) {
-      ModelPublisher.recover(session, modelPath);
-      long published = store.publishedBatch(modelPath);
-      if (published >= 0 && !exists(new Path(modelPath))) {
-        published = -1;
-      }
-      publisher = new ModelPublisher(session, modelPath, store, published, publishInterval);
-    }
-    current = saved;
-    engine = new OnlineTraining(JavaSparkContext.fromSparkContext(session.sparkContext()),
-        EngineBridge.config(params), epochsPerBatch,
-        !driftDetector.equals(DriftDetectors.NONE) && onDrift.equals("reset"), numClasses,
-        saved == null ? null : new OnlineTraining.Saved(saved.progress.numClasses(),
-            saved.progress.numFeatures(), saved.state, saved.momentum));
-    detector = saved != null && saved.drift != null ? DriftDetectors.decode(saved.drift)
-        : DriftDetectors.create(driftDetector);
-    loaded = true;
+    current = loaded.saved;
+    learner = loaded;
   }
 
   /** Applies one micro-batch: what {@link #start}'s {@code foreachBatch} calls. */
@@ -474,37 +454,27 @@ public final class StreamingPerceptron {
     String queryId = session.sparkContext().getLocalProperty(QUERY_ID_PROPERTY);
     LearnerState before = current;
     if (before != null) {
-      before.requireWrittenBy(queryId, store.location());
+      before.requireWrittenBy(queryId, learner.store.location());
       if (batchId <= before.progress.lastBatchId()) {
         LOG.info("Batch {} was applied already (the learner state is at batch {}): Spark replays"
             + " it after a restart; skipping it", batchId, before.progress.lastBatchId());
         return;
       }
     }
-    boolean[] drift = {false};
-    BatchOutcome outcome;
-    LearnerState after;
+    StreamLearner.Learnt learnt;
     try {
-      outcome = engine.trainBatch(batch.get(), batchId, (rows, correct) -> {
-        drift[0] = detector != null && detector.addBatch(rows, rows - correct) > 0;
-        return drift[0] && onDrift.equals("reset");
-      });
-      if (outcome == null) {
-        LOG.info("Batch {} holds no rows; nothing to learn", batchId);
-        return;
-      }
-      after = new LearnerState(configuration, queryId == null ? "" : queryId,
-          StreamingProgress.after(before == null ? null : before.progress, batchId, outcome,
-              drift[0], engine.numClasses(), engine.numFeatures()),
-          engine.state(), engine.momentum(), detector == null ? null : detector.encode());
-      store.save(after, engine.writtenSinceSave());
-      engine.markSaved();
+      learnt = learner.learn(before, batchId, batch, queryId);
     } catch (RuntimeException e) {
       // The learner, its detector and its executors' copies may be part-way through the batch:
       // the next batch starts again from the saved state.
       discard();
       throw e;
     }
+    if (learnt == null) {
+      LOG.info("Batch {} holds no rows; nothing to learn", batchId);
+      return;
+    }
+    LearnerState after = learnt.state();
     current = after;
     if (before == null) {
       LOG.info("The stream's model has {} classes and {} features", after.progress.numClasses(),
@@ -514,8 +484,8 @@ public final class StreamingPerceptron {
     if (publish) {
       publish(after);
     }
-    BatchReport report = new BatchReport(batchId, outcome, (System.nanoTime() - started) / 1e9,
-        publish, drift[0], after.progress);
+    BatchReport report = new BatchReport(batchId, learnt.outcome(),
+        (System.nanoTime() - started) / 1e9, publish, learnt.drift(), after.progress);
     LOG.info("{}", report);
     for (BatchListener listener : listeners) {
       listener.onBatch(report);
@@ -525,12 +495,10 @@ public final class StreamingPerceptron {
 
   /** Forgets the learner in memory: the next batch loads it from the saved state again. */
   private void discard() {
-    if (engine != null) {
-      engine.close();
-      engine = null;
+    if (learner != null) {
+      learner.close();
+      learner = null;
     }
-    detector = null;
-    loaded = false;
   }
 
   /**
@@ -619,11 +587,7 @@ public final class StreamingPerceptron {
       publisher.close();
       publisher = null;
     }
-    if (engine != null) {
-      engine.close();
-      engine = null;
-    }
-    loaded = false;
+    discard();
   }
 
   /**
