@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.github.sparkperceptron.internal.blocks.TrainingInput;
 import io.github.sparkperceptron.internal.calibration.CalibrationMethod;
 import io.github.sparkperceptron.internal.calibration.IsotonicSteps;
 import io.github.sparkperceptron.internal.calibration.PlattScaling;
-import io.github.sparkperceptron.internal.blocks.TrainingInput;
 import io.github.sparkperceptron.internal.kernel.LinearState;
 import io.github.sparkperceptron.internal.ml.EngineBridge;
 import io.github.sparkperceptron.internal.plan.TrainingPlan;

@@ -8,12 +8,12 @@ import java.util.Iterator;
 import java.util.List;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.api.java.function.Function;
 import org.apache.spark.api.java.function.Function2;
+import org.apache.spark.api.java.function.Function;
 import org.apache.spark.rdd.RDD;
 import scala.jdk.javaapi.CollectionConverters;
-import scala.reflect.ClassTag;
 import scala.reflect.ClassTag$;
+import scala.reflect.ClassTag;
 import scala.runtime.AbstractFunction2;
 
 /**

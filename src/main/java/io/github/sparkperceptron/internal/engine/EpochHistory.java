@@ -2,9 +2,9 @@ package io.github.sparkperceptron.internal.engine;
 
 import io.github.sparkperceptron.internal.kernel.EpochStats;
 import io.github.sparkperceptron.internal.rounds.TrainingProgress;
+import io.github.sparkperceptron.internal.store.StateFile.Unreadable;
 import io.github.sparkperceptron.internal.store.StateFile;
 import io.github.sparkperceptron.internal.store.StateReader;
-import io.github.sparkperceptron.internal.store.StateFile.Unreadable;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.ArrayList;

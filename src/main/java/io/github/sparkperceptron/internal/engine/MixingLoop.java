@@ -1,8 +1,8 @@
 package io.github.sparkperceptron.internal.engine;
 
-import io.github.sparkperceptron.internal.blocks.PartitionJob;
 import io.github.sparkperceptron.StopReason;
 import io.github.sparkperceptron.internal.blocks.BlockEvaluation;
+import io.github.sparkperceptron.internal.blocks.PartitionJob;
 import io.github.sparkperceptron.internal.blocks.TrainingInput;
 import io.github.sparkperceptron.internal.exchange.WeightShipper;
 import io.github.sparkperceptron.internal.kernel.Averaging;

@@ -1,9 +1,9 @@
 package io.github.sparkperceptron.internal.engine;
 
 import io.github.sparkperceptron.internal.mixing.BlockMomentum;
+import io.github.sparkperceptron.internal.store.StateFile.Unreadable;
 import io.github.sparkperceptron.internal.store.StateFile;
 import io.github.sparkperceptron.internal.store.StateReader;
-import io.github.sparkperceptron.internal.store.StateFile.Unreadable;
 import java.io.IOException;
 
 /**

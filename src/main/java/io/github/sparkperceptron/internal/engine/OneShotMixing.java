@@ -1,7 +1,7 @@
 package io.github.sparkperceptron.internal.engine;
 
-import io.github.sparkperceptron.internal.blocks.PartitionJob;
 import io.github.sparkperceptron.StopReason;
+import io.github.sparkperceptron.internal.blocks.PartitionJob;
 import io.github.sparkperceptron.internal.blocks.TrainingInput;
 import io.github.sparkperceptron.internal.blocks.WorkerBlocks;
 import io.github.sparkperceptron.internal.blocks.WorkerEpoch;

@@ -1,9 +1,9 @@
 package io.github.sparkperceptron.internal.engine;
 
-import io.github.sparkperceptron.internal.blocks.PartitionJob;
 import io.github.sparkperceptron.StopReason;
 import io.github.sparkperceptron.internal.blocks.BatchInput;
 import io.github.sparkperceptron.internal.blocks.Conversion;
+import io.github.sparkperceptron.internal.blocks.PartitionJob;
 import io.github.sparkperceptron.internal.blocks.TrainingInput;
 import io.github.sparkperceptron.internal.blocks.WorkerBlocks;
 import io.github.sparkperceptron.internal.blocks.WorkerBlocksRdd;
