@@ -13,6 +13,7 @@
  * Spark. {@link io.github.sparkperceptron.internal.blocks.TrainingInput} is one fit's cached data;
  * {@link io.github.sparkperceptron.internal.blocks.BlockEvaluation} and
  * {@link io.github.sparkperceptron.internal.blocks.BlockProbabilities} score a model over the
- * chunks in one pass each.
+ * chunks in one pass each; {@link io.github.sparkperceptron.internal.blocks.PartitionJob} is how
+ * the engine runs a job over the blocks (one {@code runJob}, without Spark's closure cleaning).
  */
 package io.github.sparkperceptron.internal.blocks;
