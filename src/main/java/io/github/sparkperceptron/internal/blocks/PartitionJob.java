@@ -24,10 +24,11 @@ import scala.runtime.AbstractFunction2;
  *
  * <p>Why: each of Spark's RDD methods wraps its argument in a Scala closure of its own, and
  * Spark's closure cleaner reads and parses the bytecode of that closure's class (RDD's: 186 kB)
- * on every call, several times per job. On a small training that was a quarter of the driver's
- * CPU time, and it doubles a small job's latency (BENCHMARKS.md, issue 31: 9 ms against 3-4 ms
- * a job, warm, {@code local[2]}); a training runs such a job per mixing round, a stream per
- * micro-batch. A function object that is not a closure is passed by as it is, so a job costs
+ * on every call, several times per job. In small trainings (the fast tests' slowest classes) it
+ * took a quarter of the sampled CPU time, and it doubles a small job's latency (about 12 ms
+ * against 6 ms a job over 2 cached partitions, warm, {@code local[2]}: {@code submit/bench
+ * --sections small-fits}, BENCHMARKS.md, issue 31); a training runs such a job per mixing round
+ * when rounds run as jobs, a stream per micro-batch. A function object that is not a closure is passed by as it is, so a job costs
  * what its tasks cost. The task must be serializable, as every task is; a task that is not is
  * reported by Spark's scheduler when it ships the tasks.
  */
