@@ -25,6 +25,7 @@ import org.slf4j.LoggerFactory;
  * the next batch loads a new one from the saved state.
  */
 final class StreamLearner {
+  /** The stream's logger: users configure the stream's log lines under its public class. */
   private static final Logger LOG = LoggerFactory.getLogger(StreamingPerceptron.class);
 
   final LearnerStateStore store;
