@@ -149,7 +149,7 @@ final class ModelCalibration {
       t.setDaemon(true);
       return t;
     });
-    List<Future<Object>> folds = new ArrayList<>();
+    List<Future<FoldScores>> folds = new ArrayList<>();
     try {
       for (int f = 0; f < k; f++) {
         int fold = f;
@@ -161,25 +161,24 @@ final class ModelCalibration {
     }
     // Every fold ends before the first failure or refusal (in fold order, as one after another
     // would meet it) is reported: no fold's jobs outlive the fit.
-    List<Object> results = new ArrayList<>();
+    List<FoldScores> results = new ArrayList<>();
     RuntimeException failure = null;
-    for (Future<Object> fold : folds) {
+    for (Future<FoldScores> fold : folds) {
       try {
         results.add(join(fold));
       } catch (RuntimeException e) {
         failure = failure == null ? e : failure;
-        results.add(null);
       }
     }
     if (failure != null) {
       throw failure;
     }
     List<ScoreSample> parts = new ArrayList<>();
-    for (Object result : results) {
-      if (result instanceof String problem) {
-        return refuse(problem, fallback, model);
+    for (FoldScores result : results) {
+      if (result.lacking() != null) {
+        return refuse(result.lacking(), fallback, model);
       }
-      parts.add((ScoreSample) result);
+      parts.add(result.scores());
     }
     ScoreSample sample = ScoreSample.concat(model.numClasses(), parts);
     Calibrator calibrator;
@@ -193,24 +192,28 @@ final class ModelCalibration {
     return calibrator;
   }
 
-  /** Fold {@code f}'s out-of-fold scores, or what its training rows lack (a String). */
-  private static Object foldScores(PerceptronClassifier foldEstimator, TrainingInput input,
+  /** A fold's out-of-fold scores, or (scores null) what its training rows lack. */
+  private record FoldScores(ScoreSample scores, String lacking) {
+  }
+
+  /** Fold {@code f}'s out-of-fold scores, or what its training rows lack. */
+  private static FoldScores foldScores(PerceptronClassifier foldEstimator, TrainingInput input,
       PerceptronClassificationModel model, int f, int k, long seed, String asked) {
     try (TrainingInput rows = input.crossFitFold(f, k, seed)) {
       String lacking = lacking(rows, input, model.numClasses());
       if (lacking != null) {
-        return asked + ": the rows outside fold " + f + " " + lacking;
+        return new FoldScores(null, asked + ": the rows outside fold " + f + " " + lacking);
       }
       LOG.info("Cross-fitting: fold model {} of {}, trained on the {} rows outside fold {},"
           + " scores its {} rows", f + 1, k, rows.numRows(), f, rows.validationRows());
       // A copy per fold: the folds' fits share no estimator.
       PerceptronClassificationModel foldModel = foldEstimator.copy(ParamMap.empty()).fit(rows);
-      return BlockProbabilities.sample(rows, foldModel.predictor(), true);
+      return new FoldScores(BlockProbabilities.sample(rows, foldModel.predictor(), true), null);
     }
   }
 
   /** A fold's result; its failure rethrown as it was thrown. */
-  private static Object join(Future<Object> fold) {
+  private static FoldScores join(Future<FoldScores> fold) {
     try {
       return fold.get();
     } catch (InterruptedException e) {
