@@ -102,18 +102,23 @@ sp_log4j_config() {
 }
 
 
-# The job JVM's class path: the jars first, conf/ (resources only) last. Class-data sharing refuses
-# an archive when a non-empty directory precedes a jar it loaded classes from; none of conf/'s files
-# has a namesake in a jar, so nothing changes for them.
+# The job JVM's class path: the jars first, conf/ (resources only: core-site.xml and the like)
+# last. The class-data archive is written with the jars alone (sp_cds_jars), and a JVM maps an
+# archive whose class path is a prefix of its own, so one archive serves every conf directory.
 sp_job_classpath() {
-  echo "$(cat "$SP_CLASSPATH_FILE"):$SP_CONF_DIR"
+  echo "$(sp_cds_jars):$SP_CONF_DIR"
 }
 
-# sp_cds_archive: the jobs' class-data archive for this class path and job jar (their names, the
+# The jars of the job JVM's class path: what the class-data archive is written with.
+sp_cds_jars() {
+  cat "$SP_CLASSPATH_FILE"
+}
+
+# sp_cds_archive: the jobs' class-data archive for these jars and this job jar (their names, the
 # jar's size and time: a rebuilt jar or another dependency list gives another name).
 sp_cds_archive() {
   local key
-  key=$( { sp_job_classpath; stat -c '%n %s %Y' "$SP_JAR"; } | cksum | cut -d' ' -f1)
+  key=$( { sp_cds_jars; stat -c '%n %s %Y' "$SP_JAR"; } | cksum | cut -d' ' -f1)
   echo "$SP_ROOT/target/cds/jobs-$key.jsa"
 }
 
@@ -152,7 +157,7 @@ sp_cds_dump() {
   done < <(sp_java_options)
   if SPARK_LOCAL_IP=127.0.0.1 java "${java_opts[@]}" -Xmx2g -Xshare:auto \
       "-XX:ArchiveClassesAtExit=$scratch/jobs.jsa" '-Xlog:cds*=off' \
-      "-Dlog4j2.configurationFile=file:$(sp_log4j_config)" -cp "$(sp_job_classpath)" \
+      "-Dlog4j2.configurationFile=file:$(sp_log4j_config)" -cp "$(sp_cds_jars)" \
       org.apache.spark.deploy.SparkSubmit --master 'local[2]' \
       --class io.github.sparkperceptron.jobs.TrainJob "$SP_JAR" \
       --train "$SP_ROOT/data-samples/breast_cancer/train.libsvm" \

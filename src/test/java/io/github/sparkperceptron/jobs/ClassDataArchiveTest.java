@@ -116,9 +116,14 @@ class ClassDataArchiveTest {
     assertTrue(Files.size(archive) > 10L << 20, "an archive of Spark's classes is tens of MB");
     assertEquals(new TreeSet<>(List.of(archive.getFileName().toString(), "dump.log")),
         names(cds), "the earlier jar's archive and mark are gone, no lock is left");
+    // Written with the jars alone, mapped by a JVM whose class path adds the conf directory.
     String loadedWith = Files.readString(tmp.resolve("with/classes.log"));
     assertTrue(sparkContextLine(loadedWith).contains("shared objects file"),
         sparkContextLine(loadedWith));
+    // So another conf directory maps the same archive instead of writing one of its own.
+    Path otherConf = Files.createDirectories(tmp.resolve("other-conf"));
+    assertEquals(archive, archive(Map.of("SP_CDS", "1", "SPARK_PERCEPTRON_CONF_DIR",
+        otherConf.toString())));
 
     JsonNode without = withoutRun.get();
     String loadedWithout = Files.readString(tmp.resolve("without/classes.log"));
