@@ -211,11 +211,13 @@ public final class TextInput implements Serializable {
    * problem, and reports what the checks need. Runs in a task; never throws for bad input.
    */
   public SplitReport read(int worker, RowSink sink) {
-    Configuration hadoop = hadoop();
     LineReader reader = format == Format.CSV ? new CsvLines(sink) : new LibSvmLines(sink);
+    // One context for all the worker's ranges: making one copies the whole Hadoop configuration,
+    // which costs more than reading a small file (a directory of a thousand small files).
+    TaskAttemptContext context = new TaskAttemptContextImpl(hadoop(), new TaskAttemptID());
     SplitReport total = new SplitReport();
     for (TextSplits.Range range : ranges[worker]) {
-      total.add(reader.read(hadoop, range));
+      total.add(reader.read(context, range));
     }
     total.incomplete = !reader.sending;
     return total;
@@ -258,12 +260,11 @@ public final class TextInput implements Serializable {
     }
 
     /** Reads one range; stops at its first bad line (the next range is read all the same). */
-    SplitReport read(Configuration hadoop, TextSplits.Range range) {
+    SplitReport read(TaskAttemptContext context, TextSplits.Range range) {
       report = new SplitReport();
       file = range.file;
       FileSplit split = new FileSplit(new Path(range.file), range.start, range.length,
           (String[]) null);
-      TaskAttemptContext context = new TaskAttemptContextImpl(hadoop, new TaskAttemptID());
       long next = range.start;
       long row = 0;
       try (RecordReader<LongWritable, Text> lines = new TextInputFormat()

@@ -54,7 +54,8 @@ final class TextSplits {
   static List<FileSplit> splits(Configuration conf, String path,
       boolean ignoreEmpty) {
     try {
-      Job job = Job.getInstance(new Configuration(conf));
+      // A copy of conf, which setInputPaths changes (Job.getInstance copies it).
+      Job job = Job.getInstance(conf);
       FileInputFormat.setInputPaths(job, path);
       List<FileSplit> out = new ArrayList<>();
       for (InputSplit s : new TextInputFormat().getSplits(job)) {
