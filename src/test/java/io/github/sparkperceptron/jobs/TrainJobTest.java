@@ -271,4 +271,38 @@ class TrainJobTest {
     assertEquals(Json.MAPPER.readTree(metrics.toFile()).get("test").get("accuracy").asDouble(),
         epochs.get(5).get("testAccuracy").asDouble(), 1e-12);
   }
+
+  /**
+   * The training data's evaluation covers every row of --train, the 10% the default holds out
+   * to calibrate on included (pendigits holds enough of each class for it), as the evaluate job
+   * scores the same file through a DataFrame: the same rows, the same counts, the same metrics
+   * (the probability metrics sum the same terms in another order: a few ulps).
+   */
+  @Test
+  void theTrainingEvaluationIsTheEvaluateJobsOnTheSameFile() throws IOException {
+    String pendigits = TestData.sharedData("pendigits", "train.libsvm").toString();
+    Path model = tmp.resolve("pendigits-model");
+    Path trained = tmp.resolve("train.json");
+    Path evaluated = tmp.resolve("evaluate.json");
+    JobRun train = JobRun.of(new TrainJob(), "--train", pendigits, "--model", model.toString(),
+        "--max-iter", "3", "--metrics", trained.toString());
+    assertEquals(0, train.exitCode, train.toString());
+    JobRun evaluate = JobRun.of(new EvaluateJob(), "--model", model.toString(), "--input",
+        pendigits, "--metrics", evaluated.toString());
+    assertEquals(0, evaluate.exitCode, evaluate.toString());
+
+    JsonNode trainMetrics = Json.MAPPER.readTree(trained.toFile());
+    long trainedOn = trainMetrics.get("epochs").get(0).get("examples").asLong();
+    assertTrue(trainedOn < 7494 * 0.95, "a share was held out of training: " + trainedOn);
+    JsonNode ofTraining = trainMetrics.get("train");
+    JsonNode ofFile = Json.MAPPER.readTree(evaluated.toFile());
+    assertEquals(7494, ofTraining.get("rows").asLong(), "every row of the file");
+    assertEquals(ofFile.get("rows").asLong(), ofTraining.get("rows").asLong());
+    assertEquals(ofFile.get("confusionMatrix"), ofTraining.get("confusionMatrix"));
+    assertEquals(ofFile.get("accuracy").asDouble(), ofTraining.get("accuracy").asDouble(), 0.0);
+    for (String metric : new String[] {"logLoss", "brier", "expectedCalibrationError"}) {
+      assertEquals(ofFile.get(metric).asDouble(), ofTraining.get(metric).asDouble(), 1e-12,
+          metric);
+    }
+  }
 }

@@ -13,7 +13,7 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.broadcast.Broadcast;
 
 /**
- * A model's predictions on cached blocks ({@link TrainingInput}: the training rows, or data read
+ * A model's predictions on cached blocks ({@link TrainingInput}: the rows as read, or data read
  * only to be scored), every metric from one pass over them: each worker scores its rows once
  * (the predictor shipped in one broadcast), counts its confusion matrix and, for a binary model,
  * ranks its scores ({@link ScoreRanking}), so that accuracy, per-class precision, recall and F1
@@ -50,7 +50,8 @@ public final class BlockEvaluation {
   }
 
   /**
-   * Scores the training rows of {@code data}'s blocks (validation rows left out).
+   * Scores the rows of {@code data}'s blocks as read: the training rows and the rows held out to
+   * calibrate on ({@link TrainingInput#evaluatesHeldOutRows}), validation rows left out.
    *
    * @param labelCol the label's name, for the message about a class the model lacks
    * @throws IllegalArgumentException when a row's class is not one of the predictor's
@@ -61,7 +62,9 @@ public final class BlockEvaluation {
     try {
       // Every chunk's ranking shares the driver's limit (ScoreRanking.DRIVER_LIMIT).
       int runs = (int) Math.min(Integer.MAX_VALUE, Math.max(1, data.chunks()));
-      List<Part> parts = PartitionJob.map(data.blocks, p -> score(p, shipped.value(), runs));
+      boolean heldOutToo = data.evaluatesHeldOutRows();
+      List<Part> parts = PartitionJob.map(data.blocks, p -> score(p, shipped.value(), runs,
+          heldOutToo));
       double[][] confusion = new double[k][k];
       long rows = 0;
       int maxLabel = -1;
@@ -84,7 +87,7 @@ public final class BlockEvaluation {
       }
       JavaRDD<WorkerBlocks> blocks = data.blocks;
       double[] areas = ScoreRanking.areas(heads, () -> blocks.flatMap(p ->
-          rankings(p, shipped.value())));
+          rankings(p, shipped.value(), heldOutToo)));
       return new Result(confusion, rows, areas[0], areas[1]);
     } finally {
       shipped.unpersist(false);
@@ -97,11 +100,12 @@ public final class BlockEvaluation {
    * that a worker of any size is scored in bounded memory. Stops at a row whose class the model
    * lacks (the driver refuses the evaluation).
    */
-  private static Part score(WorkerBlocks worker, Predictor model, int runs) {
+  private static Part score(WorkerBlocks worker, Predictor model, int runs,
+      boolean heldOutToo) {
     Part part = new Part();
     int k = model.numClasses();
     ChunkScorer scorers = new ChunkScorer(model);
-    for (TrainingBlock chunk : worker.trainingChunks()) {
+    for (TrainingBlock chunk : worker.evaluatedChunks(heldOutToo)) {
       for (int r = 0; r < chunk.numRows(); r++) {
         part.maxLabel = Math.max(part.maxLabel, chunk.label(r));
       }
@@ -126,10 +130,11 @@ public final class BlockEvaluation {
    * Each chunk's ranking of a binary model's scores, whole (the path of large rankings), made as
    * it is asked for: a worker holds one chunk's ranking at a time, whatever its rows.
    */
-  private static Iterator<RankedScores> rankings(WorkerBlocks worker, Predictor model) {
+  private static Iterator<RankedScores> rankings(WorkerBlocks worker, Predictor model,
+      boolean heldOutToo) {
     ChunkScorer scorers = new ChunkScorer(model);
     ConfusionCounts ignored = new ConfusionCounts(model.numClasses());
-    Iterator<TrainingBlock> chunks = worker.trainingChunks().iterator();
+    Iterator<TrainingBlock> chunks = worker.evaluatedChunks(heldOutToo).iterator();
     return new Iterator<RankedScores>() {
       @Override
       public boolean hasNext() {

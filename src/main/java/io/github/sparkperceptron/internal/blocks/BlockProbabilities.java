@@ -87,7 +87,8 @@ public final class BlockProbabilities {
 
   /**
    * The probability metrics of {@code calibrator} over {@code predictor}'s scores of the
-   * training rows of {@code data}'s blocks (validation rows left out), unweighted (every row
+   * rows of {@code data}'s blocks as read (the training rows and the rows held out to calibrate
+   * on, validation rows left out: {@link BlockEvaluation#evaluate}), unweighted (every row
    * counts 1, as the jobs evaluate the rows as read: {@link BlockEvaluation}); the workers' parts
    * summed in worker order.
    *
@@ -103,8 +104,9 @@ public final class BlockProbabilities {
     Broadcast<Predictor> shippedModel = data.sparkContext().broadcast(predictor);
     Broadcast<Calibrator> shippedCalibrator = data.sparkContext().broadcast(calibrator);
     try {
+      boolean heldOutToo = data.evaluatesHeldOutRows();
       List<ProbabilityMetrics> parts = PartitionJob.map(data.blocks, p -> measure(
-          p.trainingChunks(), shippedModel.value(), shippedCalibrator.value()));
+          p.evaluatedChunks(heldOutToo), shippedModel.value(), shippedCalibrator.value()));
       ProbabilityMetrics all = new ProbabilityMetrics(k);
       for (ProbabilityMetrics part : parts) {
         all.merge(part);

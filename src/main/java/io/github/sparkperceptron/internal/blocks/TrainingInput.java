@@ -267,6 +267,16 @@ public final class TrainingInput implements AutoCloseable {
         source.withoutShuffle, source.name));
   }
 
+  /**
+   * Whether an evaluation of these data scores their held-out rows too: the rows held out of
+   * training to calibrate on are rows of the data as read, which an evaluation of the same rows
+   * as a DataFrame counts; validation rows (validationIndicatorCol) are the user's own split and
+   * stay out, as they do from a DataFrame's training rows.
+   */
+  public boolean evaluatesHeldOutRows() {
+    return spec.calibrationRows.isHeldOutShare();
+  }
+
   /** The rows held out of training to calibrate on ({@link CalibrationRows#NONE}: none). */
   public CalibrationRows calibrationRows() {
     return spec.calibrationRows;

@@ -142,6 +142,32 @@ public final class WorkerBlocks implements Serializable {
     return chunks(validation, false);
   }
 
+  /**
+   * The chunks of the rows an evaluation of these data scores, read one by one: the training
+   * rows', then, with {@code heldOutToo}, the held-out rows'.
+   */
+  public Iterable<TrainingBlock> evaluatedChunks(boolean heldOutToo) {
+    if (!heldOutToo) {
+      return trainingChunks();
+    }
+    Iterable<TrainingBlock> first = trainingChunks();
+    Iterable<TrainingBlock> then = validationChunks();
+    return () -> new Iterator<TrainingBlock>() {
+      private final Iterator<TrainingBlock> a = first.iterator();
+      private final Iterator<TrainingBlock> b = then.iterator();
+
+      @Override
+      public boolean hasNext() {
+        return a.hasNext() || b.hasNext();
+      }
+
+      @Override
+      public TrainingBlock next() {
+        return a.hasNext() ? a.next() : b.next();
+      }
+    };
+  }
+
   private Iterable<TrainingBlock> chunks(ChunkRows rows, boolean trainingRows) {
     int n = rows == null ? 0 : rows.chunks();
     return () -> new Iterator<TrainingBlock>() {
