@@ -75,20 +75,32 @@ class BarrierSoakTest {
 
     Supplier<int[]> ports = Strangers.newListenersOfThisJvm(port);
     List<Strangers> strangers = new ArrayList<>();
-    PerceptronClassificationModel disturbed;
+    Set<Integer> hit = new TreeSet<>();
+    long connections = 0;
     try {
       for (Strangers.Kind kind : List.of(Strangers.Kind.FLOOD, Strangers.Kind.NO_SECRET,
           Strangers.Kind.HUGE_LENGTH, Strangers.Kind.HALF_FRAME, Strangers.Kind.SLOW_LORIS)) {
         strangers.add(Strangers.start(kind, ports));
       }
-      disturbed = BarrierPath.fit(spark,
-          defaults.copy(ParamMap.empty()).setCheckpointDir(checkpoints.resolve("b").toString()),
-          frame);
+      // A task's listener lives for its barrier stage only, and the strangers find it by
+      // polling /proc: on a loaded machine one fit can end before they reach one. Every fit
+      // under fire must give the undisturbed model; fits go on (three at most) until the
+      // strangers have reached the tasks' listeners too.
+      for (int fit = 0; fit < 3 && hit.size() < 2; fit++) {
+        PerceptronClassificationModel disturbed = BarrierPath.fit(spark,
+            defaults.copy(ParamMap.empty()).setCheckpointDir(checkpoints.resolve("b" + fit)
+                .toString()), frame);
+        assertArrayEquals(undisturbed.coefficientMatrix().toArray(),
+            disturbed.coefficientMatrix().toArray(), 0.0, "fit " + fit + " under fire");
+        assertArrayEquals(undisturbed.interceptVector().toArray(),
+            disturbed.interceptVector().toArray(), 0.0, "fit " + fit + " under fire");
+        for (Strangers s : strangers) {
+          hit.addAll(s.portsHit());
+        }
+      }
     } finally {
       strangers.forEach(Strangers::close);
     }
-    Set<Integer> hit = new TreeSet<>();
-    long connections = 0;
     for (Strangers s : strangers) {
       hit.addAll(s.portsHit());
       connections += s.connections();
@@ -96,10 +108,6 @@ class BarrierSoakTest {
     assertTrue(hit.contains(port), "the rendezvous was hammered: " + hit);
     assertTrue(hit.size() > 1, "tasks' listeners were hammered too: " + hit);
     assertTrue(connections > 1000, connections + " stranger connections");
-    assertArrayEquals(undisturbed.coefficientMatrix().toArray(),
-        disturbed.coefficientMatrix().toArray(), 0.0);
-    assertArrayEquals(undisturbed.interceptVector().toArray(),
-        disturbed.interceptVector().toArray(), 0.0);
     frame.unpersist();
   }
 }
