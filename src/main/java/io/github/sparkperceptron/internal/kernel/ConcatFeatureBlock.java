@@ -9,16 +9,21 @@ import java.util.Objects;
  * them: every operation is the part's own, on the part's row, so every sum and update is the
  * part's, bit for bit.
  *
- * <p>Costs 8 bytes per row (the row's part and its row in it, looked up per call: two reads
- * where a single block needs none) and nothing per stored value. Not serializable: a view lives
- * inside one task.
+ * <p>A row's part is found from the parts' first rows ({@link #part}): a few comparisons
+ * against a small array that stays in the L1 cache. A table per row (its part and its row in it)
+ * cost two reads per call from arrays of 8 bytes a row, which a shuffled epoch over tens of MB of
+ * rows keeps evicting (BENCHMARKS.md, issue 32). Costs nothing per row or stored value. Not
+ * serializable: a view lives inside one task.
  */
 final class ConcatFeatureBlock extends FeatureBlock {
   private static final long serialVersionUID = 1L;
 
   private final transient FeatureBlock[] parts;
-  private final transient int[] partOf;
-  private final transient int[] rowIn;
+  /** Up to this many parts, a row's part is counted in one pass; beyond, searched by halves. */
+  private static final int COUNTED_PARTS = 8;
+
+  /** The first row of each part, then the view's row count: parts.length + 1 entries. */
+  private final transient int[] start;
   private final int numFeatures;
   private final long storedValues;
   private final long sizeInBytes;
@@ -43,14 +48,9 @@ final class ConcatFeatureBlock extends FeatureBlock {
       bytes += p.sizeInBytes();
       longest = Math.max(longest, p.maxStoredPerRow());
     }
-    this.partOf = new int[rows];
-    this.rowIn = new int[rows];
-    int r = 0;
+    this.start = new int[parts.length + 1];
     for (int p = 0; p < parts.length; p++) {
-      for (int i = 0; i < parts[p].numRows(); i++, r++) {
-        partOf[r] = p;
-        rowIn[r] = i;
-      }
+      start[p + 1] = start[p] + parts[p].numRows();
     }
     this.numFeatures = numFeatures;
     this.storedValues = stored;
@@ -58,9 +58,36 @@ final class ConcatFeatureBlock extends FeatureBlock {
     this.maxStoredPerRow = longest;
   }
 
+  /**
+   * The part that holds view row {@code row}: the last part whose first row is at most
+   * {@code row} (an empty part shares its first row with the next, which holds the row).
+   */
+  private int part(int row) {
+    int[] first = start;
+    int n = parts.length;
+    if (n <= COUNTED_PARTS) {
+      int p = 0;
+      for (int i = 1; i < n; i++) {
+        p += row >= first[i] ? 1 : 0;
+      }
+      return p;
+    }
+    int lo = 0;
+    int hi = n - 1;
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      if (first[mid] <= row) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
+  }
+
   @Override
   public int numRows() {
-    return partOf.length;
+    return start[parts.length];
   }
 
   @Override
@@ -75,64 +102,76 @@ final class ConcatFeatureBlock extends FeatureBlock {
 
   @Override
   public double dot(int row, double[] w, int offset) {
-    return parts[partOf[row]].dot(rowIn[row], w, offset);
+    int p = part(row);
+    return parts[p].dot(row - start[p], w, offset);
   }
 
   @Override
   public void addScaled(int row, double alpha, double[] w, int offset) {
-    parts[partOf[row]].addScaled(rowIn[row], alpha, w, offset);
+    int p = part(row);
+    parts[p].addScaled(row - start[p], alpha, w, offset);
   }
 
   @Override
   public void addScaledTwice(int row, double alpha, double[] w, double beta, double[] u,
       int offset) {
-    parts[partOf[row]].addScaledTwice(rowIn[row], alpha, w, beta, u, offset);
+    int p = part(row);
+    parts[p].addScaledTwice(row - start[p], alpha, w, beta, u, offset);
   }
 
   @Override
   public void dotClasses(int row, double[] w, int numClasses, double[] sums) {
-    parts[partOf[row]].dotClasses(rowIn[row], w, numClasses, sums);
+    int p = part(row);
+    parts[p].dotClasses(row - start[p], w, numClasses, sums);
   }
 
   @Override
   public void addScaledToPair(int row, double alpha, double[] w, int stride, int up, int down) {
-    parts[partOf[row]].addScaledToPair(rowIn[row], alpha, w, stride, up, down);
+    int p = part(row);
+    parts[p].addScaledToPair(row - start[p], alpha, w, stride, up, down);
   }
 
   @Override
   public void addScaledTwiceToPair(int row, double alpha, double[] w, double beta, double[] u,
       int stride, int up, int down) {
-    parts[partOf[row]].addScaledTwiceToPair(rowIn[row], alpha, w, beta, u, stride, up, down);
+    int p = part(row);
+    parts[p].addScaledTwiceToPair(row - start[p], alpha, w, beta, u, stride, up, down);
   }
 
   @Override
   public void markStoredPair(int row, TouchedSet touched, int stride, int up, int down) {
-    parts[partOf[row]].markStoredPair(rowIn[row], touched, stride, up, down);
+    int p = part(row);
+    parts[p].markStoredPair(row - start[p], touched, stride, up, down);
   }
 
   @Override
   public double touch(int row) {
-    return parts[partOf[row]].touch(rowIn[row]);
+    int p = part(row);
+    return parts[p].touch(row - start[p]);
   }
 
   @Override
   public void markStored(int row, TouchedSet touched, int offset) {
-    parts[partOf[row]].markStored(rowIn[row], touched, offset);
+    int p = part(row);
+    parts[p].markStored(row - start[p], touched, offset);
   }
 
   @Override
   public double squaredNorm(int row) {
-    return parts[partOf[row]].squaredNorm(rowIn[row]);
+    int p = part(row);
+    return parts[p].squaredNorm(row - start[p]);
   }
 
   @Override
   public void forEachStored(int row, EntryVisitor visitor) {
-    parts[partOf[row]].forEachStored(rowIn[row], visitor);
+    int p = part(row);
+    parts[p].forEachStored(row - start[p], visitor);
   }
 
   @Override
   public int copyRow(int row, int[] indices, double[] values) {
-    return parts[partOf[row]].copyRow(rowIn[row], indices, values);
+    int p = part(row);
+    return parts[p].copyRow(row - start[p], indices, values);
   }
 
   @Override
