@@ -72,17 +72,7 @@ final class ConcatFeatureBlock extends FeatureBlock {
       }
       return p;
     }
-    int lo = 0;
-    int hi = n - 1;
-    while (lo < hi) {
-      int mid = (lo + hi + 1) >>> 1;
-      if (first[mid] <= row) {
-        lo = mid;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    return lo;
+    return RangeStarts.holding(first, n, row);
   }
 
   @Override

@@ -80,17 +80,7 @@ public final class EpochOrder {
 
   /** The visited chunk that holds visit {@code t} (0 ≤ t &lt; n), or the last chunk. */
   int chunkAt(int t) {
-    int lo = 0;
-    int hi = chunkOrder.length - 1;
-    while (lo < hi) {
-      int mid = (lo + hi + 1) >>> 1;
-      if (visitStart[mid] <= t) {
-        lo = mid;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    return lo;
+    return RangeStarts.holding(visitStart, chunkOrder.length, t);
   }
 
   /** A read-ahead cursor over {@code rows}, for visits from {@code from} on, in order. */
