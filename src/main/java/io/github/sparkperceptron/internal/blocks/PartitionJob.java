@@ -28,8 +28,8 @@ import scala.runtime.AbstractFunction2;
  * took a quarter of the sampled CPU time, and it doubles a small job's latency (about 12 ms
  * against 6 ms a job over 2 cached partitions, warm, {@code local[2]}: {@code submit/bench
  * --sections small-fits}, BENCHMARKS.md, issue 31); a training runs such a job per mixing round
- * when rounds run as jobs, a stream per micro-batch. A function object that is not a closure is passed by as it is, so a job costs
- * what its tasks cost. The task must be serializable, as every task is; a task that is not is
+ * when rounds run as jobs, a stream per micro-batch. A function object that is not a closure is
+ * passed by as it is, so a job costs what its tasks cost. The task must be serializable, as every task is; a task that is not is
  * reported by Spark's scheduler when it ships the tasks.
  */
 public final class PartitionJob {

@@ -17,11 +17,10 @@ import java.util.Objects;
  */
 final class ConcatFeatureBlock extends FeatureBlock {
   private static final long serialVersionUID = 1L;
-
-  private final transient FeatureBlock[] parts;
   /** Up to this many parts, a row's part is counted in one pass; beyond, searched by halves. */
   private static final int COUNTED_PARTS = 8;
 
+  private final transient FeatureBlock[] parts;
   /** The first row of each part, then the view's row count: parts.length + 1 entries. */
   private final transient int[] start;
   private final int numFeatures;
