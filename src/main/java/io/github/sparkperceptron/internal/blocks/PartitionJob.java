@@ -61,8 +61,8 @@ public final class PartitionJob {
    * merge, depth)} returns, for {@code add} and {@code merge} that give the same bits in any order
    * (as the engine's order-independent mixes do): where Spark's tree would have no level between
    * the tasks and the driver at this depth ({@link MemoryPlan#treeAggregatePartials}, Spark's own
-   * rule), one job whose values the driver adds to {@code zero}; else Spark's tree, which spares
-   * the driver many partitions' values at once.
+   * rule; never at depth 1), one job whose values the driver adds to {@code zero}; else Spark's
+   * tree, which spares the driver many partitions' values at once.
    */
   public static <T, V, U> U aggregate(RDD<T> rdd,
       Function2<Integer, Iterator<T>, Iterator<V>> task, U zero, Function2<U, V, U> add,

@@ -58,7 +58,7 @@ final class OneShotMixing {
       mixed = PartitionJob.aggregate(input.blocks.rdd(),
           aloneTask(broadcast, learner, settings, totalWeight, exact, startVector),
           new ParameterMix(input.numWorkers), ParameterMix::add, ParameterMix::merge,
-          settings.aggregationDepth).result();
+          loop.plan.memory().roundAggregationDepth()).result();
     } finally {
       broadcast.destroy();
     }

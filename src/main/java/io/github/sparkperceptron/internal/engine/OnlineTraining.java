@@ -332,7 +332,9 @@ public final class OnlineTraining implements AutoCloseable {
       result = PartitionJob.aggregate(prepared, MicroBatchTask.scoreAndTrain(workers, model,
           learner, settings, MemoryPlan.idleCopyBytes(learner, workers, jsc.sc())),
           new MicroBatchTask.Result(workers), MicroBatchTask.Result::merge,
-          MicroBatchTask.Result::merge, config.aggregationDepth);
+          // A worker's round changes at most the whole state: δw and δu per coordinate.
+          MicroBatchTask.Result::merge, MemoryPlan.roundAggregationDepth(workers,
+              16L * learner.stateLength(), config.aggregationDepth));
     } finally {
       // The batch's chunks served the one job that converted, scored and learnt them.
       conversion.release();

@@ -106,6 +106,13 @@ public final class MemoryPlan {
   /** Bytes per support coordinate on the driver: its index twice and its start value. */
   static final long SUPPORT_BYTES_PER_COORDINATE = 4 + 8 + 4;
 
+  /**
+   * A mixing round's worker changes, all W of them, up to which they go to the driver in the
+   * round's one stage, even where Spark's treeAggregate would add a level
+   * at the aggregationDepth param ({@link #roundAggregationDepth}).
+   */
+  static final long ROUND_RESULTS_AT_ONCE_BYTES = 16L << 20;
+
   /** Bytes a vote trace takes per stored value and per update (VoteTrace). */
   static final long TRACE_BYTES_PER_VALUE = 12;
   static final long TRACE_BYTES_PER_UPDATE = 32;
@@ -137,6 +144,8 @@ public final class MemoryPlan {
   private final List<Term> executor = new ArrayList<>();
   /** Serialized task results of one mixing round. */
   final long resultBytesPerRound;
+  /** {@link #roundAggregationDepth()}. */
+  private final int roundAggregationDepth;
   /** Bytes of the largest mixed change of one round (all workers' changes together). */
   final long mixedDeltaBytes;
   /** Mixing rounds per epoch, and whether block momentum runs (its Δ, its support set). */
@@ -187,8 +196,6 @@ public final class MemoryPlan {
     this.workerCopyBytes = copyBytes(m);
     this.idleCopyBytes = idleCopyBytes(learner, p, cluster);
     int partials = treeAggregatePartials(p, settings.aggregationDepth);
-    boolean extraLevel = partials < p;
-    int resultsHeld = extraLevel ? p : Math.min(p, cluster.cores);
 
     long perWorkerRows = ceilDiv(rows, p);
     long perWorkerValues = ceilDiv(storedValues, p);
@@ -201,6 +208,10 @@ public final class MemoryPlan {
     this.workerDeltaBytes = deltaBytes(touchedByWorker, deltaAverage, p == 1,
         settings.denseAbove);
     this.mixedDeltaBytes = deltaBytes(touchedByAll, deltaAverage, p == 1, settings.denseAbove);
+    this.roundAggregationDepth = roundAggregationDepth(p, workerDeltaBytes,
+        settings.aggregationDepth);
+    boolean extraLevel = roundAggregationDepth > 1 && partials < p;
+    int resultsHeld = partials < p ? p : Math.min(p, cluster.cores);
     this.rounds = rounds;
     this.maxIter = settings.maxIter;
     this.momentum = momentum;
@@ -349,6 +360,29 @@ public final class MemoryPlan {
 
   static long saturatingProduct(long a, long b) {
     return b != 0 && a > Long.MAX_VALUE / b ? Long.MAX_VALUE : a * b;
+  }
+
+  /**
+   * The depth at which a mixing round's W worker changes are combined
+   * ({@code PartitionJob.aggregate}; {@link #roundAggregationDepth(int, long, int)} of this
+   * plan's workers and change bound). ParameterMix makes the mix the same bits either way.
+   */
+  public int roundAggregationDepth() {
+    return roundAggregationDepth;
+  }
+
+  /**
+   * The depth at which {@code workers} results of up to {@code resultBytes} each are combined:
+   * {@code depth} (the aggregationDepth param) where Spark's treeAggregate would build a level
+   * and the results could exceed {@link #ROUND_RESULTS_AT_ONCE_BYTES} together, else 1. A tree
+   * level is a second stage and a shuffle: worth it where the results together would weigh on
+   * the driver, not where they are a few MiB in all: there it tripled a small fit's time on
+   * 8 workers (BENCHMARKS.md, issue 31, "a round's results in one stage").
+   */
+  public static int roundAggregationDepth(int workers, long resultBytes, int depth) {
+    boolean level = treeAggregatePartials(workers, depth) < workers;
+    return level && saturatingProduct(workers, resultBytes) > ROUND_RESULTS_AT_ONCE_BYTES
+        ? depth : 1;
   }
 
   /**

@@ -47,7 +47,7 @@ public final class JobPerRound implements EpochRounds {
         startClock, roundEnd);
     return PartitionJob.aggregate(driver.input.blocks.rdd(), task,
         new ParameterMix(driver.input.numWorkers), ParameterMix::add, ParameterMix::merge,
-        settings.aggregationDepth).result();
+        driver.plan.memory().roundAggregationDepth()).result();
   }
 
   /** The task body of one mixing round: the worker's round from the shipped weights. */

@@ -79,6 +79,33 @@ class MemoryPlanTest {
   }
 
   /**
+   * A round's W changes go to the driver in the round's one stage where they are small together;
+   * Spark's tree at the aggregationDepth param (a second stage and a shuffle) only where its rule
+   * builds a level and the W changes together exceed ROUND_RESULTS_AT_ONCE_BYTES.
+   */
+  @Test
+  void aRoundsChangesReachTheDriverInOneStageUnlessTogetherTheyAreLarge() {
+    // 8 workers: Spark's rule builds a level at depth 2 (scale 3: 8 > 3 + 3).
+    assertEquals(2, MemoryPlan.treeAggregatePartials(8, 2));
+    MemoryPlan small = new MemoryPlan(binary(1000, Averaging.AVERAGE),
+        data(8, 8000, 240_000, 1000), mistakes(), false, local(2, 1L << 30));
+    // A worker's change: at most its 1,001 coordinates, dense (δw and δu: 16 bytes each).
+    assertEquals(1001 * 16, small.workerDeltaBytes);
+    assertEquals(1, small.roundAggregationDepth());
+
+    int d = 1 << 22;
+    MemoryPlan large = new MemoryPlan(binary(d, Averaging.AVERAGE),
+        data(8, 8_000_000, 240_000_000, d), mistakes(), false, local(2, 64L << 30));
+    assertTrue(8 * large.workerDeltaBytes > MemoryPlan.ROUND_RESULTS_AT_ONCE_BYTES,
+        large.workerDeltaBytes + " bytes per worker");
+    assertEquals(2, large.roundAggregationDepth());
+    // 4 workers: no level at depth 2 (scale 2: 4 > 2 + 2 fails), so one stage at any size.
+    MemoryPlan four = new MemoryPlan(binary(d, Averaging.AVERAGE),
+        data(4, 8_000_000, 240_000_000, d), mistakes(), false, local(2, 64L << 30));
+    assertEquals(1, four.roundAggregationDepth());
+  }
+
+  /**
    * The case the sparse exchange and the workers' own feature numbers are for: d = 2^24 and
    * 1,000 rows of 30 non-zeros, 2 partitions on local[2]. The first snapshot is all zero (shipped
    * empty) and 10 rounds change far less than a quarter of w, so the driver holds S and small
