@@ -31,10 +31,11 @@ final class BarrierMemory {
    * (w) (both private copies the executor keeps for the training's next epoch and hands the
    * next task, {@code ExecutorWeights.checkoutWhole}), the support and the coordinates its
    * weights moved as sorted int arrays (12 B per support coordinate: two arrays and the union
-   * being made), and worker 0 the epoch's R mixed changes; the epoch's
-   * reports reach the driver at once, through one task: R mixed changes and W·R small reports,
-   * held serialised and deserialised on that task's executor and on the driver, and counted
-   * against {@code spark.driver.maxResultSize}.
+   * being made), and the epoch's R mixed changes (counted whole for one task: each reports
+   * about R/W of them, the rounds taken in turn); the epoch's reports reach the driver at once,
+   * through a task per worker: R mixed changes and W·R small reports, held serialised and
+   * deserialised on the executors and on the driver, and counted against
+   * {@code spark.driver.maxResultSize}.
    */
   String problem() {
     long epochResults = epochResults();
@@ -62,8 +63,8 @@ final class BarrierMemory {
   /**
    * How many epochs one barrier stage may run (at least 1, at most maxIter): each epoch's
    * reports ({@link #problem}'s epoch results) stay in the stage's result until the
-   * driver replays them, so the stage's E epochs' results must fit the driver, the executor of
-   * worker 0 and {@code spark.driver.maxResultSize}, as one epoch's do.
+   * driver replays them, so the stage's E epochs' results must fit the driver, an executor
+   * (counted as if one worker reported every mix) and {@code spark.driver.maxResultSize}, as one epoch's do.
    */
   int epochsPerStage() {
     long epochResults = Math.max(1, epochResults());
@@ -96,7 +97,7 @@ final class BarrierMemory {
 
   /**
    * The driver's bytes with a barrier stage of {@code epochs} epochs: its arrays, the stage's
-   * results serialised and deserialised, and in local mode the tasks and worker 0's results.
+   * results serialised and deserialised, and in local mode the tasks and the workers' results.
    */
   private long driverBytes(int epochs) {
     long results = saturatingProduct(epochs, epochResults());

@@ -55,17 +55,28 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
   /** Marks failures to set the exchange up, which the driver answers by leaving barrier mode. */
   static final String SETUP_FAILURE = "[barrier exchange setup]";
 
+  /**
+   * The worker that reports the mixed change of round {@code round} of the stage's epoch
+   * {@code e}: the rounds taken in turn, so that each of the W workers sends the driver about
+   * 1/W of the stage's mixes and the stage's outputs travel in W shares of about one size (the
+   * shuffle that carries them has a partition per worker).
+   */
+  static int reporter(int e, int round, int rounds, int workers) {
+    return (int) (((long) e * rounds + round) % workers);
+  }
+
   /** What one worker reports after the stage: per epoch it ran (index e: firstEpoch + e). */
   static final class Output implements Serializable {
     private static final long serialVersionUID = 2L;
     final int worker;
     /**
      * The worker's own result of each round of each epoch: its stats and vote trace, and its
-     * change only in the audited round ({@link MixAudit}): worker 0's mixes carry the rest.
+     * change only in the audited round ({@link MixAudit}): the reported mixes carry the rest.
      */
     final WorkerResult[][] rounds;
     /**
-     * Worker 0's mixed change of each round of each epoch; null from the other workers.
+     * The round's mixed change where this worker is the round's {@link #reporter}; null in the
+     * other rounds (every worker holds the same mix: RoundTree).
      */
     final StateDelta[][] mixes;
     /**
@@ -78,10 +89,10 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
     final double[] velocityMass;
     final long[] restarts;
 
-    Output(int worker, int epochs, int rounds, boolean mixes) {
+    Output(int worker, int epochs, int rounds) {
       this.worker = worker;
       this.rounds = new WorkerResult[epochs][rounds];
-      this.mixes = mixes ? new StateDelta[epochs][rounds] : null;
+      this.mixes = new StateDelta[epochs][rounds];
       this.weightsDigests = new long[epochs];
       this.momentumMass = new double[epochs];
       this.velocityMass = new double[epochs];
@@ -95,13 +106,10 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
 
     /** This output cut to its first {@code epochs} epochs (the stage ended early). */
     Output firstEpochs(int epochs) {
-      Output cut = new Output(worker, epochs, rounds.length == 0 ? 0 : rounds[0].length,
-          mixes != null);
+      Output cut = new Output(worker, epochs, rounds.length == 0 ? 0 : rounds[0].length);
       for (int e = 0; e < epochs; e++) {
         cut.rounds[e] = rounds[e];
-        if (mixes != null) {
-          cut.mixes[e] = mixes[e];
-        }
+        cut.mixes[e] = mixes[e];
         cut.weightsDigests[e] = weightsDigests[e];
         cut.momentumMass[e] = momentumMass[e];
         cut.velocityMass[e] = velocityMass[e];
@@ -116,7 +124,7 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
    * and at the end of every round of each of its epochs (the driver's values, e: the stage's
    * e-th epoch), the vote's index of the stage's first start vector (−1 without a vote; round r
    * of epoch e uses first + e·R + r), the shipped weights, for each epoch the round whose own
-   * changes every worker reports beside worker 0's mixes ({@link MixAudit}; −1: none), and the
+   * changes every worker reports beside the round's mix ({@link MixAudit}; −1: none), and the
    * driver's support set (increasing): where the weights can be non-zero, and so where every
    * move of the weights happens.
    */
@@ -309,7 +317,7 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
           momentum.initialSquaredNorm, momentum.mass, momentum.velocityMass, momentum.restarts);
     }
     double tol = spec.settings.tol;
-    Output out = new Output(worker, epochs, rounds, worker == 0);
+    Output out = new Output(worker, epochs, rounds);
     boolean averaging = spec.learner.averaging().keepsAverage();
     int ran = 0;
     boolean converged = false;
@@ -344,12 +352,13 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
         if (m != null) {
           m.afterRound(change, mix.stepSum(), support);
         }
-        // The driver mixes the stats and takes the change from worker 0's mixes; in the audited
-        // round every worker's own change goes along, for the driver to re-mix (MixAudit).
+        // The driver mixes the stats and takes the change from the round's reporter; in the
+        // audited round every worker's own change goes along, for the driver to re-mix
+        // (MixAudit).
         if (round != start.auditRounds[e]) {
           leaf.withChange(StateDelta.none(mixed.length, averaging));
         }
-        if (out.mixes != null) {
+        if (worker == reporter(e, round, rounds, workers)) {
           out.mixes[e][round] = FaultInjection.reportedMix(change);
         }
         out.rounds[e][round] = leaf;

@@ -51,7 +51,7 @@ import scala.reflect.ClassTag;
  *               look ahead (momentum), run the worker's round ({@link WorkerRound}, the code a
  *               job-per-round task runs), all-reduce the changes along ParameterMix's tree,
  *               move the worker's weights by the mix, momentum's after-round step
- *             the W tasks' per-round results come back once (through a one-partition shuffle,
+ *             the W tasks' per-round results come back once (through a shuffle of W partitions,
  *               which makes the barrier stage a ShuffleMapStage: Spark retries it as a whole)
  *             the driver replays the epoch round by round from them with the job-per-round
  *               path's driver steps ({@link DriverRounds}), and checks that every worker ended
@@ -77,10 +77,10 @@ import scala.reflect.ClassTag;
  * (firewalled ports), the first task that gives up (after the connect timeout) ends the stage
  * ({@link BarrierSetupWatch}), the epoch is run again as jobs and the rest of the training stays
  * there (one WARN line). After each stage the driver checks the workers' digests and audits
- * worker 0's mixes ({@link MixAudit}).
+ * the reported mixes ({@link MixAudit}).
  *
- * <p>Cost per epoch, besides the rounds: one stage of W tasks and a one-task stage reading the
- * W results, W registrations with the driver, 2(W − 1) connections. Per round: W − 1 messages up
+ * <p>Cost per epoch, besides the rounds: one stage of W tasks and a stage of W tasks reading
+ * their results back, W registrations with the driver, 2(W − 1) connections. Per round: W − 1 messages up
  * the tree and W − 1 down, 2⌈log₂ W⌉ message latencies. Memory per task: one more copy of the
  * weights than a job-per-round task (the round's mixed weights beside the training copy), and
  * with block momentum its Δ and support set.
@@ -276,10 +276,10 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
           ClassTag$.MODULE$.apply(WorkerBlocks.class));
       RDD<BarrierEpochTask.Output> stage = blocks.barrier().mapPartitions(task, true, tag);
       // Through a shuffle: a barrier ShuffleMapStage is retried as a whole, a barrier
-      // ResultStage is not.
+      // ResultStage is not. A partition per worker: the outputs are read back side by side.
       List<BarrierEpochTask.Output> outputs = JavaRDD.fromRDD(stage, tag)
           .mapToPair(o -> new Tuple2<>(o.worker, o))
-          .partitionBy(new HashPartitioner(1)).values().collect();
+          .partitionBy(new HashPartitioner(input.numWorkers)).values().collect();
       BarrierEpochTask.Output[] byWorker = new BarrierEpochTask.Output[input.numWorkers];
       for (BarrierEpochTask.Output o : outputs) {
         byWorker[o.worker] = o;
@@ -384,11 +384,12 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
         mix.add(o.rounds[e][round]);
       }
       WorkerResult mixed = mix.result();
-      StateDelta[][] mixes = outputs[0].mixes;
+      StateDelta reported = outputs[BarrierEpochTask.reporter(e, round, rounds, outputs.length)]
+          .mixes[e][round];
       if (round == auditRounds[e]) {
-        MixAudit.check(epoch, round, mixed.delta(), mixes[e][round]);
+        MixAudit.check(epoch, round, mixed.delta(), reported);
       }
-      return mixed.withChange(mixes[e][round]);
+      return mixed.withChange(reported);
     }
 
     /**

@@ -36,10 +36,10 @@ import org.apache.spark.TaskContext;
  *       before round ⌊R/2⌋ (a round slower than the exchange's timeout must not fail the
  *       training);</li>
  *   <li>{@code corrupt-digest}: worker (epoch − 1) mod W reports a digest of other weights;
- *       {@code corrupt-report}: worker 0 reports mixes other than those it applied;
+ *       {@code corrupt-report}: the workers report mixes other than those they applied;
  *       {@code wrong-mix}: every worker applies the same wrong mix, as a defect of the
  *       all-reduce would (each must be caught on the driver: the digest check, the replay, the
- *       audit of worker 0's mix).</li>
+ *       audit of the reported mixes).</li>
  * </ul>
  * Without the property (always, outside tests) it costs one property lookup per worker epoch;
  * the kernel knows nothing of it (the failing attempt runs the kernel on a prefix of the order).
@@ -130,7 +130,7 @@ public final class FaultInjection {
     return "wrong-mix".equals(mode()) ? perturbed(mix) : mix;
   }
 
-  /** The mix worker 0 reports: under {@code corrupt-report}, another than it applied. */
+  /** The mix a round's reporter reports: under {@code corrupt-report}, another than it applied. */
   static StateDelta reportedMix(StateDelta mix) {
     return "corrupt-report".equals(mode()) ? perturbed(mix) : mix;
   }

@@ -5,13 +5,14 @@ import io.github.sparkperceptron.internal.mixing.StateDelta;
 import io.github.sparkperceptron.internal.plan.Settings;
 
 /**
- * An independent check of worker 0's mixes, the ones the driver replays, where every other
- * worker reports only its statistics: once per epoch, in one round drawn at random, every worker also reports its own
- * change, and the driver mixes them itself with the job-per-round path's {@link ParameterMix}
- * and compares that mix with worker 0's, bit for bit.
+ * An independent check of the reported mixes, the ones the driver replays (each round's mix
+ * comes from one worker, {@link BarrierEpochTask#reporter}), where the workers otherwise report
+ * only their statistics: once per epoch, in one round drawn at random, every worker also reports
+ * its own change, and the driver mixes them itself with the job-per-round path's
+ * {@link ParameterMix} and compares that mix with the reported one, bit for bit.
  *
  * <p>Why: the digest check ({@link BarrierRounds}) proves that every worker ended the epoch with
- * the weights the driver replayed, but the driver replays worker 0's mixes, so a defect of the
+ * the weights the driver replayed, but the driver replays the reported mixes, so a defect of the
  * all-reduce that gave every worker the same wrong mix ({@code mixing/RoundTree}: a blend in the
  * wrong order, a frame decoded wrong) would pass it; the driver's own mix of the leaves would not.
  * A random round, not a fixed one, so that over the epochs every round can be drawn and no
@@ -28,14 +29,14 @@ final class MixAudit {
 
   /**
    * Checks that {@code driverMix}, the driver's {@link ParameterMix} of the workers' own changes
-   * of round {@code round}, changes the state exactly as {@code workerMix}, the mix worker 0
-   * applied.
+   * of round {@code round}, changes the state exactly as {@code workerMix}, the mix the round's
+   * reporter applied.
    *
    * @throws IllegalStateException when they differ (a defect, never a property of the data)
    */
   static void check(int epoch, int round, StateDelta driverMix, StateDelta workerMix) {
     if (!sameChange(driverMix, workerMix)) {
-      throw new IllegalStateException("Epoch " + epoch + ", round " + round + ": worker 0's mix"
+      throw new IllegalStateException("Epoch " + epoch + ", round " + round + ": the reported mix"
           + " of the barrier stage differs from the driver's mix of the workers' changes (the"
           + " audit of the all-reduce). This is a defect of spark-perceptron; set "
           + Settings.ROUND_EXECUTION + "=jobs to train without barrier stages");

@@ -205,7 +205,7 @@ class BarrierRoundsTest {
     assertArrayEquals(naive.model(), weights(barrier), 0.0, "barrier against the simulation");
     assertSameTraining(jobs, barrier, BREAST);
     // One Spark job for all the epochs (nothing needs the driver between them), its barrier
-    // stage and the one-task stage that reads its results.
+    // stage and the stage of a task per worker that reads its results back.
     assertEquals(1, listener.jobs.size(), listener.jobs.toString());
     assertTrue(listener.stagesPerJob.stream().allMatch(n -> n == 2),
         listener.stagesPerJob.toString());
@@ -415,7 +415,7 @@ class BarrierRoundsTest {
     assertTrue(layout.size() == 1 && layout.get(0).contains("the input's 8 partitions are"
         + " gathered into 3"), layout.toString());
     assertEquals(1, listener.jobs.size(), listener.jobs.toString());
-    // Each: the barrier stage, the one-task stage reading its results, and the gather's map
+    // Each: the barrier stage, the stage reading its results back, and the gather's map
     // stage, listed but skipped (its output exists since the blocks were built).
     assertTrue(listener.stagesPerJob.stream().allMatch(n -> n == 3),
         listener.stagesPerJob.toString());
