@@ -64,7 +64,8 @@ final class BarrierMemory {
    * How many epochs one barrier stage may run (at least 1, at most maxIter): each epoch's
    * reports ({@link #problem}'s epoch results) stay in the stage's result until the
    * driver replays them, so the stage's E epochs' results must fit the driver, an executor
-   * (counted as if one worker reported every mix) and {@code spark.driver.maxResultSize}, as one epoch's do.
+   * (counted as if one worker reported every mix) and {@code spark.driver.maxResultSize}, as
+   * one epoch's do.
    */
   int epochsPerStage() {
     long epochResults = Math.max(1, epochResults());

@@ -80,8 +80,8 @@ import scala.reflect.ClassTag;
  * the reported mixes ({@link MixAudit}).
  *
  * <p>Cost per epoch, besides the rounds: one stage of W tasks and a stage of W tasks reading
- * their results back, W registrations with the driver, 2(W − 1) connections. Per round: W − 1 messages up
- * the tree and W − 1 down, 2⌈log₂ W⌉ message latencies. Memory per task: one more copy of the
+ * their results back, W registrations with the driver, 2(W − 1) connections. Per round: W − 1
+ * messages up the tree and W − 1 down, 2⌈log₂ W⌉ message latencies. Memory per task: one more copy of the
  * weights than a job-per-round task (the round's mixed weights beside the training copy), and
  * with block momentum its Δ and support set.
  */
