@@ -210,7 +210,8 @@ public final class MemoryPlan {
     this.mixedDeltaBytes = deltaBytes(touchedByAll, deltaAverage, p == 1, settings.denseAbove);
     this.roundAggregationDepth = roundAggregationDepth(p, workerDeltaBytes,
         settings.aggregationDepth);
-    boolean extraLevel = roundAggregationDepth > 1 && partials < p;
+    // A depth above 1 only where Spark's rule builds a level (roundAggregationDepth).
+    boolean extraLevel = roundAggregationDepth > 1;
     int resultsHeld = partials < p ? p : Math.min(p, cluster.cores);
     this.rounds = rounds;
     this.maxIter = settings.maxIter;
