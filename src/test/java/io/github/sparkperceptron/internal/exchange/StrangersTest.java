@@ -80,7 +80,11 @@ class StrangersTest {
     return w;
   }
 
-  /** Runs one stage of {@link #WORKERS} tasks; returns how long its set-up took (ns). */
+  /**
+   * Runs one stage of {@link #WORKERS} tasks; returns how long its set-up took (ns). With
+   * {@code whileWaiting}, the last task starts half a second late and {@code whileWaiting} runs
+   * just before it, while the others listen; without, all start at once.
+   */
   private long stage(long group, WorkerResult[][] leaves, Runnable whileWaiting)
       throws Exception {
     List<Future<List<double[]>>> done = new ArrayList<>();
@@ -88,8 +92,10 @@ class StrangersTest {
     for (int p = 0; p < WORKERS; p++) {
       int worker = p;
       if (worker == WORKERS - 1) {
-        Thread.sleep(500);
-        whileWaiting.run();
+        if (whileWaiting != null) {
+          Thread.sleep(500);
+          whileWaiting.run();
+        }
         lastStarted[0] = System.nanoTime();
       }
       done.add(pool.submit(() -> {
@@ -149,7 +155,7 @@ class StrangersTest {
     assertTrue(setup < CONNECT_TIMEOUT_MS / 2 * 1_000_000L, "the stage took " + setup / 1e6
         + " ms after its last task started: it waited behind a stranger");
     // The rendezvous still serves: the next stage meets, undisturbed.
-    stage(6L << 32, leaves, () -> { });
+    stage(6L << 32, leaves, null);
     assertEquals(2, rendezvous.completedGroups());
   }
 }
