@@ -21,6 +21,7 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.StructField;
+import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import scala.Option;
@@ -70,6 +71,21 @@ public abstract class Conversion {
   /** The spec of {@link #withCalibrationRows}. */
   final ConversionSpec specWith(CalibrationRows rows) {
     return spec.withCalibrationRows(jsc, rows, plan.config().storageLevel());
+  }
+
+  /**
+   * Caches the input's rows as this conversion reads them, where that is possible and they are
+   * not cached yet, so that the conversions of the same input that follow read them from memory
+   * instead of reading and parsing the source again; whether it did (then
+   * {@link #releaseSource()} removes them). The rows are the same and in the same order either
+   * way, so the blocks are too. A text input read in one pass keeps no rows: false.
+   */
+  boolean cacheSource() {
+    return false;
+  }
+
+  /** Removes the rows {@link #cacheSource()} cached. */
+  void releaseSource() {
   }
 
   /** Removes the chunks this conversion stored (a batch that ran without caching them). */
@@ -131,6 +147,20 @@ public abstract class Conversion {
     @Override
     public boolean knowsWorkerWeights() {
       return layout.mode == WorkerLayout.Mode.SPLIT;
+    }
+
+    @Override
+    boolean cacheSource() {
+      if (rows.getStorageLevel().useMemory() || rows.getStorageLevel().useDisk()) {
+        return false;
+      }
+      rows.persist(StorageLevel.MEMORY_AND_DISK());
+      return true;
+    }
+
+    @Override
+    void releaseSource() {
+      rows.unpersist(false);
     }
 
     @Override

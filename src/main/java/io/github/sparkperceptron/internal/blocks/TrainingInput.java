@@ -41,6 +41,13 @@ public final class TrainingInput implements AutoCloseable {
   /** The name of the cached training blocks (in Spark's UI, under Storage). */
   public static final String BLOCKS_NAME = "spark-perceptron training blocks";
 
+  /**
+   * The converted size (chunk bytes, at the largest worker's size times the workers) up to which
+   * the input's rows are kept in memory while they are converted again for a cross-fitted
+   * calibrator ({@link #read}): a few times this in row objects is nothing beside an executor.
+   */
+  static final long SOURCE_CACHE_BYTES = 8L << 20;
+
   /** Without label metadata, at most this many classes are inferred from the largest label. */
   static final int MAX_INFERRED_CLASSES = 10_000;
 
@@ -95,6 +102,11 @@ public final class TrainingInput implements AutoCloseable {
    * class: {@link CalibrationRows#shortfall}), or null.
    */
   private String calibrationFallback;
+  /**
+   * Whether closing this input removes its source's cached rows ({@link Conversion#cacheSource}),
+   * which the inputs converted again from it (the fold models') read meanwhile.
+   */
+  private boolean releasesSource;
 
   private TrainingInput(Cached cache, WorkerLayout layout, List<PartitionFacts> facts,
       int numFeatures, int numClasses, TrainingPlan plan) {
@@ -217,9 +229,22 @@ public final class TrainingInput implements AutoCloseable {
     }
     LOG.info("{}: converting the rows again, every one a training row (the calibrator is"
         + " cross-fitted after training)", shortfall);
+    // The rows are read four times more (here, then for each of the fold models): small ones
+    // are kept in memory meanwhile rather than read and parsed from the source each time.
+    boolean cachedSource = input.workerBytes * input.numWorkers <= SOURCE_CACHE_BYTES
+        && conversion.cacheSource();
     input.close();
-    TrainingInput all = input.withEveryRow();
+    TrainingInput all;
+    try {
+      all = input.withEveryRow();
+    } catch (RuntimeException e) {
+      if (cachedSource) {
+        conversion.releaseSource();
+      }
+      throw e;
+    }
     all.calibrationFallback = shortfall;
+    all.releasesSource = cachedSource;
     return all;
   }
 
@@ -569,5 +594,8 @@ public final class TrainingInput implements AutoCloseable {
   public void close() {
     cached.unpersist(false);
     spec.removeChunks(JavaSparkContext.fromSparkContext(cached.context()));
+    if (releasesSource) {
+      source.conversion.releaseSource();
+    }
   }
 }

@@ -3,6 +3,7 @@ package io.github.sparkperceptron.internal.rounds;
 import static io.github.sparkperceptron.internal.plan.Settings.BARRIER_PORT;
 import static io.github.sparkperceptron.internal.plan.Settings.ROUND_EXECUTION;
 
+import io.github.sparkperceptron.internal.blocks.PartitionJob;
 import io.github.sparkperceptron.internal.blocks.TrainingInput;
 import io.github.sparkperceptron.internal.blocks.WorkerBlocks;
 import io.github.sparkperceptron.internal.exchange.Rendezvous;
@@ -21,6 +22,7 @@ import io.github.sparkperceptron.internal.plan.RoundExecution;
 import io.github.sparkperceptron.internal.plan.Settings;
 import io.github.sparkperceptron.internal.plan.TrainingPlan;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
@@ -276,10 +278,18 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
           ClassTag$.MODULE$.apply(WorkerBlocks.class));
       RDD<BarrierEpochTask.Output> stage = blocks.barrier().mapPartitions(task, true, tag);
       // Through a shuffle: a barrier ShuffleMapStage is retried as a whole, a barrier
-      // ResultStage is not. A partition per worker: the outputs are read back side by side.
-      List<BarrierEpochTask.Output> outputs = JavaRDD.fromRDD(stage, tag)
+      // ResultStage is not. A partition per worker: the outputs are read back side by side, by
+      // a PartitionJob (no closure for Spark's cleaner to parse on every stage).
+      RDD<Tuple2<Integer, BarrierEpochTask.Output>> byWorkerRdd = JavaRDD.fromRDD(stage, tag)
           .mapToPair(o -> new Tuple2<>(o.worker, o))
-          .partitionBy(new HashPartitioner(input.numWorkers)).values().collect();
+          .partitionBy(new HashPartitioner(input.numWorkers)).rdd();
+      List<BarrierEpochTask.Output> outputs = PartitionJob.collect(byWorkerRdd, (p, pairs) -> {
+        List<BarrierEpochTask.Output> values = new ArrayList<>(1);
+        while (pairs.hasNext()) {
+          values.add(pairs.next()._2());
+        }
+        return values.iterator();
+      });
       BarrierEpochTask.Output[] byWorker = new BarrierEpochTask.Output[input.numWorkers];
       for (BarrierEpochTask.Output o : outputs) {
         byWorker[o.worker] = o;
