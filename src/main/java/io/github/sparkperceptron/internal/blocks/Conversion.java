@@ -20,6 +20,7 @@ import org.apache.spark.ml.attribute.NominalAttribute;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
@@ -347,14 +348,14 @@ public abstract class Conversion {
           all[j] = j;
         }
         long pieceBytes = pieceBytes(spec, all.length);
-        return joinPieces(rows.mapPartitionsWithIndex((p, it) -> Pieces.deal(p, it, spec, all,
-            layout.firstWorkerOf(p), pieceBytes), false), layout, spec);
+        return joinPieces(new PartitionMapRdd<>(rows.rdd(), (p, it) -> Pieces.deal(p, it, spec,
+            all, layout.firstWorkerOf(p), pieceBytes), Pieces.KEYED), layout, spec);
       }
       case GATHER: {
         // Each input partition whole, as pieces for the worker whose group holds it.
         long pieceBytes = pieceBytes(spec, 1);
-        return joinPieces(rows.mapPartitionsWithIndex((p, it) -> Pieces.deal(p, it, spec,
-            new int[] {layout.workerOf(p)}, 0, pieceBytes), false), layout, spec);
+        return joinPieces(new PartitionMapRdd<>(rows.rdd(), (p, it) -> Pieces.deal(p, it, spec,
+            new int[] {layout.workerOf(p)}, 0, pieceBytes), Pieces.KEYED), layout, spec);
       }
       default:
         return new WorkerBlocksRdd<>(rows.rdd(), (j, it) -> RowConverter.prepare(j, it, spec));
@@ -374,12 +375,14 @@ public abstract class Conversion {
    * The pieces keyed (worker, input partition, piece) moved to their workers and sorted by one
    * shuffle (which spills); each worker appends its pieces in that order ({@link Pieces#merge}).
    */
-  private static WorkerBlocksRdd<?> joinPieces(JavaRDD<Tuple2<Pieces.Key, Pieces.Piece>> keyed,
+  private static WorkerBlocksRdd<?> joinPieces(RDD<Tuple2<Pieces.Key, Pieces.Piece>> keyed,
       WorkerLayout layout, ConversionSpec spec) {
-    JavaPairRDD<Pieces.Key, Pieces.Piece> sorted = JavaPairRDD.fromJavaRDD(keyed)
-        .repartitionAndSortWithinPartitions(new Pieces.ByWorker(layout.numWorkers),
+    JavaPairRDD<Pieces.Key, Pieces.Piece> sorted = JavaPairRDD.fromRDD(keyed, Pieces.KEY,
+        Pieces.PIECE).repartitionAndSortWithinPartitions(new Pieces.ByWorker(layout.numWorkers),
             Pieces.ORDER);
-    return new WorkerBlocksRdd<>(sorted.values().rdd(), (j, it) -> Pieces.merge(j, it, spec));
+    // The pieces without their keys, in the task (no values() closure to clean).
+    return new WorkerBlocksRdd<>(sorted.rdd(), (j, it) -> Pieces.merge(j, Pieces.values(it),
+        spec));
   }
 
   /** The number of classes the label column's ML metadata declares, or −1. */

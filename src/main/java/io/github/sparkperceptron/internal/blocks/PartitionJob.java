@@ -115,7 +115,7 @@ public final class PartitionJob {
    * exception through (Scala has no checked exceptions): the failure reads the same either way.
    */
   @SuppressWarnings("unchecked")
-  private static <E extends Exception> E rethrow(Exception e) throws E {
+  static <E extends Exception> E rethrow(Exception e) throws E {
     throw (E) e;
   }
 

@@ -9,6 +9,8 @@ import java.util.NoSuchElementException;
 import org.apache.spark.Partitioner;
 import org.apache.spark.sql.Row;
 import scala.Tuple2;
+import scala.reflect.ClassTag$;
+import scala.reflect.ClassTag;
 
 /**
  * A worker's rows on their way through a shuffle ({@link WorkerLayout}'s split and gathered
@@ -41,6 +43,28 @@ final class Pieces {
       a.worker != b.worker ? Integer.compare(a.worker, b.worker)
           : a.partition != b.partition ? Integer.compare(a.partition, b.partition)
           : Integer.compare(a.seq, b.seq);
+
+  /** The element types of the keyed pieces' RDDs. */
+  static final ClassTag<Key> KEY = ClassTag$.MODULE$.apply(Key.class);
+  static final ClassTag<Piece> PIECE = ClassTag$.MODULE$.apply(Piece.class);
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  static final ClassTag<Tuple2<Key, Piece>> KEYED = (ClassTag) ClassTag$.MODULE$.apply(
+      Tuple2.class);
+
+  /** The pieces of {@code keyed}, in its order. */
+  static Iterator<Piece> values(Iterator<Tuple2<Key, Piece>> keyed) {
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return keyed.hasNext();
+      }
+
+      @Override
+      public Piece next() {
+        return keyed.next()._2();
+      }
+    };
+  }
 
   /** Sends each piece to its worker's partition. */
   static final class ByWorker extends Partitioner {
