@@ -310,7 +310,7 @@ public abstract class Conversion {
         rows.getNumPartitions());
     boolean narrowChainRefused = layout.mode == WorkerLayout.Mode.COALESCE
         || (layout.mode == WorkerLayout.Mode.AS_IS
-            && TrainingInput.chainProblem(rows.rdd(), layout.numWorkers) != null);
+            && BarrierChain.problem(rows.rdd(), layout.numWorkers) != null);
     return narrowChainRefused && plan.gathersForBarrier() ? layout.gathered() : layout;
   }
 

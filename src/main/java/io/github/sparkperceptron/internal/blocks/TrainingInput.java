@@ -7,15 +7,9 @@ import io.github.sparkperceptron.internal.kernel.VisitOrder;
 import io.github.sparkperceptron.internal.plan.DataFacts;
 import io.github.sparkperceptron.internal.plan.TrainingConfig;
 import io.github.sparkperceptron.internal.plan.TrainingPlan;
-import java.util.ArrayDeque;
 import java.util.Arrays;
-import java.util.Deque;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
-import org.apache.spark.Dependency;
-import org.apache.spark.ShuffleDependency;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.rdd.RDD;
@@ -24,7 +18,6 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The training data of one {@code fit}: the input's partitions laid out over the workers
@@ -329,37 +322,10 @@ public final class TrainingInput implements AutoCloseable {
   }
 
   /**
-   * The first RDD in {@code rdd}'s stage (its ancestors through non-shuffle dependencies, as
-   * Spark's DAGScheduler walks them) with another number of partitions than {@code tasks},
-   * described, or null: Spark runs a barrier stage only over a chain without one.
-   */
-  static String chainProblem(RDD<?> rdd, int tasks) {
-    Deque<RDD<?>> todo = new ArrayDeque<>();
-    Set<Integer> seen = new HashSet<>();
-    todo.push(rdd);
-    while (!todo.isEmpty()) {
-      RDD<?> r = todo.pop();
-      if (!seen.add(r.id())) {
-        continue;
-      }
-      if (r.getNumPartitions() != tasks) {
-        return String.format(Locale.ROOT, "%s has %d partitions, not %d", r, r.getNumPartitions(),
-            tasks);
-      }
-      for (Dependency<?> d : CollectionConverters.asJava(r.dependencies())) {
-        if (!(d instanceof ShuffleDependency)) {
-          todo.push(d.rdd());
-        }
-      }
-    }
-    return null;
-  }
-
-  /**
    * Why Spark would refuse a barrier stage over the cached blocks (their RDD chain), or null.
    */
   public String barrierChainProblem() {
-    return chainProblem(blocks.rdd(), numWorkers);
+    return BarrierChain.problem(blocks.rdd(), numWorkers);
   }
 
   /**

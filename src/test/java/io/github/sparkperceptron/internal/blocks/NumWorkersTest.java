@@ -498,7 +498,7 @@ class NumWorkersTest {
       assertEquals(WorkerLayout.Mode.GATHER, gathered.layout.mode);
       assertFalse(hasCoalesce(gathered.blocks.rdd()));
       assertTrue(hasShuffle(gathered.blocks.rdd()));
-      assertEquals(null, TrainingInput.chainProblem(gathered.blocks.rdd(), 2));
+      assertEquals(null, BarrierChain.problem(gathered.blocks.rdd(), 2));
       assertArrayEquals(new long[] {400, 600}, gathered.workerRows);
       List<WorkerBlocks> parts = gathered.blocks.collect();
       for (int j = 0; j < 2; j++) {
@@ -619,9 +619,9 @@ class NumWorkersTest {
   void theChainCheckNamesWhatSparkWouldRefuse() {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(SPARK.sparkContext());
     JavaRDD<Integer> six = jsc.parallelize(List.of(1, 2, 3, 4, 5, 6), 6);
-    String coalesced = TrainingInput.chainProblem(six.coalesce(2).map(x -> x + 1).rdd(), 2);
+    String coalesced = BarrierChain.problem(six.coalesce(2).map(x -> x + 1).rdd(), 2);
     assertTrue(coalesced != null && coalesced.contains("has 6 partitions, not 2"), coalesced);
-    assertEquals(null, TrainingInput.chainProblem(six.map(x -> x + 1).rdd(), 6));
-    assertEquals(null, TrainingInput.chainProblem(six.repartition(2).map(x -> x + 1).rdd(), 2));
+    assertEquals(null, BarrierChain.problem(six.map(x -> x + 1).rdd(), 6));
+    assertEquals(null, BarrierChain.problem(six.repartition(2).map(x -> x + 1).rdd(), 2));
   }
 }
