@@ -22,8 +22,10 @@ import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import org.apache.logging.log4j.Level;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.ml.linalg.Vector;
@@ -39,6 +41,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The default calibration rows (issue 33): a seeded 10% of the rows, chosen by the hash of each
@@ -303,6 +306,42 @@ class HeldOutCalibrationTest {
     assertArrayEquals(estimator.copy(ParamMap.empty()).setCalibrationFolds(3).fit(data)
         .calibrator().parameters(), model.calibrator().parameters(), 0.0);
     assertEquals("sigmoid", model.getCalibration());
+  }
+
+  /**
+   * A small input that falls back to cross-fitting keeps its rows cached for the fold models'
+   * conversions (besides its blocks), and closing the input releases them; an input that holds
+   * its share out caches its blocks alone. (The fold models' calibrator from the cached rows is
+   * calibrationFolds=3's from the source, bit for bit: the test above.)
+   */
+  @Test
+  void theRowsKeptForTheFoldModelsAreReleasedWithTheInput() {
+    List<TestData.Example> cancer = TestData.readLibSvm(
+        TestData.sharedData("breast_cancer", "train.libsvm"), 30);
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(SPARK.sparkContext());
+    PerceptronClassifier estimator = new PerceptronClassifier().setNumWorkers(2);
+    Set<Object> before = persistedRdds();
+    try (TrainingInput input = TrainingInput.prepare(TestData.frameInOrder(SPARK, cancer, 2),
+        TrainingPlan.forFit(jsc, estimator.trainingConfig()))) {
+      assertTrue(input.calibrationFallback() != null, "breast_cancer falls back to folds");
+      assertEquals(before.size() + 2, persistedRdds().size(), "the blocks and the rows");
+    }
+    assertEquals(before, persistedRdds());
+    List<TestData.Example> many = new ArrayList<>();
+    for (int copy = 0; copy < 12; copy++) {
+      many.addAll(cancer);
+    }
+    try (TrainingInput input = TrainingInput.prepare(TestData.frameInOrder(SPARK, many, 2),
+        TrainingPlan.forFit(jsc, estimator.trainingConfig()))) {
+      assertEquals(null, input.calibrationFallback(), "5,460 rows hold 50 of each class out");
+      assertEquals(before.size() + 1, persistedRdds().size(), "the blocks alone");
+    }
+    assertEquals(before, persistedRdds());
+  }
+
+  private static Set<Object> persistedRdds() {
+    return new HashSet<>(CollectionConverters.asJava(SPARK.sparkContext().getPersistentRDDs())
+        .keySet());
   }
 
   /**
