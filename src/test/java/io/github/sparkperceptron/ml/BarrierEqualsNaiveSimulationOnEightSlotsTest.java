@@ -2,7 +2,6 @@ package io.github.sparkperceptron.ml;
 
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -20,11 +19,6 @@ class BarrierEqualsNaiveSimulationOnEightSlotsTest {
   @BeforeAll
   static void session() {
     spark = SparkTestSupport.restart("local[8]");
-  }
-
-  @AfterAll
-  static void stop() {
-    SparkTestSupport.restart(SparkTestSupport.MASTER);
   }
 
   @ParameterizedTest(name = "{0}, {1} workers, {2} rounds, {3}, {4}, {5}")

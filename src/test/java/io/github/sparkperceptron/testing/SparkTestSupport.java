@@ -1,6 +1,7 @@
 package io.github.sparkperceptron.testing;
 
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeoutException;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
@@ -9,7 +10,9 @@ import org.apache.spark.sql.SparkSession;
 /**
  * The one local[2] SparkSession the test JVM shares: Surefire runs many test classes in each of
  * its JVMs (pom.xml, test.forkCount), and starting a session costs seconds. Classes that need
- * another master stop it first.
+ * another master or settings ask for their session with {@link #restart}; the next class that
+ * asks for the shared one with {@link #spark()} gets it back then, so that a class need not
+ * restore it when it ends, and two classes in a row that need the same session share it too.
  */
 public final class SparkTestSupport {
   private SparkTestSupport() {
@@ -18,11 +21,18 @@ public final class SparkTestSupport {
   /** The tests' master: two threads, as on the CI machines. */
   public static final String MASTER = "local[2]";
 
+  /** The master and settings of the session this class started last, or null. */
+  private static String started;
+
+  /** The shared local[2] session with the tests' settings (started again if another runs). */
   public static synchronized SparkSession spark() {
-    return builder(MASTER).getOrCreate();
+    return restart(MASTER, Map.of());
   }
 
-  /** Stops the shared session and starts one on {@code master} (e.g. local[2,3] for retries). */
+  /**
+   * A session on {@code master} (e.g. local[2,3] for retries): the running one if this class
+   * started it with the same master and no other settings, else a new one in its place.
+   */
   public static synchronized SparkSession restart(String master) {
     return restart(master, Map.of());
   }
@@ -30,6 +40,12 @@ public final class SparkTestSupport {
   /** As {@link #restart(String)}, with these Spark settings besides the tests' own. */
   public static synchronized SparkSession restart(String master,
       Map<String, String> settings) {
+    String wanted = master + " " + new TreeMap<>(settings);
+    SparkSession running = SparkSession.getDefaultSession().getOrElse(() -> null);
+    if (wanted.equals(started) && running != null && !running.sparkContext().isStopped()) {
+      SparkSession.setActiveSession(running);
+      return running;
+    }
     SparkSession.getActiveSession().foreach(session -> {
       session.stop();
       return null;
@@ -42,7 +58,9 @@ public final class SparkTestSupport {
     SparkSession.clearDefaultSession();
     SparkSession.Builder builder = builder(master);
     settings.forEach(builder::config);
-    return builder.getOrCreate();
+    SparkSession session = builder.getOrCreate();
+    started = wanted;
+    return session;
   }
 
   /**

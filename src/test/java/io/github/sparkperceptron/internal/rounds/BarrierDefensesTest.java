@@ -32,7 +32,6 @@ import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -55,11 +54,6 @@ class BarrierDefensesTest {
   @BeforeAll
   static void session() {
     spark = SparkTestSupport.restart("local[4]");
-  }
-
-  @AfterAll
-  static void stop() {
-    SparkTestSupport.restart(SparkTestSupport.MASTER);
   }
 
   /** Runs {@code fit} with the fitting thread's local properties set to {@code properties}. */

@@ -41,7 +41,6 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,11 +63,6 @@ class BarrierRoundsTest {
   @BeforeAll
   static void session() {
     spark = SparkTestSupport.restart("local[4]");
-  }
-
-  @AfterAll
-  static void stop() {
-    SparkTestSupport.restart(SparkTestSupport.MASTER);
   }
 
   /** Fits with the rounds run as {@code execution} ({@link Settings#ROUND_EXECUTION}). */

@@ -25,7 +25,6 @@ import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -53,11 +52,6 @@ class BarrierSoakTest {
     }
     spark = SparkTestSupport.restart("local[64]", Map.of(Settings.BARRIER_PORT,
         String.valueOf(port)));
-  }
-
-  @AfterAll
-  static void stop() {
-    SparkTestSupport.restart(SparkTestSupport.MASTER);
   }
 
   @Test

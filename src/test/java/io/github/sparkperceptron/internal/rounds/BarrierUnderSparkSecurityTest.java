@@ -19,7 +19,6 @@ import org.apache.logging.log4j.Level;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -39,11 +38,6 @@ class BarrierUnderSparkSecurityTest {
   static void session() {
     spark = SparkTestSupport.restart("local[4]", Map.of("spark.authenticate", "true",
         "spark.network.crypto.enabled", "true"));
-  }
-
-  @AfterAll
-  static void stop() {
-    SparkTestSupport.restart(SparkTestSupport.MASTER);
   }
 
   private static PerceptronClassifier momentum() {
