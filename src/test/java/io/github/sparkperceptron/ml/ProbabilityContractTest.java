@@ -13,7 +13,9 @@ import io.github.sparkperceptron.testing.SparkTestSupport;
 import io.github.sparkperceptron.testing.TestData;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.spark.ml.Pipeline;
 import org.apache.spark.ml.PipelineModel;
 import org.apache.spark.ml.PipelineStage;
@@ -65,9 +67,26 @@ class ProbabilityContractTest {
     return new PerceptronClassifier().setMaxIter(5).setNumWorkers(2);
   }
 
+  /** {@link #fitted}'s models, by calibration and data. */
+  private static final Map<String, PerceptronClassificationModel> FITTED = new HashMap<>();
+
+  /**
+   * {@link #estimator()} with {@code calibration}, fitted on {@code data} once per class: a fit
+   * is a pure function of the data, params and seed, and the tests only read the model.
+   */
+  private static PerceptronClassificationModel fitted(String calibration, Dataset<Row> data) {
+    String name = data == cancer ? "cancer" : data == cancerTest ? "cancerTest"
+        : data == iris ? "iris" : null;
+    if (name == null) {
+      throw new IllegalArgumentException("not one of the class's data sets");
+    }
+    return FITTED.computeIfAbsent(calibration + " " + name,
+        k -> estimator().setCalibration(calibration).fit(data));
+  }
+
   @Test
   void theModelIsSparksProbabilisticModelAndSigmoidIsTheDefault() {
-    PerceptronClassificationModel model = estimator().fit(cancer);
+    PerceptronClassificationModel model = fitted("sigmoid", cancer);
     assertInstanceOf(ProbabilisticClassificationModel.class, model);
     assertEquals("sigmoid", model.getCalibration());
     assertEquals(CalibrationMethod.SIGMOID, model.calibrator().method());
@@ -92,7 +111,7 @@ class ProbabilityContractTest {
   void theCalibratorOnlyMapsTheScoresOfTheSameWeights() {
     List<Row> reference = null;
     for (String method : new String[] {"none", "sigmoid", "isotonic"}) {
-      PerceptronClassificationModel model = estimator().setCalibration(method).fit(cancer);
+      PerceptronClassificationModel model = fitted(method, cancer);
       assertEquals(method, model.getCalibration());
       List<Row> rows = model.transform(cancerTest).select("rawPrediction", "prediction")
           .orderBy("rawPrediction").collectAsList();
@@ -106,11 +125,11 @@ class ProbabilityContractTest {
 
   @Test
   void noneGivesTheLogisticAndSoftmaxLinks() {
-    PerceptronClassificationModel binary = estimator().setCalibration("none").fit(cancer);
+    PerceptronClassificationModel binary = fitted("none", cancer);
     Row r = binary.transform(cancerTest).select("rawPrediction", "probability").first();
     double m = r.<Vector>getAs(0).apply(1);
     assertEquals(1 / (1 + Math.exp(-m)), r.<Vector>getAs(1).apply(1), 0.0);
-    PerceptronClassificationModel multi = estimator().setCalibration("none").fit(iris);
+    PerceptronClassificationModel multi = fitted("none", iris);
     Row q = multi.transform(iris).select("rawPrediction", "probability").first();
     double[] z = q.<Vector>getAs(0).toArray();
     double[] p = q.<Vector>getAs(1).toArray();
@@ -129,7 +148,7 @@ class ProbabilityContractTest {
    */
   @Test
   void sparksEvaluatorsReadTheProbabilities() {
-    PerceptronClassificationModel model = estimator().fit(cancer);
+    PerceptronClassificationModel model = fitted("sigmoid", cancer);
     Dataset<Row> scored = model.transform(cancerTest).cache();
     double sparkLogLoss = new MulticlassClassificationEvaluator().setMetricName("logLoss")
         .evaluate(scored);
@@ -149,7 +168,8 @@ class ProbabilityContractTest {
   /** With thresholds, Spark's rule: the class of the largest p_k / t_k. */
   @Test
   void thresholdsPredictBySparksRuleOnTheProbabilities() {
-    PerceptronClassificationModel model = estimator().fit(iris);
+    // A copy: the shared model stays without thresholds.
+    PerceptronClassificationModel model = fitted("sigmoid", iris).copy(ParamMap.empty());
     model.setThresholds(new double[] {0.2, 0.5, 0.3});
     for (Row r : model.transform(iris).select("features", "probability", "prediction")
         .collectAsList()) {
@@ -208,7 +228,7 @@ class ProbabilityContractTest {
   void savedModelsKeepTheirCalibrator(String methodAndClasses) throws Exception {
     String method = methodAndClasses.split(" ")[0];
     Dataset<Row> data = methodAndClasses.endsWith("2") ? cancerTest : iris;
-    PerceptronClassificationModel model = estimator().setCalibration(method).fit(data);
+    PerceptronClassificationModel model = fitted(method, data);
     Path dir = tmp.resolve("model");
     model.write().save(dir.toString());
     PerceptronClassificationModel loaded = PerceptronClassificationModel.load(dir.toString());
@@ -231,7 +251,7 @@ class ProbabilityContractTest {
 
   @Test
   void aDamagedCalibratorIsRefusedWithAMessage() throws Exception {
-    PerceptronClassificationModel model = estimator().fit(cancer);
+    PerceptronClassificationModel model = fitted("sigmoid", cancer);
     Path dir = tmp.resolve("damaged");
     model.write().save(dir.toString());
     // A calibrator of another model (3 classes) in its place.

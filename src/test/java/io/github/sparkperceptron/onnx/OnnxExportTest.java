@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -27,6 +28,7 @@ import java.util.TreeSet;
 import org.apache.spark.ml.linalg.Matrix;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.Vectors;
+import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -72,19 +74,33 @@ class OnnxExportTest {
     return new PerceptronClassifier().setMaxIter(10);
   }
 
+  /** {@link #fitted}'s models, by data set, averaging and calibration. */
+  private static final Map<String, PerceptronClassificationModel> FITTED = new HashMap<>();
+
+  /**
+   * {@link #estimator()} with {@code averaging} and {@code calibration}, fitted on the shared data
+   * set {@code name}'s training rows once per class: a fit is a pure function of the data, params
+   * and seed, and the graph tests only read the model (a test that sets a param copies it).
+   */
+  private static PerceptronClassificationModel fitted(String name, int d, String averaging,
+      String calibration) {
+    return FITTED.computeIfAbsent(name + " " + averaging + " " + calibration,
+        k -> estimator().setAveraging(averaging).setCalibration(calibration)
+            .fit(read(name, "train.libsvm", d)));
+  }
+
   @ParameterizedTest(name = "{0}")
   @CsvSource({"breast_cancer, 30", "iris, 4", "pendigits, 16", "skin_nonskin, 3",
       "spark_sample_libsvm, 692"})
   void everySharedDataSetScoresTheSameInOnnxRuntime(String name, int d) throws Exception {
-    PerceptronClassificationModel model = estimator().fit(read(name, "train.libsvm", d));
+    PerceptronClassificationModel model = fitted(name, d, "average", "sigmoid");
     assertSameScores(model, read(name, "test.libsvm", d), name);
   }
 
   @ParameterizedTest(name = "{0} vote")
   @CsvSource({"breast_cancer, 30", "iris, 4", "pendigits, 16", "spark_sample_libsvm, 692"})
   void votedModelsOfTheSharedDataSetsScoreTheSame(String name, int d) throws Exception {
-    PerceptronClassificationModel model = estimator().setAveraging("vote")
-        .fit(read(name, "train.libsvm", d));
+    PerceptronClassificationModel model = fitted(name, d, "vote", "sigmoid");
     assertTrue(EngineBridge.vote(model) != null);
     // A voted graph scores a row against every vote vector, so a test row costs ONNX Runtime
     // (and the check) the model's size: pendigits' thousands of vectors on all 3,498 test rows
@@ -127,8 +143,7 @@ class OnnxExportTest {
   void everyCalibrationGivesSparksProbabilities(String name, String calibration,
       String averaging) throws Exception {
     int d = Map.of("breast_cancer", 30, "iris", 4, "pendigits", 16, "skin_nonskin", 3).get(name);
-    PerceptronClassificationModel model = estimator().setCalibration(calibration)
-        .setAveraging(averaging).fit(read(name, "train.libsvm", d));
+    PerceptronClassificationModel model = fitted(name, d, averaging, calibration);
     assertEquals(calibration, EngineBridge.calibrator(model).method().paramValue());
     assertSameScores(model, read(name, "test.libsvm", d), name + " " + calibration + " "
         + averaging);
@@ -160,8 +175,9 @@ class OnnxExportTest {
   @CsvSource({"average", "vote"})
   void binaryThresholdsOtherThanZeroScoreTheSame(String averaging) throws Exception {
     Dataset<Row> test = read("breast_cancer", "test.libsvm", 30);
-    PerceptronClassificationModel model = estimator().setAveraging(averaging)
-        .fit(read("breast_cancer", "train.libsvm", 30));
+    // A copy: the thresholds below are set on it, not on the shared model.
+    PerceptronClassificationModel model = fitted("breast_cancer", 30, averaging, "sigmoid")
+        .copy(ParamMap.empty());
     double[] margins = test.select("features").collectAsList().stream()
         .mapToDouble(r -> model.predictRaw((Vector) r.get(0)).apply(1)).sorted().toArray();
     double median = (margins[margins.length / 2 - 1] + margins[margins.length / 2]) / 2;
@@ -209,8 +225,7 @@ class OnnxExportTest {
     for (String averaging : new String[] {"average", "vote"}) {
       for (String name : new String[] {"breast_cancer", "iris"}) {
         int d = name.equals("iris") ? 4 : 30;
-        PerceptronClassificationModel model = estimator().setAveraging(averaging)
-            .fit(read(name, "train.libsvm", d));
+        PerceptronClassificationModel model = fitted(name, d, averaging, "sigmoid");
         ModelProto proto = ModelProto.parseFrom(OnnxExport.toBytes(model));
         assertEquals(8, proto.getIrVersion());
         // The build's version, which JobVersionTest checks against the pom ("unknown" before).

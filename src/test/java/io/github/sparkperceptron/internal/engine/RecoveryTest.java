@@ -20,7 +20,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -32,7 +34,6 @@ import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,6 +47,8 @@ class RecoveryTest {
   private static Dataset<Row> data;
   /** Every test row, to compare models by what they predict, votes included. */
   private static List<TestData.Example> testRows;
+  /** {@link #undisturbed}'s models, by averaging and mixing. */
+  private static final Map<String, PerceptronClassificationModel> UNDISTURBED = new HashMap<>();
 
   @TempDir
   Path tmp;
@@ -59,16 +62,21 @@ class RecoveryTest {
     testRows = TestData.readLibSvm(TestData.sharedData("breast_cancer", "test.libsvm"), 30);
   }
 
-  @AfterAll
-  static void stop() {
-    SparkTestSupport.restart(SparkTestSupport.MASTER);
-  }
-
   private static PerceptronClassifier classifier() {
     // calibration=none: every row trains, one training per fit (the default holds
     // rows out to calibrate on, or cross-fits small data).
     return new PerceptronClassifier().setCalibration("none")
         .setMaxIter(8).setTol(0.0).setSeed(3).setNumWorkers(3);
+  }
+
+  /**
+   * The undisturbed training of {@link #classifier()} with {@code averaging} and {@code mixing},
+   * fitted once per class: a fit is a pure function of the data, params and seed, so every test
+   * compares its disturbed training against the same model.
+   */
+  private static PerceptronClassificationModel undisturbed(String averaging, String mixing) {
+    return UNDISTURBED.computeIfAbsent(averaging + ":" + mixing,
+        k -> classifier().setAveraging(averaging).setMixing(mixing).fit(data));
   }
 
   private static double[] weights(PerceptronClassificationModel m) {
@@ -134,8 +142,7 @@ class RecoveryTest {
       String averaging = config.split(":")[0];
       String mixing = config.split(":")[1];
       int rounds = mixing.equals("momentum") ? 3 : 1;
-      PerceptronClassificationModel undisturbed = classifier().setAveraging(averaging)
-          .setMixing(mixing).fit(data);
+      PerceptronClassificationModel undisturbed = undisturbed(averaging, mixing);
       List<String> failures = new ArrayList<>();
       PerceptronClassificationModel retried = countingFailures("first-attempt", failures,
           () -> classifier().setAveraging(averaging).setMixing(mixing).fit(data));
@@ -158,8 +165,7 @@ class RecoveryTest {
       String mixing = setting[0];
       String averaging = setting[1];
       String what = "mixing=" + mixing + ", averaging=" + averaging;
-      PerceptronClassificationModel undisturbed = classifier().setMixing(mixing)
-          .setAveraging(averaging).fit(data);
+      PerceptronClassificationModel undisturbed = undisturbed(averaging, mixing);
       List<String> failures = new ArrayList<>();
       PerceptronClassificationModel retried = countingFailures("first-attempt-mid-epoch",
           failures, () -> classifier().setMixing(mixing).setAveraging(averaging).fit(data));
@@ -198,8 +204,7 @@ class RecoveryTest {
       Path dir = tmp.resolve("ckpt-" + averaging + "-" + mixing);
       PerceptronClassifier clf = classifier().setAveraging(averaging).setMixing(mixing)
           .setCheckpointDir(dir.toString()).setCheckpointInterval(2);
-      PerceptronClassificationModel undisturbed = classifier().setAveraging(averaging)
-          .setMixing(mixing).fit(data);
+      PerceptronClassificationModel undisturbed = undisturbed(averaging, mixing);
 
       // Epoch 6 cannot run: the training dies after checkpointing epochs 2 and 4.
       Exception aborted = assertThrows(Exception.class,
@@ -284,7 +289,8 @@ class RecoveryTest {
     assertFalse(CheckpointFormatTest.Trap.deserialized, "the planted object was deserialized");
 
     Files.delete(planted);
-    assertSameModel(classifier().fit(data), clf.fit(data), "resumed after the refusals");
+    assertSameModel(undisturbed("average", "momentum"), clf.fit(data),
+        "resumed after the refusals");
   }
 
   private static void assertRefused(PerceptronClassifier clf, Path file, String why) {
@@ -305,6 +311,6 @@ class RecoveryTest {
     Files.writeString(dir.resolve(".epoch-000006.ckpt.tmp-1234"), "garbage");
     PerceptronClassificationModel model = classifier().setCheckpointDir(dir.toString())
         .setCheckpointInterval(2).fit(data);
-    assertArrayEquals(weights(classifier().fit(data)), weights(model), 0.0);
+    assertArrayEquals(weights(undisturbed("average", "momentum")), weights(model), 0.0);
   }
 }
