@@ -71,7 +71,7 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
     final int worker;
     /**
      * The worker's own result of each round of each epoch: its stats and vote trace, and its
-     * change only in the audited round ({@link MixAudit}): the reported mixes carry the rest.
+     * change only in an audited round ({@link MixAudit}): the reported mixes carry the rest.
      */
     final WorkerResult[][] rounds;
     /**

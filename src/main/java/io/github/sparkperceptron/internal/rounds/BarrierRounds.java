@@ -79,7 +79,7 @@ import scala.reflect.ClassTag;
  * (firewalled ports), the first task that gives up (after the connect timeout) ends the stage
  * ({@link BarrierSetupWatch}), the epoch is run again as jobs and the rest of the training stays
  * there (one WARN line). After each stage the driver checks the workers' digests and audits
- * the reported mixes ({@link MixAudit}).
+ * some of the reported mixes ({@link MixAudit}).
  *
  * <p>Cost per epoch, besides the rounds: one stage of W tasks and a stage of W tasks reading
  * their results back, W registrations with the driver, 2(W − 1) connections. Per round: W − 1
@@ -256,10 +256,8 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
       momentumStart = new BarrierEpochTask.MomentumStart(momentum, velocity);
     }
     // Not a model's matter (the audit only reads), so a random draw: see MixAudit.
-    int[] auditRounds = new int[epochs];
-    for (int e = 0; e < epochs; e++) {
-      auditRounds[e] = ThreadLocalRandom.current().nextInt(rounds);
-    }
+    int[] auditRounds = MixAudit.draw(epochs, rounds, input.numWorkers,
+        ThreadLocalRandom.current());
     BarrierEpochTask task = new BarrierEpochTask(driver.workerSpec,
         new BarrierEpochTask.StageStart(first, startClock, roundEnds, firstStartVector, weights,
             auditRounds, supportAtStart),
@@ -335,7 +333,10 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
     /** The vote's index of the stage's first start vector, or −1 without a vote. */
     private final int firstStartVector;
     private final int rounds;
-    /** Per epoch, the round whose own changes every worker reported ({@link MixAudit}). */
+    /**
+     * Per epoch, the round whose own changes every worker reported ({@link MixAudit}), or −1 for
+     * an epoch without audit.
+     */
     private final int[] auditRounds;
     /** The epochs every worker ran (the same for all: they end early together). */
     private final int epochs;

@@ -3,6 +3,8 @@ package io.github.sparkperceptron.internal.rounds;
 import io.github.sparkperceptron.internal.mixing.ParameterMix;
 import io.github.sparkperceptron.internal.mixing.StateDelta;
 import io.github.sparkperceptron.internal.plan.Settings;
+import java.util.Arrays;
+import java.util.Random;
 
 /**
  * An independent check of the reported mixes, the ones the driver replays (each round's mix
@@ -18,13 +20,52 @@ import io.github.sparkperceptron.internal.plan.Settings;
  * A random round, not a fixed one, so that over the epochs every round can be drawn and no
  * defect can hide in the rounds a fixed choice never looks at.
  *
- * <p>Cost: one round's changes of every worker travel to the driver per epoch (1/R of
- * what sending every worker's changes every round would; BENCHMARKS.md measured that variant
- * and rejected it), and the driver mixes them once: W − 1
- * blends of sparse changes.
+ * <p>Which epochs ({@link #draw}): the first of every barrier stage, so that a defect that shows
+ * in every round fails the training in the stage's first epoch, and further epochs drawn at
+ * random while the audited changes stay within about a quarter of the reported mixes. An
+ * audited round sends W changes where the stage's reports send one mix per round, so auditing
+ * every epoch doubled a stage's output at R = W = 2, which Spark serializes, compresses, writes
+ * and reads back (BENCHMARKS.md, issue 32, measures it).
+ *
+ * <p>Cost: the audited rounds' changes of every worker travel to the driver, and the driver
+ * mixes each audited round once: W − 1 blends of sparse changes.
  */
 final class MixAudit {
   private MixAudit() {
+  }
+
+  /** At most this share of a stage's reported mixes travels again as the audited changes. */
+  static final int AUDIT_SHARE_DENOMINATOR = 4;
+
+  /**
+   * The audited round of each of a stage's {@code epochs} epochs, or −1 for an epoch without
+   * audit: the first epoch always, and max(1, ⌈E·R / (4·W)⌉) epochs in all (E epochs of R
+   * rounds, W workers: an audited round's W changes against the stage's E·R reported mixes), the
+   * others drawn uniformly, each at a uniformly drawn round.
+   */
+  static int[] draw(int epochs, int rounds, int workers, Random random) {
+    long reported = (long) epochs * rounds;
+    long budget = (reported + (long) AUDIT_SHARE_DENOMINATOR * workers - 1)
+        / ((long) AUDIT_SHARE_DENOMINATOR * workers);
+    int audited = (int) Math.min(epochs, Math.max(1, budget));
+    int[] auditRounds = new int[epochs];
+    Arrays.fill(auditRounds, -1);
+    // A partial Fisher-Yates shuffle of epochs 1..E−1 picks the audited ones after the first.
+    int[] later = new int[Math.max(0, epochs - 1)];
+    for (int i = 0; i < later.length; i++) {
+      later[i] = i + 1;
+    }
+    if (epochs > 0) {
+      auditRounds[0] = random.nextInt(rounds);
+    }
+    for (int k = 0; k < audited - 1; k++) {
+      int pick = k + random.nextInt(later.length - k);
+      int e = later[pick];
+      later[pick] = later[k];
+      later[k] = e;
+      auditRounds[e] = random.nextInt(rounds);
+    }
+    return auditRounds;
   }
 
   /**
