@@ -34,7 +34,10 @@ final class MixAudit {
   private MixAudit() {
   }
 
-  /** At most this share of a stage's reported mixes travels again as the audited changes. */
+  /**
+   * A stage's audited changes stay within about 1/{@value} of its reported mixes (rounded up to
+   * whole rounds, and never below one audited round).
+   */
   static final int AUDIT_SHARE_DENOMINATOR = 4;
 
   /**
