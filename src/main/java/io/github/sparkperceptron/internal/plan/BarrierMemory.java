@@ -33,12 +33,13 @@ final class BarrierMemory {
    * weights moved as sorted int arrays (12 B per support coordinate: two arrays and the union
    * being made), and the epoch's R mixed changes (counted whole for one task: each reports
    * about R/W of them, the rounds taken in turn); the epoch's reports reach the driver at once,
-   * through a task per worker: R mixed changes and W·R small reports, held serialised and
-   * deserialised on the executors and on the driver, and counted against
+   * through a task per worker: R mixed changes, W·R small reports and the audited round's W
+   * changes ({@link #auditedEpochs}: a stage's first epoch is always audited), held serialised
+   * and deserialised on the executors and on the driver, and counted against
    * {@code spark.driver.maxResultSize}.
    */
   String problem() {
-    long epochResults = epochResults();
+    long epochResults = stageResults(1);
     if (plan.cluster.maxResultSize > 0 && epochResults > plan.cluster.maxResultSize) {
       return String.format(Locale.ROOT, "an epoch's %d mixed changes of up to %,d MiB each"
           + " would exceed spark.driver.maxResultSize=%dm", plan.rounds,
@@ -62,30 +63,67 @@ final class BarrierMemory {
 
   /**
    * How many epochs one barrier stage may run (at least 1, at most maxIter): each epoch's
-   * reports ({@link #problem}'s epoch results) stay in the stage's result until the
-   * driver replays them, so the stage's E epochs' results must fit the driver, an executor
-   * (counted as if one worker reported every mix) and {@code spark.driver.maxResultSize}, as
-   * one epoch's do.
+   * reports ({@link #problem}'s epoch results) and the stage's audited changes stay in the
+   * stage's result until the driver replays them, so the stage's E epochs' results must fit the
+   * driver, an executor (counted as if one worker reported every mix) and
+   * {@code spark.driver.maxResultSize}, as one epoch's do. The largest such E, found by
+   * bisection: the results grow with E.
    */
   int epochsPerStage() {
-    long epochResults = Math.max(1, epochResults());
-    long most = plan.maxIter;
-    if (plan.cluster.maxResultSize > 0) {
-      most = Math.min(most, plan.cluster.maxResultSize / epochResults);
+    int fits = 1;
+    int tooMany = plan.maxIter + 1;
+    while (tooMany - fits > 1) {
+      int epochs = fits + (tooMany - fits) / 2;
+      if (stageFits(epochs)) {
+        fits = epochs;
+      } else {
+        tooMany = epochs;
+      }
     }
-    long driverRoom = plan.cluster.driverBudget() - driverBytes(0);
-    most = Math.min(most, driverRoom / ((plan.cluster.local ? 3 : 2) * epochResults));
-    if (!plan.cluster.local) {
-      most = Math.min(most, (plan.cluster.executorBudget() - executorBytes(0))
-          / (2 * epochResults));
-    }
-    return (int) Math.max(1, most);
+    return fits;
   }
 
-  /** Bytes of one epoch's reports: R mixed changes and W·R small reports. */
-  private long epochResults() {
-    return saturatingProduct(plan.rounds, plan.mixedDeltaBytes)
+  private boolean stageFits(int epochs) {
+    long results = stageResults(epochs);
+    if (plan.cluster.maxResultSize > 0 && results > plan.cluster.maxResultSize) {
+      return false;
+    }
+    if (driverBytes(epochs) > plan.cluster.driverBudget()) {
+      return false;
+    }
+    return plan.cluster.local || executorBytes(epochs) <= plan.cluster.executorBudget();
+  }
+
+  /**
+   * How many epochs of a barrier stage of {@code epochs} epochs of {@code rounds} rounds over
+   * {@code workers} workers are audited ({@code rounds.MixAudit}, where every worker sends its own
+   * change of one round beside the reported mixes): max(1, ⌈E·R / (4·W)⌉), at most E, so that
+   * the audited changes (W per audited round) stay within about a quarter of the stage's E·R
+   * reported mixes.
+   */
+  static int auditedEpochs(int epochs, int rounds, int workers) {
+    long reported = (long) epochs * rounds;
+    long perAuditedRound = (long) AUDIT_SHARE_DENOMINATOR * workers;
+    long budget = (reported + perAuditedRound - 1) / perAuditedRound;
+    return (int) Math.min(epochs, Math.max(1, budget));
+  }
+
+  /** The audited changes stay within about 1/{@value} of a stage's reported mixes. */
+  static final int AUDIT_SHARE_DENOMINATOR = 4;
+
+  /**
+   * Bytes of the results of a stage of {@code epochs} epochs: per epoch R mixed changes and W·R
+   * small reports, and the audited epochs' W changes of one worker's size each.
+   */
+  private long stageResults(int epochs) {
+    long perEpoch = saturatingProduct(plan.rounds, plan.mixedDeltaBytes)
         + saturatingProduct((long) plan.numWorkers * plan.rounds, REPORT_BYTES_PER_ROUND);
+    long auditedChanges = (long) auditedEpochs(epochs, plan.rounds, plan.numWorkers)
+        * plan.numWorkers;
+    long sum = saturatingProduct(epochs, perEpoch)
+        + saturatingProduct(auditedChanges, plan.workerDeltaBytes);
+    // Capped so that the two or three copies the estimates add stay in range.
+    return sum < 0 ? Long.MAX_VALUE / 8 : Math.min(sum, Long.MAX_VALUE / 8);
   }
 
   /** The barrier tasks' own arrays: per running task w, momentum's Δ and the support. */
@@ -101,13 +139,13 @@ final class BarrierMemory {
    * results serialised and deserialised, and in local mode the tasks and the workers' results.
    */
   private long driverBytes(int epochs) {
-    long results = saturatingProduct(epochs, epochResults());
+    long results = epochs == 0 ? 0 : stageResults(epochs);
     return plan.driverBytes() + 2 * results + (plan.cluster.local ? taskBytes() + results : 0);
   }
 
   /** An executor's bytes with a barrier stage of {@code epochs} epochs (not local mode). */
   private long executorBytes(int epochs) {
     return plan.executorBytes() + taskBytes()
-        + 2 * saturatingProduct(epochs, epochResults());
+        + 2 * (epochs == 0 ? 0 : stageResults(epochs));
   }
 }

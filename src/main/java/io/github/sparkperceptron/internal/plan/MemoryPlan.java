@@ -527,6 +527,14 @@ public final class MemoryPlan {
   }
 
   /**
+   * How many of a barrier stage's {@code epochs} epochs the driver audits, the count the stage's
+   * memory is planned for ({@link BarrierMemory#auditedEpochs}).
+   */
+  public static int auditedEpochsPerStage(int epochs, int rounds, int workers) {
+    return BarrierMemory.auditedEpochs(epochs, rounds, workers);
+  }
+
+  /**
    * Refuses, before the first epoch, a vote that could outgrow the driver: in the worst case
    * every example is a mistake in every epoch, and the vote keeps each one. Half the heap, since
    * the states need the rest.

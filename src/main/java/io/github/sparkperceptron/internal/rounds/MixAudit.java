@@ -2,6 +2,7 @@ package io.github.sparkperceptron.internal.rounds;
 
 import io.github.sparkperceptron.internal.mixing.ParameterMix;
 import io.github.sparkperceptron.internal.mixing.StateDelta;
+import io.github.sparkperceptron.internal.plan.MemoryPlan;
 import io.github.sparkperceptron.internal.plan.Settings;
 import java.util.Arrays;
 import java.util.Random;
@@ -35,22 +36,13 @@ final class MixAudit {
   }
 
   /**
-   * A stage's audited changes stay within about 1/{@value} of its reported mixes (rounded up to
-   * whole rounds, and never below one audited round).
-   */
-  static final int AUDIT_SHARE_DENOMINATOR = 4;
-
-  /**
    * The audited round of each of a stage's {@code epochs} epochs, or −1 for an epoch without
-   * audit: the first epoch always, and max(1, ⌈E·R / (4·W)⌉) epochs in all (E epochs of R
-   * rounds, W workers: an audited round's W changes against the stage's E·R reported mixes), the
-   * others drawn uniformly, each at a uniformly drawn round.
+   * audit: the first epoch always, and as many epochs in all as the memory plan budgets for
+   * ({@link MemoryPlan#auditedEpochsPerStage}: max(1, ⌈E·R / (4·W)⌉) of E epochs of R rounds
+   * over W workers), the others drawn uniformly, each at a uniformly drawn round.
    */
   static int[] draw(int epochs, int rounds, int workers, Random random) {
-    long reported = (long) epochs * rounds;
-    long budget = (reported + (long) AUDIT_SHARE_DENOMINATOR * workers - 1)
-        / ((long) AUDIT_SHARE_DENOMINATOR * workers);
-    int audited = (int) Math.min(epochs, Math.max(1, budget));
+    int audited = MemoryPlan.auditedEpochsPerStage(epochs, rounds, workers);
     int[] auditRounds = new int[epochs];
     Arrays.fill(auditRounds, -1);
     // A partial Fisher-Yates shuffle of epochs 1..E−1 picks the audited ones after the first.

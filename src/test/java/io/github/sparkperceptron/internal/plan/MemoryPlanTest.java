@@ -333,8 +333,10 @@ class MemoryPlanTest {
    * momentum's Δ, and the support (at most the 30,001 coordinates the rows can touch) and the
    * moved coordinates as int arrays, 12 bytes per coordinate (no bit set over all 2^24
    * coordinates); the epoch's 8 mixed changes (30,001 coordinates, 20
-   * bytes each) and 16 reports of 512 bytes reach the driver at once. A heap that holds exactly
-   * that allows the barrier stage, one byte less does not; a small maxResultSize forbids it.
+   * bytes each), 16 reports of 512 bytes and the audited round's 2 workers' own changes (15,001
+   * coordinates each: a stage's first epoch is always audited) reach the driver at once. A heap
+   * that holds exactly that allows the barrier stage, one byte less does not; a small
+   * maxResultSize forbids it.
    */
   @Test
   void theBarrierStageNeedsTwoMoreCopiesPerTaskAndTheEpochsMixes() {
@@ -345,7 +347,8 @@ class MemoryPlanTest {
     MemoryPlan probe = new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum,
         false, local(2, 1L << 40));
     assertEquals(30_001 * 20, probe.mixedDeltaBytes);
-    long epochResults = 8 * 30_001 * 20 + 2 * 8 * 512;
+    assertEquals(15_001 * 20, probe.workerDeltaBytes);
+    long epochResults = 8 * 30_001 * 20 + 2 * 8 * 512 + 2 * 15_001 * 20;
     long perTask = 2 * w + 12 * 30_001;
     long need = probe.driverBytes() + 2 * epochResults + 2 * perTask + epochResults;
     long heap = heapLeaving(need);
@@ -362,8 +365,9 @@ class MemoryPlanTest {
   }
 
   /**
-   * A barrier stage runs as many epochs as their reports fit (each epoch's 8 mixed changes and
-   * 16 reports, counted by hand as in the test above): all 10 epochs on a large heap;
+   * A barrier stage runs as many epochs as their reports fit (each epoch's 8 mixed changes, 16
+   * reports and, at R / (4·W) = 1, an audited round of 2 workers' changes, counted by hand as
+   * in the test above): all 10 epochs on a large heap;
    * ⌊maxResultSize / one epoch's reports⌋ under a small spark.driver.maxResultSize; and on a
    * driver whose room beside the one-epoch stage holds k more epochs' reports three times over
    * (serialised, deserialised, and worker 0's own in local mode), 1 + k; never fewer than one.
@@ -372,7 +376,7 @@ class MemoryPlanTest {
   void aBarrierStageRunsTheEpochsWhoseReportsFit() {
     int d = 1 << 24;
     MixingSettings momentum = mixing("momentum", 8, false);
-    long epochResults = 8 * 30_001 * 20 + 2 * 8 * 512;
+    long epochResults = 8 * 30_001 * 20 + 2 * 8 * 512 + 2 * 15_001 * 20;
     assertEquals(10, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
         local(2, 1L << 40)).barrierEpochsPerStage());
     assertEquals(3, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
@@ -387,6 +391,29 @@ class MemoryPlanTest {
         local(2, heap)).barrierEpochsPerStage());
     assertEquals(1, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
         local(2, heapLeaving(oneEpochStage))).barrierEpochsPerStage());
+  }
+
+  /**
+   * The audit sends every worker's own change in only some of a stage's epochs: with 2 rounds
+   * over 2 workers, ⌈E·2 / (4·2)⌉ of E epochs, so 8 epochs hold 8 epochs' reports (2 mixed
+   * changes of 30,001 coordinates and 4 reports of 512 bytes each) and 2 audited rounds (2
+   * changes of 15,001 coordinates each). A maxResultSize of exactly that allows 8 epochs, one
+   * byte less 7, whose 2 audited rounds leave a whole epoch's reports of room.
+   */
+  @Test
+  void aStagesResultsCountItsAuditedEpochsNotEveryEpoch() {
+    int d = 1 << 24;
+    MixingSettings momentum = mixing("momentum", 2, false);
+    long perEpoch = 2 * 30_001 * 20 + 2 * 2 * 512;
+    long audited = 2 * (2 * 15_001 * 20);
+    assertEquals(2, MemoryPlan.auditedEpochsPerStage(8, 2, 2));
+    assertEquals(2, MemoryPlan.auditedEpochsPerStage(7, 2, 2));
+    assertEquals(8, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
+        new ClusterMemory(true, 2, 1L << 40, 0, 1, 8 * perEpoch + audited))
+        .barrierEpochsPerStage());
+    assertEquals(7, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
+        new ClusterMemory(true, 2, 1L << 40, 0, 1, 8 * perEpoch + audited - 1))
+        .barrierEpochsPerStage());
   }
 
   /**
