@@ -41,21 +41,22 @@ final class BarrierMemory {
   String problem() {
     long epochResults = stageResults(1);
     if (plan.cluster.maxResultSize > 0 && epochResults > plan.cluster.maxResultSize) {
-      return String.format(Locale.ROOT, "an epoch's %d mixed changes of up to %,d MiB each"
-          + " would exceed spark.driver.maxResultSize=%dm", plan.rounds,
-          mib(plan.mixedDeltaBytes), mib(plan.cluster.maxResultSize));
+      return String.format(Locale.ROOT, "an epoch's %d mixed changes of up to %,d MiB each,"
+          + " with its audited round's %d changes, would exceed spark.driver.maxResultSize=%dm",
+          plan.rounds, mib(plan.mixedDeltaBytes), plan.numWorkers,
+          mib(plan.cluster.maxResultSize));
     }
     long driverNeed = driverBytes(1);
     if (driverNeed > plan.cluster.driverBudget()) {
       return String.format(Locale.ROOT, "the barrier tasks' extra copies of the weights and the"
-          + " epoch's %d mixed changes would need about %,d MiB on the driver, more than its"
-          + " %,d MiB budget", plan.rounds, mib(driverNeed),
+          + " epoch's %d mixed changes (and its audited round) would need about %,d MiB on the"
+          + " driver, more than its %,d MiB budget", plan.rounds, mib(driverNeed),
           mib(plan.cluster.driverBudget()));
     }
     if (!plan.cluster.local && executorBytes(1) > plan.cluster.executorBudget()) {
       return String.format(Locale.ROOT, "the barrier tasks' extra copies of the weights and the"
-          + " epoch's %d mixed changes would need about %,d MiB on an executor, more than its"
-          + " %,d MiB budget", plan.rounds, mib(executorBytes(1)),
+          + " epoch's %d mixed changes (and its audited round) would need about %,d MiB on an"
+          + " executor, more than its %,d MiB budget", plan.rounds, mib(executorBytes(1)),
           mib(plan.cluster.executorBudget()));
     }
     return null;
