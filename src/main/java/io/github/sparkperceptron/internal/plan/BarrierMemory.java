@@ -33,10 +33,10 @@ final class BarrierMemory {
    * weights moved as sorted int arrays (12 B per support coordinate: two arrays and the union
    * being made), and the epoch's R mixed changes (counted whole for one task: each reports
    * about R/W of them, the rounds taken in turn); the epoch's reports reach the driver at once,
-   * through a task per worker: R mixed changes, W·R small reports and the audited round's W
-   * changes ({@link #auditedEpochs}: a stage's first epoch is always audited), held serialised
-   * and deserialised on the executors and on the driver, and counted against
-   * {@code spark.driver.maxResultSize}.
+   * through a task per worker: R mixed changes, W·R small reports, with a vote the workers'
+   * traces, and the audited round's W changes ({@link #auditedEpochs}: a stage's first epoch is
+   * always audited), held serialised and deserialised on the executors and on the driver, and
+   * counted against {@code spark.driver.maxResultSize}.
    */
   String problem() {
     long epochResults = stageResults(1);
@@ -113,12 +113,14 @@ final class BarrierMemory {
   static final int AUDIT_SHARE_DENOMINATOR = 4;
 
   /**
-   * Bytes of the results of a stage of {@code epochs} epochs: per epoch R mixed changes and W·R
-   * small reports, and the audited epochs' W changes of one worker's size each.
+   * Bytes of the results of a stage of {@code epochs} epochs: per epoch R mixed changes, W·R
+   * small reports and, with a vote, the W workers' traces (at worst); and the audited epochs' W
+   * changes of one worker's size each.
    */
   private long stageResults(int epochs) {
     long perEpoch = saturatingProduct(plan.rounds, plan.mixedDeltaBytes)
-        + saturatingProduct((long) plan.numWorkers * plan.rounds, REPORT_BYTES_PER_ROUND);
+        + saturatingProduct((long) plan.numWorkers * plan.rounds, REPORT_BYTES_PER_ROUND)
+        + saturatingProduct(plan.numWorkers, plan.voteTraceBytes);
     long auditedChanges = (long) auditedEpochs(epochs, plan.rounds, plan.numWorkers)
         * plan.numWorkers;
     long sum = saturatingProduct(epochs, perEpoch)

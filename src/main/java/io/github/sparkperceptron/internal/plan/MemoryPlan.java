@@ -153,6 +153,11 @@ public final class MemoryPlan {
   /** The epochs at most (a barrier stage runs no more). */
   final int maxIter;
   final boolean momentum;
+  /**
+   * The vote traces one worker records in one epoch at worst (every row a mistake; 0 without a
+   * vote): a barrier stage returns each epoch's.
+   */
+  final long voteTraceBytes;
   /** Tasks running at once in the JVM of the estimate that holds them (local: the driver). */
   final int running;
   /**
@@ -268,6 +273,7 @@ public final class MemoryPlan {
         + Math.min(Math.max(0, worker - windowBytes), windowBytes);
     long trace = voting ? TRACE_BYTES_PER_VALUE * perWorkerValues
         + TRACE_BYTES_PER_UPDATE * perWorkerRows : 0;
+    this.voteTraceBytes = trace;
     List<Term> tasks = cluster.local ? driver : executor;
     if (oneShot) {
       if (!cluster.local) {

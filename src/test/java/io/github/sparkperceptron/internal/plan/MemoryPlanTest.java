@@ -417,6 +417,29 @@ class MemoryPlanTest {
   }
 
   /**
+   * A voted stage returns every epoch's vote traces too: at worst each worker's 500 rows are all
+   * mistakes, 12 bytes per stored value (15,000) and 32 per row, 196,000 bytes per worker and
+   * epoch. A maxResultSize of exactly three epochs' results (mixes, reports, both workers'
+   * traces, and with 8 rounds over 2 workers an audited round every epoch) allows 3 epochs.
+   */
+  @Test
+  void aVotedStagesResultsCountTheWorkersTraces() {
+    int d = 1 << 24;
+    MixingSettings momentum = mixing("momentum", 8, false);
+    MemoryPlan probe = new MemoryPlan(binary(d, Averaging.VOTE), WIDE, momentum, false,
+        local(2, 1L << 40));
+    assertEquals(12 * 15_000 + 32 * 500, probe.voteTraceBytes);
+    long perEpoch = 8 * probe.mixedDeltaBytes + 2 * 8 * 512 + 2 * probe.voteTraceBytes
+        + 2 * probe.workerDeltaBytes;
+    assertEquals(3, new MemoryPlan(binary(d, Averaging.VOTE), WIDE, momentum, false,
+        new ClusterMemory(true, 2, 1L << 40, 0, 1, 3 * perEpoch)).barrierEpochsPerStage());
+    assertEquals(2, new MemoryPlan(binary(d, Averaging.VOTE), WIDE, momentum, false,
+        new ClusterMemory(true, 2, 1L << 40, 0, 1, 3 * perEpoch - 1)).barrierEpochsPerStage());
+    assertEquals(0, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
+        local(2, 1L << 40)).voteTraceBytes);
+  }
+
+  /**
    * Cached data take their bytes from the budget: beside 1 GiB of chunks in storage memory a 2g
    * driver has 1,544 − 1,024 MiB for the arrays, and the plan says how much of the cache must go
    * to disk (all the room the arrays leave), nothing when the arrays fit beside it, and −1 when
