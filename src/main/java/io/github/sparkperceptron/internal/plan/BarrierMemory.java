@@ -24,6 +24,9 @@ final class BarrierMemory {
   /** Bytes per support coordinate in a barrier task: the support and the moved coordinates. */
   static final long BYTES_PER_SUPPORT = 3 * 4;
 
+  /** The audited changes stay within about 1/{@value} of a stage's reported mixes. */
+  static final int AUDIT_SHARE_DENOMINATOR = 4;
+
   /**
    * Why the epoch's rounds cannot run in one barrier stage ({@code BarrierRounds}) within the
    * memory this plan allows, or null. Beyond the job-per-round path's arrays, each barrier task
@@ -108,9 +111,6 @@ final class BarrierMemory {
     long budget = (reported + perAuditedRound - 1) / perAuditedRound;
     return (int) Math.min(epochs, Math.max(1, budget));
   }
-
-  /** The audited changes stay within about 1/{@value} of a stage's reported mixes. */
-  static final int AUDIT_SHARE_DENOMINATOR = 4;
 
   /**
    * Bytes of the results of a stage of {@code epochs} epochs: per epoch R mixed changes, W·R
