@@ -114,6 +114,12 @@ public final class SparkTestSupport {
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.sql.shuffle.partitions", "4")
-        .config("spark.default.parallelism", "2");
+        .config("spark.default.parallelism", "2")
+        // Each test plans queries of its own over a few hundred rows, so generating and
+        // compiling Java for every plan (Janino, then the JIT) costs more than it saves;
+        // Spark's interpreted expressions compute the same values (its own suites run both).
+        // The tagged tests (mvn verify) and every job keep Spark's code generation.
+        .config("spark.sql.codegen.wholeStage", "false")
+        .config("spark.sql.codegen.factoryMode", "NO_CODEGEN");
   }
 }
