@@ -118,7 +118,8 @@ public final class SparkTestSupport {
         // Each test plans queries of its own over a few hundred rows, so generating and
         // compiling Java for every plan (Janino, then the JIT) costs more than it saves;
         // Spark's interpreted expressions compute the same values (its own suites run both).
-        // The tagged tests (mvn verify) and every job keep Spark's code generation.
+        // What runs in processes of its own (the submit/ scripts, the notebooks' REPLs: mvn
+        // verify's script, notebook and cluster tests) keeps code generation, as users run it.
         .config("spark.sql.codegen.wholeStage", "false")
         .config("spark.sql.codegen.factoryMode", "NO_CODEGEN");
   }
