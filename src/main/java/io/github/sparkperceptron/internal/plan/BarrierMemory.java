@@ -142,13 +142,13 @@ final class BarrierMemory {
    * results serialised and deserialised, and in local mode the tasks and the workers' results.
    */
   private long driverBytes(int epochs) {
-    long results = epochs == 0 ? 0 : stageResults(epochs);
+    long results = stageResults(epochs);
     return plan.driverBytes() + 2 * results + (plan.cluster.local ? taskBytes() + results : 0);
   }
 
   /** An executor's bytes with a barrier stage of {@code epochs} epochs (not local mode). */
   private long executorBytes(int epochs) {
     return plan.executorBytes() + taskBytes()
-        + 2 * (epochs == 0 ? 0 : stageResults(epochs));
+        + 2 * stageResults(epochs);
   }
 }
