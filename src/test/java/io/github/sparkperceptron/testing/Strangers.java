@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.testing;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -11,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
@@ -28,9 +30,10 @@ import java.util.stream.Stream;
  * open at once, a pause of about a millisecond between rounds of attempts (so that the stranger
  * is a hammer, not a busy loop stealing the training's cores).
  *
- * <p>The ports come from a supplier: fixed ones, or {@link #newListenersOfThisJvm} (every TCP
- * port this JVM started listening on after the call, found in {@code /proc}: the rendezvous and
- * the tasks' listeners of a local-mode training, never another process' ports).
+ * <p>The ports come from a supplier: fixed ones, or a {@link Scout} from
+ * {@link #newListenersOfThisJvm} (every TCP port this JVM started listening on after the call,
+ * found in {@code /proc}: the tasks' listeners of a local-mode training, never another process'
+ * ports), which the strangers attack first.
  */
 public final class Strangers implements AutoCloseable {
   /** Connections held open at most (the oldest closed first). */
@@ -107,19 +110,15 @@ public final class Strangers implements AutoCloseable {
   private void run() {
     try {
       while (!stop) {
-        // Looking the ports up costs milliseconds: hammer the ones found for a while first.
         int[] targets = ports.get();
-        long until = System.nanoTime() + 20_000_000L;
-        do {
-          for (int port : targets) {
-            if (stop) {
-              break;
-            }
-            act(port);
+        for (int port : targets) {
+          if (stop) {
+            break;
           }
-          drip();
-          Thread.sleep(kind == Kind.SLOW_LORIS ? 100 : targets.length == 0 ? 2 : 1);
-        } while (!stop && targets.length > 0 && System.nanoTime() < until);
+          act(port);
+        }
+        drip();
+        Thread.sleep(kind == Kind.SLOW_LORIS ? 100 : targets.length == 0 ? 2 : 1);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -271,16 +270,79 @@ public final class Strangers implements AutoCloseable {
   }
 
   /**
-   * The TCP ports this JVM listens on now, on loopback or on every interface, that it did not
-   * listen on at this call, plus {@code alsoFixed} (Linux: read from {@code /proc}; elsewhere only
-   * the fixed ones). Only this process' sockets: a stranger in a test never knocks on another
-   * program's door.
+   * A {@link Scout} of the TCP ports this JVM starts listening on after this call, on loopback or
+   * on every interface, followed by {@code alsoFixed} (Linux: read from {@code /proc}; elsewhere
+   * only the fixed ones). Only this process' sockets: a stranger in a test never knocks on
+   * another program's door. Close it when the strangers are done.
    */
-  public static Supplier<int[]> newListenersOfThisJvm(int... alsoFixed) {
-    Set<Integer> before = listenersOfThisJvm(null);
-    Set<String> ours = new HashSet<>();
-    Set<String> others = new HashSet<>();
-    return () -> {
+  public static Scout newListenersOfThisJvm(int... alsoFixed) {
+    return new Scout(alsoFixed);
+  }
+
+  /**
+   * Looks for this JVM's new listening ports from a thread of its own, every ten
+   * milliseconds, so that a stranger takes the latest list at once instead of pausing its attacks
+   * for a look in {@code /proc} (milliseconds with thousands of sockets open, far more on a loaded
+   * machine). A task's listener lives for its barrier stage only. Counts what it saw, for the
+   * message of a test whose strangers missed the listeners: a scout that never saw one and
+   * strangers that never reached one it saw are different failures.
+   */
+  public static final class Scout implements Supplier<int[]>, AutoCloseable {
+    private final int[] fixed;
+    private final Set<Integer> before = listenersOfThisJvm(null);
+    private final Set<String> ours = new HashSet<>();
+    private final Set<String> others = new HashSet<>();
+    private final Set<Integer> seen = ConcurrentHashMap.newKeySet();
+    private final AtomicLong looks = new AtomicLong();
+    private final Thread thread;
+    private volatile int[] latest;
+    private volatile int mostAtOnce;
+    private volatile boolean stop;
+
+    private Scout(int[] fixed) {
+      this.fixed = fixed.clone();
+      this.latest = fixed.clone();
+      this.thread = new Thread(this::watch, "scout of this JVM's listeners");
+      this.thread.setDaemon(true);
+      this.thread.start();
+    }
+
+    /** The new listeners found by the latest look, then the fixed ports. */
+    @Override
+    public int[] get() {
+      return latest;
+    }
+
+    /** What the scout saw: its looks and the new listeners it found, for a test's message. */
+    public String report() {
+      return looks.get() + " looks in /proc, " + seen.size() + " new listeners seen ("
+          + mostAtOnce + " at most at once)";
+    }
+
+    /** The new listeners seen so far, whether open now or not. */
+    public Set<Integer> seen() {
+      return new TreeSet<>(seen);
+    }
+
+    private void watch() {
+      while (!stop) {
+        int[] found = look();
+        seen.addAll(Arrays.stream(found).boxed().toList());
+        mostAtOnce = Math.max(mostAtOnce, found.length);
+        int[] next = Arrays.copyOf(found, found.length + fixed.length);
+        System.arraycopy(fixed, 0, next, found.length, fixed.length);
+        latest = next;
+        looks.incrementAndGet();
+        try {
+          Thread.sleep(10);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }
+
+    /** This JVM's listeners now, less those it had at the start and the fixed ports. */
+    private int[] look() {
       Set<Integer> now = new TreeSet<>();
       List<String[]> candidates = listening();
       boolean unknown = false;
@@ -299,11 +361,23 @@ public final class Strangers implements AutoCloseable {
         }
       }
       now.removeAll(before);
-      for (int p : alsoFixed) {
-        now.add(p);
+      for (int p : fixed) {
+        now.remove(p);
       }
       return now.stream().mapToInt(Integer::intValue).toArray();
-    };
+    }
+
+    /** Stops looking. */
+    @Override
+    public void close() {
+      stop = true;
+      thread.interrupt();
+      try {
+        thread.join(10_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   /**
@@ -327,31 +401,34 @@ public final class Strangers implements AutoCloseable {
 
   /**
    * The machine's listening TCP sockets on loopback or every interface: {port, inode, "any" or
-   * null} each, from {@code /proc/net/tcp} and {@code tcp6}.
+   * null} each, from {@code /proc/net/tcp} and {@code tcp6}. Linux lists the listening sockets
+   * first (its iterator walks the listening hash before the established one), so the read stops
+   * at the first other line: under fire the tables hold tens of thousands of the strangers'
+   * connections, most in TIME_WAIT, and reading them all took the soak's scout 0.7 s a look.
    */
   private static List<String[]> listening() {
     List<String[]> out = new ArrayList<>();
     for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
-      List<String> lines;
-      try {
-        lines = Files.readAllLines(Path.of(table));
+      try (BufferedReader in = Files.newBufferedReader(Path.of(table),
+          StandardCharsets.US_ASCII)) {
+        in.readLine();
+        for (String line = in.readLine(); line != null; line = in.readLine()) {
+          String[] f = line.trim().split("\\s+");
+          if (f.length < 10 || !f[3].equals("0A")) {
+            break;
+          }
+          String[] local = f[1].split(":");
+          String ip = local[0];
+          boolean any = ip.matches("0+");
+          boolean loopback = ip.equals("0100007F") || ip.endsWith("FFFF00000100007F")
+              || ip.equals("00000000000000000000000001000000");
+          if (any || loopback) {
+            out.add(new String[] {String.valueOf(Integer.parseInt(local[1], 16)), f[9],
+                any ? "any" : null});
+          }
+        }
       } catch (IOException e) {
-        continue;
-      }
-      for (String line : lines.subList(Math.min(1, lines.size()), lines.size())) {
-        String[] f = line.trim().split("\\s+");
-        if (f.length < 10 || !f[3].equals("0A")) {
-          continue;
-        }
-        String[] local = f[1].split(":");
-        String ip = local[0];
-        boolean any = ip.matches("0+");
-        boolean loopback = ip.equals("0100007F") || ip.endsWith("FFFF00000100007F")
-            || ip.equals("00000000000000000000000001000000");
-        if (any || loopback) {
-          out.add(new String[] {String.valueOf(Integer.parseInt(local[1], 16)), f[9],
-              any ? "any" : null});
-        }
+        // No such table (no IPv6, not Linux): nothing listens there.
       }
     }
     return out;

@@ -140,8 +140,8 @@ class StrangersTest {
     Set<Integer> wildcard = new HashSet<>();
     Set<Integer> seen = new HashSet<>();
     long setup;
-    try (Strangers stranger = Strangers.start(kind,
-        Strangers.newListenersOfThisJvm(rendezvous.port()))) {
+    try (Strangers.Scout scout = Strangers.newListenersOfThisJvm(rendezvous.port());
+        Strangers stranger = Strangers.start(kind, scout)) {
       setup = stage(5L << 32, leaves, () -> {
         seen.addAll(Strangers.listenersOfThisJvm(wildcard));
         seen.removeAll(before);

@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.Supplier;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -67,41 +66,47 @@ class BarrierSoakTest {
         frame);
     assertEquals(10, undisturbed.summary().totalIterations());
 
-    Supplier<int[]> ports = Strangers.newListenersOfThisJvm(port);
     List<Strangers> strangers = new ArrayList<>();
     Set<Integer> hit = new TreeSet<>();
     long connections = 0;
-    try {
-      for (Strangers.Kind kind : List.of(Strangers.Kind.FLOOD, Strangers.Kind.NO_SECRET,
-          Strangers.Kind.HUGE_LENGTH, Strangers.Kind.HALF_FRAME, Strangers.Kind.SLOW_LORIS)) {
-        strangers.add(Strangers.start(kind, ports));
-      }
-      // A task's listener lives for its barrier stage only, and the strangers find it by
-      // polling /proc: on a loaded machine one fit can end before they reach one (three fits
-      // in a row did, in a verify whose CPU ran 25% slow). Every fit under fire must give the
-      // undisturbed model; fits go on (eight at most) until the strangers have reached the
-      // tasks' listeners too.
-      for (int fit = 0; fit < 8 && hit.size() < 2; fit++) {
-        PerceptronClassificationModel disturbed = BarrierPath.fit(spark,
-            defaults.copy(ParamMap.empty()).setCheckpointDir(checkpoints.resolve("b" + fit)
-                .toString()), frame);
-        assertArrayEquals(undisturbed.coefficientMatrix().toArray(),
-            disturbed.coefficientMatrix().toArray(), 0.0, "fit " + fit + " under fire");
-        assertArrayEquals(undisturbed.interceptVector().toArray(),
-            disturbed.interceptVector().toArray(), 0.0, "fit " + fit + " under fire");
-        for (Strangers s : strangers) {
-          hit.addAll(s.portsHit());
+    String scouting;
+    try (Strangers.Scout scout = Strangers.newListenersOfThisJvm(port)) {
+      try {
+        for (Strangers.Kind kind : List.of(Strangers.Kind.FLOOD, Strangers.Kind.NO_SECRET,
+            Strangers.Kind.HUGE_LENGTH, Strangers.Kind.HALF_FRAME, Strangers.Kind.SLOW_LORIS)) {
+          strangers.add(Strangers.start(kind, scout));
         }
+        // A task's listener lives for its barrier stage only. One fit under fire has always
+        // been enough here, but a CI run once missed every listener of eight fits (with the
+        // strangers looking in /proc themselves, between bursts of attacks; a scout looks for
+        // them now): every fit under fire must give the undisturbed model, and fits go on,
+        // eight at most, until the strangers have reached the tasks' listeners too.
+        for (int fit = 0; fit < 8 && hit.size() < 2; fit++) {
+          PerceptronClassificationModel disturbed = BarrierPath.fit(spark,
+              defaults.copy(ParamMap.empty()).setCheckpointDir(checkpoints.resolve("b" + fit)
+                  .toString()), frame);
+          assertArrayEquals(undisturbed.coefficientMatrix().toArray(),
+              disturbed.coefficientMatrix().toArray(), 0.0, "fit " + fit + " under fire");
+          assertArrayEquals(undisturbed.interceptVector().toArray(),
+              disturbed.interceptVector().toArray(), 0.0, "fit " + fit + " under fire");
+          for (Strangers s : strangers) {
+            hit.addAll(s.portsHit());
+          }
+        }
+      } finally {
+        strangers.forEach(Strangers::close);
       }
-    } finally {
-      strangers.forEach(Strangers::close);
+      scouting = scout.report();
     }
     for (Strangers s : strangers) {
       hit.addAll(s.portsHit());
       connections += s.connections();
     }
+    System.out.println("barrier soak: " + connections + " stranger connections reached "
+        + hit.size() + " ports; the scout: " + scouting);
     assertTrue(hit.contains(port), "the rendezvous was hammered: " + hit);
-    assertTrue(hit.size() > 1, "tasks' listeners were hammered too: " + hit);
+    assertTrue(hit.size() > 1, "tasks' listeners were hammered too: " + hit + "; the scout: "
+        + scouting);
     assertTrue(connections > 1000, connections + " stranger connections");
     frame.unpersist();
   }
