@@ -260,8 +260,11 @@ class BarrierRoundsTest {
       stopListening(listener);
     }
     assertSameTraining(undisturbed, retried, BREAST);
-    assertTrue(listener.taskFailures.stream().anyMatch(r -> r.contains("injected failure")),
-        listener.taskFailures.toString());
+    // The injected failure, or a peer's exchange that broke on it: when the peer's failure
+    // reaches the driver first, Spark kills the stage's other tasks and the injected one may
+    // end as killed (seen once in a full run).
+    assertTrue(listener.taskFailures.stream().anyMatch(r -> r.contains("injected failure")
+        || r.contains("Mixing round exchange of epoch")), listener.taskFailures.toString());
     assertEquals(1, listener.retriedStages.size(), "the stage of the 3 epochs ran twice: "
         + listener.retriedStages);
     assertEquals(1, listener.jobs.size(), "still one job for the 3 epochs");
