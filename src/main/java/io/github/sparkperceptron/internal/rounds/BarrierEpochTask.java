@@ -58,8 +58,8 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
   /**
    * The worker that reports the mixed change of round {@code round} of the stage's epoch
    * {@code e}: the rounds taken in turn, so that each of the W workers sends the driver about
-   * 1/W of the stage's mixes and the stage's outputs travel in W shares of about one size (the
-   * shuffle that carries them has a partition per worker).
+   * 1/W of the stage's mixes and the stage's outputs travel in W task results of about one size
+   * ({@link StageOutputs}).
    */
   static int reporter(int e, int round, int rounds, int workers) {
     return (int) (((long) e * rounds + round) % workers);

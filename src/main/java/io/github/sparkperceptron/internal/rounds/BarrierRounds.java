@@ -3,7 +3,6 @@ package io.github.sparkperceptron.internal.rounds;
 import static io.github.sparkperceptron.internal.plan.Settings.BARRIER_PORT;
 import static io.github.sparkperceptron.internal.plan.Settings.ROUND_EXECUTION;
 
-import io.github.sparkperceptron.internal.blocks.PartitionJob;
 import io.github.sparkperceptron.internal.blocks.TrainingInput;
 import io.github.sparkperceptron.internal.blocks.WorkerBlocks;
 import io.github.sparkperceptron.internal.exchange.Rendezvous;
@@ -22,22 +21,17 @@ import io.github.sparkperceptron.internal.plan.RoundExecution;
 import io.github.sparkperceptron.internal.plan.Settings;
 import io.github.sparkperceptron.internal.plan.TrainingPlan;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
-import org.apache.spark.HashPartitioner;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkException;
-import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.util.LongAccumulator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import scala.Tuple2;
 import scala.reflect.ClassTag$;
 import scala.reflect.ClassTag;
 
@@ -53,8 +47,9 @@ import scala.reflect.ClassTag;
  *               look ahead (momentum), run the worker's round ({@link WorkerRound}, the code a
  *               job-per-round task runs), all-reduce the changes along ParameterMix's tree,
  *               move the worker's weights by the mix, momentum's after-round step
- *             the W tasks' per-round results come back once (through a shuffle of W partitions,
- *               which makes the barrier stage a ShuffleMapStage: Spark retries it as a whole)
+ *             the W tasks' per-round results come back once, in the tasks' own results
+ *               ({@link StageOutputs}: the stage runs as a ShuffleMapStage, which Spark retries
+ *               as a whole, with nothing to read it back)
  *             the driver replays the epoch round by round from them with the job-per-round
  *               path's driver steps ({@link DriverRounds}), and checks that every worker ended
  *               with the driver's weights (a digest) and momentum
@@ -64,8 +59,8 @@ import scala.reflect.ClassTag;
  * state is computed by the same code from the same per-round results, and those results are the
  * same because every worker starts each round from the driver's weights of that round (checked).
  * A failed task fails the stage; Spark runs it again from the shipped weights (up to
- * {@code spark.stage.maxConsecutiveAttempts}), and nothing of the failed attempt reaches the
- * driver.
+ * {@code spark.stage.maxConsecutiveAttempts}); a task of the failed attempt that had already
+ * finished delivered what its retry delivers, bit for bit.
  *
  * <p>When barrier mode is used ({@link RoundExecution}: {@code auto}, the default;
  * {@code barrier} to require it; {@code jobs} for one Spark job per round): with more than one
@@ -275,23 +270,8 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
       RDD<WorkerBlocks> blocks = BarrierPlacement.placed(jsc, input.blocks.rdd(),
           ClassTag$.MODULE$.apply(WorkerBlocks.class));
       RDD<BarrierEpochTask.Output> stage = blocks.barrier().mapPartitions(task, true, tag);
-      // Through a shuffle: a barrier ShuffleMapStage is retried as a whole, a barrier
-      // ResultStage is not. A partition per worker: the outputs are read back side by side, by
-      // a PartitionJob (no closure for Spark's cleaner to parse on every stage).
-      RDD<Tuple2<Integer, BarrierEpochTask.Output>> byWorkerRdd = JavaRDD.fromRDD(stage, tag)
-          .mapToPair(o -> new Tuple2<>(o.worker, o))
-          .partitionBy(new HashPartitioner(input.numWorkers)).rdd();
-      List<BarrierEpochTask.Output> outputs = PartitionJob.collect(byWorkerRdd, (p, pairs) -> {
-        List<BarrierEpochTask.Output> values = new ArrayList<>(1);
-        while (pairs.hasNext()) {
-          values.add(pairs.next()._2());
-        }
-        return values.iterator();
-      });
-      BarrierEpochTask.Output[] byWorker = new BarrierEpochTask.Output[input.numWorkers];
-      for (BarrierEpochTask.Output o : outputs) {
-        byWorker[o.worker] = o;
-      }
+      BarrierEpochTask.Output[] byWorker = StageOutputs.collect(jsc, stage, input.numWorkers,
+          first);
       return new Stage(first, byWorker, firstStartVector, rounds, auditRounds);
     } catch (Exception e) {
       // Spark throws its (checked) SparkException from Scala; Java sees no checked exception
@@ -300,6 +280,15 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
       if (setup == null && e instanceof SparkException && String.valueOf(e.getMessage())
           .contains(BarrierEpochTask.SETUP_FAILURE)) {
         setup = firstLine(e.getMessage());
+      }
+      String unplaced = setup == null ? StageOutputs.cannotPlace(e) : null;
+      if (unplaced != null && execution.mode != Mode.BARRIER) {
+        // Slots lost between the check before this epoch and the stage's submission: Spark
+        // refuses a barrier map stage at once (a barrier job it would retry every 15 s).
+        abandoned = true;
+        LOG.warn("Mixing rounds run as one Spark job each from epoch {} on: Spark could not"
+            + " place the barrier stage ({})", first, unplaced);
+        return null;
       }
       if (setup == null) {
         throw e;

@@ -198,10 +198,10 @@ class BarrierRoundsTest {
         Examples.labels(BREAST), 30, 4, rounds, mixing, averaged, true, seed).run(epochs);
     assertArrayEquals(naive.model(), weights(barrier), 0.0, "barrier against the simulation");
     assertSameTraining(jobs, barrier, BREAST);
-    // One Spark job for all the epochs (nothing needs the driver between them), its barrier
-    // stage and the stage of a task per worker that reads its results back.
+    // One Spark job for all the epochs (nothing needs the driver between them): its barrier
+    // stage, whose results come back in its tasks' own results (StageOutputs).
     assertEquals(1, listener.jobs.size(), listener.jobs.toString());
-    assertTrue(listener.stagesPerJob.stream().allMatch(n -> n == 2),
+    assertTrue(listener.stagesPerJob.stream().allMatch(n -> n == 1),
         listener.stagesPerJob.toString());
   }
 
@@ -412,9 +412,9 @@ class BarrierRoundsTest {
     assertTrue(layout.size() == 1 && layout.get(0).contains("the input's 8 partitions are"
         + " gathered into 3"), layout.toString());
     assertEquals(1, listener.jobs.size(), listener.jobs.toString());
-    // Each: the barrier stage, the stage reading its results back, and the gather's map
-    // stage, listed but skipped (its output exists since the blocks were built).
-    assertTrue(listener.stagesPerJob.stream().allMatch(n -> n == 3),
+    // Each: the barrier stage and the gather's map stage, listed but skipped (its output
+    // exists since the blocks were built).
+    assertTrue(listener.stagesPerJob.stream().allMatch(n -> n == 2),
         listener.stagesPerJob.toString());
     assertSameTraining(fit("jobs", c, eight), gathered, BREAST);
     assertSameTraining(fit("jobs", c, partitionedByHand(groups)), gathered, BREAST);
@@ -440,8 +440,8 @@ class BarrierRoundsTest {
     } finally {
       stopListening(listener);
     }
-    // The barrier stage, its results' stage, the gather's (skipped) map stage.
-    assertTrue(listener.stagesPerJob.stream().allMatch(n -> n == 3),
+    // The barrier stage and the gather's (skipped) map stage.
+    assertTrue(listener.stagesPerJob.stream().allMatch(n -> n == 2),
         listener.stagesPerJob.toString());
     assertSameTraining(fit("jobs", c, union), gathered, BREAST);
   }
