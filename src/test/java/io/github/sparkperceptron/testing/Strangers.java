@@ -261,9 +261,14 @@ public final class Strangers implements AutoCloseable {
   @Override
   public void close() {
     stop = true;
-    thread.interrupt();
+    interruptAndJoin(thread);
+  }
+
+  /** Wakes {@code t} from its sleep and waits (10 s at most) for it to see its stop flag. */
+  private static void interruptAndJoin(Thread t) {
+    t.interrupt();
     try {
-      thread.join(10_000);
+      t.join(10_000);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -371,12 +376,7 @@ public final class Strangers implements AutoCloseable {
     @Override
     public void close() {
       stop = true;
-      thread.interrupt();
-      try {
-        thread.join(10_000);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+      interruptAndJoin(thread);
     }
   }
 
