@@ -50,6 +50,13 @@ public final class LogCapture implements AutoCloseable {
     return out;
   }
 
+  /** The formatted messages logged at {@code level} that start with {@code prefix}, in order. */
+  public List<String> messages(Level level, String prefix) {
+    List<String> out = messages(level);
+    out.removeIf(m -> !m.startsWith(prefix));
+    return out;
+  }
+
   @Override
   public void close() {
     context.getConfiguration().removeLogger(loggerName);

@@ -204,7 +204,9 @@ public final class MixingLoop {
         length)) {
       DriverRounds driver = driverRounds(progress, shipper, support);
       JobPerRound jobs = new JobPerRound(driver);
-      try (BarrierRounds barrier = BarrierRounds.open(driver, jobs)) {
+      // A callback sees every epoch's state: the barrier stages then report every round's mix
+      // for the driver to replay, instead of only where they ended.
+      try (BarrierRounds barrier = BarrierRounds.open(driver, jobs, callback != null)) {
         new Epochs(progress, driver, checkpoints, callback).run(barrier != null ? barrier : jobs);
       }
       LOG.info("Weights shipped to the executors: {} values in {} snapshot(s) and changes",
@@ -238,11 +240,8 @@ public final class MixingLoop {
     void run(EpochRounds rounds) {
       for (int epoch = progress.epochsDone + 1; epoch <= settings.maxIter; epoch++) {
         long start = System.nanoTime();
-        int[] beforeIndex = driver.supportCoordinates();
-        double[] beforeValues = WeightChange.valuesAt(progress.state.weights(), beforeIndex);
         EpochRounds.Outcome outcome = rounds.run(epoch, lastTogether(epoch));
-        double change = WeightChange.relative(beforeIndex, beforeValues, driver.supportCoordinates(),
-            progress.state.weights());
+        double change = outcome.weightChange;
         progress.epochsDone = epoch;
         progress.epochs.add(outcome.stats);
         progress.weightChanges.add(change);

@@ -9,7 +9,8 @@
  *            cached blocks of internal.blocks (TrainingInput), its settings resolved once
  *            (internal.plan); the rounds of its epochs run behind internal.rounds' EpochRounds
  *            seam (a job per round, or the epochs nothing on the driver separates in one barrier
- *            stage); the driver replays them epoch by epoch, checks, checkpoints and stops;
+ *            stage, which reports where it ended or its mixes to replay); the driver tallies
+ *            them epoch by epoch, checks, checkpoints and stops;
  *            OneShotMixing mixes once at the end; TrainingResult is what it returns, the
  *            root package's StopReason why it ended, EpochCallback what it tells after each epoch
  * recovery   Checkpoints (CheckpointFormat, a codec on store.StateFile) resume a training where a

@@ -300,6 +300,21 @@ public final class BlockMomentum implements Serializable {
     return m;
   }
 
+  /**
+   * Takes the state another copy of this momentum reached (a barrier stage's workers, which ran
+   * the same steps): Δ at {@code coordinates} (increasing; Δ is unchanged elsewhere) from
+   * {@code values}, the masses and the restarts. O(coordinates).
+   */
+  public void adoptAt(int[] coordinates, double[] values, double newMass,
+      double newVelocityMass, long newRestarts) {
+    for (int k = 0; k < coordinates.length; k++) {
+      velocity[coordinates[k]] = values[k];
+    }
+    mass = newMass;
+    velocityMass = newVelocityMass;
+    restarts = newRestarts;
+  }
+
   /** Restores the state a checkpoint recorded. */
   public void restore(double[] savedVelocity, double savedMass, double savedVelocityMass,
       long savedRestarts) {

@@ -31,8 +31,9 @@ final class BarrierMemory {
    * Why the epoch's rounds cannot run in one barrier stage ({@code BarrierRounds}) within the
    * memory this plan allows, or null. Beyond the job-per-round path's arrays, each barrier task
    * holds the round's mixed weights beside its training copy (w), with block momentum its Δ
-   * (w) (both private copies the executor keeps for the training's next epoch and hands the
-   * next task, {@code ExecutorWeights.checkoutWhole}), the support and the coordinates its
+   * (w), with averaging (no vote) the averaging accumulator u (w, and its shipped copy) (private
+   * copies the executor keeps for the training's next epoch and hands the next task,
+   * {@code ExecutorWeights.checkoutWhole}), the support and the coordinates its
    * weights moved as sorted int arrays (12 B per support coordinate: two arrays and the union
    * being made), and the epoch's R mixed changes (counted whole for one task: each reports
    * about R/W of them, the rounds taken in turn); the epoch's reports reach the driver at once,
@@ -129,21 +130,30 @@ final class BarrierMemory {
     return sum < 0 ? Long.MAX_VALUE / 8 : Math.min(sum, Long.MAX_VALUE / 8);
   }
 
-  /** The barrier tasks' own arrays: per running task w, momentum's Δ and the support. */
+  /**
+   * The barrier tasks' own arrays: per running task w, momentum's Δ, u where the stage may
+   * report its end state (averaging without a vote) and the support; and that u's shipped copy,
+   * which the executor caches for the training (one w).
+   */
   private long taskBytes() {
     long length = plan.learner.stateLength();
-    long perTask = plan.weightBytes + (plan.momentum ? plan.weightBytes : 0)
+    long average = plan.barrierKeepsAverage ? plan.weightBytes : 0;
+    long perTask = plan.weightBytes + (plan.momentum ? plan.weightBytes : 0) + average
         + BYTES_PER_SUPPORT * Math.min(length, plan.supportBound);
-    return saturatingProduct(plan.running, perTask);
+    return saturatingProduct(plan.running, perTask) + average;
   }
 
   /**
-   * The driver's bytes with a barrier stage of {@code epochs} epochs: its arrays, the stage's
+   * The driver's bytes with a barrier stage of {@code epochs} epochs: its arrays, u's shipped
+   * snapshot where the stage may report its end state (a copy and its pieces), the stage's
    * results serialised and deserialised, and in local mode the tasks and the workers' results.
    */
   private long driverBytes(int epochs) {
     long results = stageResults(epochs);
-    return plan.driverBytes() + 2 * results + (plan.cluster.local ? taskBytes() + results : 0);
+    long averageSnapshot = plan.barrierKeepsAverage
+        ? saturatingProduct(MemoryPlan.DRIVER_SNAPSHOT, plan.weightBytes) : 0;
+    return plan.driverBytes() + averageSnapshot + 2 * results
+        + (plan.cluster.local ? taskBytes() + results : 0);
   }
 
   /** An executor's bytes with a barrier stage of {@code epochs} epochs (not local mode). */

@@ -154,6 +154,11 @@ public final class MemoryPlan {
   final int maxIter;
   final boolean momentum;
   /**
+   * Whether a barrier stage's tasks keep the averaging accumulator u too (averaging without a
+   * vote: the stage may report the state it ended with, {@code rounds.BarrierEpochTask}).
+   */
+  final boolean barrierKeepsAverage;
+  /**
    * The vote traces one worker records in one epoch at worst (every row a mistake; 0 without a
    * vote): a barrier stage returns each epoch's.
    */
@@ -221,6 +226,7 @@ public final class MemoryPlan {
     this.rounds = rounds;
     this.maxIter = settings.maxIter;
     this.momentum = momentum;
+    this.barrierKeepsAverage = averaging && !voting;
 
     driver.add(new Term(stateBytes, averaging ? "the weights and their averaging accumulator"
         : "the weights"));

@@ -41,9 +41,14 @@ import scala.runtime.AbstractFunction1;
  * epoch it needs beyond the stage runs in the next one, and epochs past its stop are dropped.
  *
  * <p>Returns, once per stage, what the job-per-round path would have collected round by round
- * (the worker's change, stats and vote trace of each round of each epoch), from which the driver
- * replays the epochs' mixes ({@link BarrierRounds}), and a digest of the worker's weights after
- * each epoch to check that the replay and the workers agree.
+ * (the worker's stats and vote trace of each round of each epoch), a digest of the worker's
+ * weights after each epoch, and either the state the workers ended the stage with (worker
+ * {@value #END_REPORTER}: w, and the averaging accumulator u and block momentum's Δ, which every
+ * worker moves as the driver's replay would) or every round's mix (each from the round's
+ * reporter), from which the driver replays the epochs, whichever is smaller
+ * ({@link #reportsEnd}; only the mixes where the stage may not report its end: a vote, an epoch
+ * listener). {@link BarrierRounds} checks the digests against each other and the driver's
+ * state.
  *
  * <p>A retried stage starts again from the shipped weights: nothing here survives a failed
  * attempt (the weights' working copies of a failed task are never released).
@@ -63,6 +68,24 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
    */
   static int reporter(int e, int round, int rounds, int workers) {
     return (int) (((long) e * rounds + round) % workers);
+  }
+
+  /** The worker that reports a stage's end state, where the stage reports it. */
+  static final int END_REPORTER = 0;
+
+  /**
+   * Whether a stage that may report where it ended does: where its end state, at the
+   * {@code support} coordinates it ends with (an index and w, u with {@code averaging}, Δ with
+   * {@code momentum} per coordinate), takes no more bytes than the {@code mixEntries} entries of
+   * its rounds' mixes (an index, w and u each). Every worker decides alike: all hold the same
+   * support and mixes. Small models with many rounds report their end (the mixes repeat every
+   * coordinate every round); a huge, hashed model whose rounds by now touch few of its millions
+   * of coordinates reports its mixes, and the driver replays them.
+   */
+  static boolean reportsEnd(int support, long mixEntries, boolean averaging, boolean momentum) {
+    long endBytes = (long) support * (4 + 8 + (averaging ? 8 : 0) + (momentum ? 8 : 0));
+    long mixBytes = mixEntries * (4 + 8 + (averaging ? 8 : 0));
+    return endBytes <= mixBytes;
   }
 
   /** What one worker reports after the stage: per epoch it ran (index e: firstEpoch + e). */
@@ -88,6 +111,17 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
     final double[] momentumMass;
     final double[] velocityMass;
     final long[] restarts;
+    /**
+     * The relative change of the weights over each epoch ({@link WeightChange}, the driver's
+     * {@code tol} measure over the same support), for a stage that reports its end state only.
+     */
+    final double[] weightChanges;
+    /**
+     * Where a stage that reports its end state ({@link StageStart#endReport},
+     * {@link #reportsEnd}) left the training, from worker {@value #END_REPORTER} only (null
+     * elsewhere, and in a stage that reports its mixes).
+     */
+    EndState end;
 
     Output(int worker, int epochs, int rounds) {
       this.worker = worker;
@@ -97,6 +131,7 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
       this.momentumMass = new double[epochs];
       this.velocityMass = new double[epochs];
       this.restarts = new long[epochs];
+      this.weightChanges = new double[epochs];
     }
 
     /** How many epochs the worker ran: the stage's, or fewer when it ended early. */
@@ -114,8 +149,68 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
         cut.momentumMass[e] = momentumMass[e];
         cut.velocityMass[e] = velocityMass[e];
         cut.restarts[e] = restarts[e];
+        cut.weightChanges[e] = weightChanges[e];
       }
+      cut.end = end;
       return cut;
+    }
+  }
+
+  /**
+   * Where a stage left the training: its support (increasing), and w, u (null without averaging)
+   * and block momentum's Δ (null without momentum) at its coordinates (outside it they are the
+   * shipped values), and momentum's masses and restarts after its last epoch (0 without).
+   */
+  static final class EndState implements Serializable {
+    private static final long serialVersionUID = 1L;
+    final int[] support;
+    final double[] weights;
+    final double[] average;
+    final double[] velocity;
+    final double momentumMass;
+    final double velocityMass;
+    final long restarts;
+
+    EndState(int[] support, double[] w, double[] u, BlockMomentum m) {
+      this.support = support;
+      this.weights = WeightChange.valuesAt(w, support);
+      this.average = u == null ? null : WeightChange.valuesAt(u, support);
+      this.velocity = m == null ? null : WeightChange.valuesAt(m.velocity(), support);
+      this.momentumMass = m == null ? 0.0 : m.mass();
+      this.velocityMass = m == null ? 0.0 : m.velocityMass();
+      this.restarts = m == null ? 0L : m.restarts();
+    }
+  }
+
+  /**
+   * How a stage may report where it ended instead of every round's mix (it does where that
+   * state is the smaller report, {@link #reportsEnd}): the shipped averaging accumulator u
+   * (null without averaging), which its workers then move as the driver's replay would.
+   */
+  static final class EndReport implements Serializable {
+    private static final long serialVersionUID = 1L;
+    final WeightsRef average;
+
+    EndReport(WeightsRef average) {
+      this.average = average;
+    }
+  }
+
+  /** The averaging clock at a stage's start and at the end of every round of its epochs. */
+  static final class Clock implements Serializable {
+    private static final long serialVersionUID = 1L;
+    final double start;
+    /** Per epoch e of the stage (its e-th), per round. */
+    final double[][] roundEnds;
+
+    Clock(double start, double[][] roundEnds) {
+      this.start = start;
+      this.roundEnds = roundEnds;
+    }
+
+    /** The clock at the start of the stage's epoch {@code e}. */
+    double epochStart(int e) {
+      return e == 0 ? start : roundEnds[e - 1][roundEnds[e - 1].length - 1];
     }
   }
 
@@ -127,30 +222,37 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
    * changes every worker reports beside the round's mix ({@link MixAudit}; −1: none), and the
    * driver's support set (increasing): where the weights can be non-zero, and so where every
    * move of the weights happens.
+   *
+   * <p>{@code endReport}: how the stage may report where it ended instead of every round's mix
+   * for the driver to replay; null: it reports its mixes (a vote, an epoch listener).
    */
   static final class StageStart implements Serializable {
     private static final long serialVersionUID = 1L;
     final int firstEpoch;
-    final double startClock;
-    final double[][] roundEnds;
+    final Clock clock;
     final int firstStartVector;
     final WeightsRef weights;
     final int[] auditRounds;
     final Broadcast<int[]> support;
+    final EndReport endReport;
 
-    StageStart(int firstEpoch, double startClock, double[][] roundEnds, int firstStartVector,
-        WeightsRef weights, int[] auditRounds, Broadcast<int[]> support) {
+    StageStart(int firstEpoch, Clock clock, int firstStartVector, WeightsRef weights,
+        int[] auditRounds, Broadcast<int[]> support, EndReport endReport) {
       this.firstEpoch = firstEpoch;
-      this.startClock = startClock;
-      this.roundEnds = roundEnds;
+      this.clock = clock;
       this.firstStartVector = firstStartVector;
       this.weights = weights;
       this.auditRounds = auditRounds;
       this.support = support;
+      this.endReport = endReport;
     }
 
     int epochs() {
-      return roundEnds.length;
+      return clock.roundEnds.length;
+    }
+
+    int rounds() {
+      return clock.roundEnds[0].length;
     }
   }
 
@@ -302,7 +404,7 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
   private Output runRounds(int worker, WorkerRound work, Exchanger exchanger)
       throws IOException {
     int epochs = start.epochs();
-    int rounds = start.roundEnds[0].length;
+    int rounds = start.rounds();
     // The round's mixed weights, which the driver holds.
     double[] mixed = work.base();
     BlockMomentum m = null;
@@ -316,7 +418,16 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
       m = BlockMomentum.resume(velocity.values(), momentum.beta, momentum.rho,
           momentum.initialSquaredNorm, momentum.mass, momentum.velocityMass, momentum.restarts);
     }
+    // A stage that reports its end state moves u as the driver's replay would (the look-ahead's
+    // jumps at the round's clock, each mix's averaging part), so that the end state it reports
+    // is the replay's, bit for bit.
+    boolean mayReportEnd = start.endReport != null;
+    ExecutorWeights.WholeCopy averageCopy = !mayReportEnd || start.endReport.average == null
+        ? null : ExecutorWeights.checkoutWhole(start.endReport.average);
+    double[] average = averageCopy == null ? null : averageCopy.values();
     double tol = spec.settings.tol;
+    // Entries of the stage's mixes so far: every worker holds every mix, so all count alike.
+    long mixEntries = 0;
     Output out = new Output(worker, epochs, rounds);
     boolean averaging = spec.learner.averaging().keepsAverage();
     int ran = 0;
@@ -327,15 +438,16 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
       if (e > 0) {
         work.nextEpoch(epochNumber);
       }
-      double[] roundEnds = start.roundEnds[e];
-      double epochClock = e == 0 ? start.startClock : start.roundEnds[e - 1][rounds - 1];
+      double[] roundEnds = start.clock.roundEnds[e];
+      double epochClock = start.clock.epochStart(e);
       boolean updated = false;
       int[] beforeIndex = support;
-      double[] beforeValues = tol > 0 ? WeightChange.valuesAt(mixed, support) : null;
+      double[] beforeValues = tol > 0 || mayReportEnd ? WeightChange.valuesAt(mixed, support)
+          : null;
       for (int round = 0; round < rounds; round++) {
         double clock = round == 0 ? epochClock : roundEnds[round - 1];
         if (m != null) {
-          int[] jumped = m.lookAheadMoves(mixed, null, clock, support);
+          int[] jumped = m.lookAheadMoves(mixed, average, clock, support);
           if (jumped != null) {
             work.baseMoved(jumped);
           }
@@ -347,7 +459,7 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
         // Every worker reads the same mixed Σ μ_i·m_i: all end the stage after the same epoch.
         updated |= mix.stepSum() != 0.0;
         StateDelta change = FaultInjection.appliedMix(mix.delta());
-        int[] changed = work.moveBase(change);
+        int[] changed = work.moveBase(change, average);
         support = SortedCoordinates.union(support, changed);
         if (m != null) {
           m.afterRound(change, mix.stepSum(), support);
@@ -361,10 +473,11 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
         if (worker == reporter(e, round, rounds, workers)) {
           out.mixes[e][round] = FaultInjection.reportedMix(change);
         }
+        mixEntries += change.storedEntries();
         out.rounds[e][round] = leaf;
       }
       out.weightsDigests[e] = FaultInjection.reportedDigest(epochNumber, worker, workers,
-          BarrierRounds.digest(mixed, support));
+          BarrierRounds.digest(mixed, average, support));
       if (m != null) {
         out.momentumMass[e] = m.mass();
         out.velocityMass[e] = m.velocityMass();
@@ -372,11 +485,31 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
       }
       // The driver's rules (MixingLoop): no update, or a relative change below tol, which
       // both sides compute from the same weights over the same support.
-      converged = !updated || (tol > 0
-          && WeightChange.relative(beforeIndex, beforeValues, support, mixed) < tol);
+      double change = beforeValues == null ? Double.NaN
+          : WeightChange.relative(beforeIndex, beforeValues, support, mixed);
+      out.weightChanges[e] = change;
+      converged = !updated || (tol > 0 && change < tol);
       ran++;
     }
+    if (mayReportEnd && reportsEnd(support.length, mixEntries, average != null,
+        velocity != null)) {
+      // The driver takes the end state and needs no mix but the audited round's.
+      for (int e = 0; e < ran; e++) {
+        for (int round = 0; round < rounds; round++) {
+          if (round != start.auditRounds[e]) {
+            out.mixes[e][round] = null;
+          }
+        }
+      }
+      if (worker == END_REPORTER) {
+        out.end = new EndState(support, mixed, average, m);
+      }
+    }
     work.release(support);
+    if (averageCopy != null) {
+      // u moved only on the support, as w did.
+      ExecutorWeights.releaseWhole(averageCopy, support);
+    }
     if (velocity != null) {
       // Δ changed only on the support: the look-ahead writes it there, a mix where it moved w.
       ExecutorWeights.releaseWhole(velocity, support);

@@ -9,6 +9,7 @@ import io.github.sparkperceptron.internal.exchange.Rendezvous;
 import io.github.sparkperceptron.internal.exchange.WeightShipper;
 import io.github.sparkperceptron.internal.exchange.WeightsRef;
 import io.github.sparkperceptron.internal.exchange.WireSettings;
+import io.github.sparkperceptron.internal.kernel.LinearState;
 import io.github.sparkperceptron.internal.kernel.VotedPerceptron;
 import io.github.sparkperceptron.internal.mixing.BlockMomentum;
 import io.github.sparkperceptron.internal.mixing.MixingMode;
@@ -47,17 +48,29 @@ import scala.reflect.ClassTag;
  *               look ahead (momentum), run the worker's round ({@link WorkerRound}, the code a
  *               job-per-round task runs), all-reduce the changes along ParameterMix's tree,
  *               move the worker's weights by the mix, momentum's after-round step
- *             the W tasks' per-round results come back once, in the tasks' own results
+ *             the W tasks' results come back once, in the tasks' own results
  *               ({@link StageOutputs}: the stage runs as a ShuffleMapStage, which Spark retries
- *               as a whole, with nothing to read it back)
- *             the driver replays the epoch round by round from them with the job-per-round
- *               path's driver steps ({@link DriverRounds}), and checks that every worker ended
- *               with the driver's weights (a digest) and momentum
+ *               as a whole, with nothing to read it back): every round's counts, a digest per
+ *               epoch, and either the state the workers ended with (w, u, Δ on the support) or
+ *               every round's mix, whichever is smaller ({@link BarrierEpochTask#reportsEnd})
+ *             the driver tallies the epochs' counts, and takes the end state after the last;
+ *               or replays the epochs round by round from the mixes with the job-per-round
+ *               path's driver steps ({@link DriverRounds}); and checks that every worker ended
+ *               every epoch with the same weights, u and momentum (digests), its own included
  * </pre>
  *
- * <p>So the model is the job-per-round path's model bit for bit by construction: the driver's
- * state is computed by the same code from the same per-round results, and those results are the
- * same because every worker starts each round from the driver's weights of that round (checked).
+ * <p>So the model is the job-per-round path's model bit for bit by construction: where the
+ * driver replays, its state is computed by the same code from the same per-round results; where
+ * it takes the end state, the workers computed it with the same code (the look-ahead, the mix
+ * applied to w and u, momentum's step: {@link BarrierEpochTask}) from the same per-round
+ * mixes, which are the same because every worker starts each round from the driver's weights
+ * of that round. Why the end state, where it is smaller: every round's mix of a small model
+ * holds most of its coordinates, so a stage of E epochs of R rounds sent E·R full-width changes
+ * to the driver (26 MB for 10 epochs at d = 2^16), which the driver then replayed; the state is
+ * one such change (BENCHMARKS.md, issue 32, tenth stop, measures it). Why not always: a hashed
+ * model's support holds millions of coordinates while its later rounds touch a few thousand.
+ * A callback that sees every epoch's state, or a vote (whose start vectors are every round's
+ * weights), keeps the replay.
  * A failed task fails the stage; Spark runs it again from the shipped weights (up to
  * {@code spark.stage.maxConsecutiveAttempts}); a task of the failed attempt that had already
  * finished delivered what its retry delivers, bit for bit.
@@ -101,13 +114,22 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
   /** The driver's rendezvous for the tasks. */
   private final Rendezvous rendezvous;
   private final WeightShipper velocityShipper;
+  /**
+   * Whether the stages may report only where they ended (the state, once per stage) instead of
+   * every round's mix for the driver to replay (they do where the state is the smaller report,
+   * {@link BarrierEpochTask#reportsEnd}): unless the training keeps a vote (whose start vectors
+   * are every round's weights) or a callback sees every epoch's state.
+   */
+  private final boolean mayReportEnd;
+  /** Ships the averaging accumulator u to stages that may report their end (else null). */
+  private final WeightShipper averageShipper;
   private final LongAccumulator bytesExchanged;
   private boolean abandoned;
   /** The barrier stage whose epochs the driver is replaying, or null. */
   private Stage stage;
 
   private BarrierRounds(DriverRounds driver, JobPerRound jobs, RoundExecution execution,
-      Rendezvous rendezvous) {
+      Rendezvous rendezvous, boolean mayReportEnd) {
     this.driver = driver;
     this.jobs = jobs;
     this.jsc = driver.jsc;
@@ -118,6 +140,10 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
     this.velocityShipper = settings.mixing == MixingMode.MOMENTUM
         ? new WeightShipper(jsc, driver.trainingName + "/velocity/" + UUID.randomUUID(),
             driver.learner.stateLength()) : null;
+    this.mayReportEnd = mayReportEnd;
+    this.averageShipper = mayReportEnd && driver.progress.state.averageAccumulator() != null
+        ? new WeightShipper(jsc, driver.trainingName + "/average/" + UUID.randomUUID(),
+            driver.learner.stateLength()) : null;
     this.bytesExchanged = jsc.sc().longAccumulator(BYTES_ACCUMULATOR);
   }
 
@@ -126,10 +152,12 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
    * its rounds run as one Spark job each, {@code jobs} (logged once, with the reason, when there
    * is more than one round per epoch).
    *
+   * @param epochStates whether something sees the state after every epoch (a callback): the
+   *     stages then report every round's mix for the driver to replay, not only where they ended
    * @throws IllegalArgumentException when {@value Settings#ROUND_EXECUTION} is {@code barrier}
    *     and barrier mode cannot run, or a setting has a bad value
    */
-  public static BarrierRounds open(DriverRounds driver, JobPerRound jobs) {
+  public static BarrierRounds open(DriverRounds driver, JobPerRound jobs, boolean epochStates) {
     JavaSparkContext jsc = driver.jsc;
     MixingSettings settings = driver.settings;
     RoundExecution execution = driver.plan.execution();
@@ -175,11 +203,13 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
             ? "sealed with AES-256-GCM" + (execution.sparkSecurity != null ? " as "
                 + execution.sparkSecurity + " asks" : "")
             : "in clear, as Spark's own traffic without spark.network.crypto.enabled");
-    return new BarrierRounds(driver, jobs, execution, rendezvous);
+    return new BarrierRounds(driver, jobs, execution, rendezvous,
+        !epochStates && driver.progress.vote == null);
   }
 
   /**
-   * Replays {@code epoch} on the driver from the workers' reports ({@link DriverRounds}) and
+   * Replays {@code epoch} on the driver from the workers' reports ({@link DriverRounds}), or
+   * tallies it and, after the stage's last epoch, takes the state the workers ended with, and
    * checks the workers ended it where the driver did. The reports come from the barrier stage
    * that ran it: the current one, or a new one run now over the epochs {@code epoch} ..
    * {@code lastEpoch} (at most {@link MemoryPlan#barrierEpochsPerStage} of them; fewer when the
@@ -210,12 +240,26 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
         return jobs.run(epoch, lastEpoch);
       }
       stage.seconds = (System.nanoTime() - started) / 1e9;
+      if (LOG.isInfoEnabled()) {
+        LOG.info(stage.describeReport());
+      }
     }
     Stage ran = stage;
-    Outcome outcome = driver.run(epoch, ran::mixed);
-    // Every coordinate the stage moved lies in the support, which both sides hold alike.
-    ran.verify(epoch, driver.progress.state.weights(), driver.supportCoordinates(),
-        driver.progress.momentum);
+    Outcome outcome;
+    if (ran.endReported) {
+      outcome = driver.tally(epoch, ran.epochClock(epoch), ran.weightChange(epoch), ran::mixed);
+      ran.requireAgreement(epoch);
+      if (ran.isLast(epoch)) {
+        ran.adoptEnd(driver, epoch);
+        ran.verify(epoch, driver.progress.state, driver.supportCoordinates(),
+            driver.progress.momentum);
+      }
+    } else {
+      outcome = driver.run(epoch, ran::mixed);
+      // Every coordinate the stage moved lies in the support, which both sides hold alike.
+      ran.verify(epoch, driver.progress.state, driver.supportCoordinates(),
+          driver.progress.momentum);
+    }
     return outcome.withStage(ran.seconds, ran.epochs(), ranNow);
   }
 
@@ -242,7 +286,13 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
     WeightsRef weights = driver.shipper.ship(progress.state.weights());
     BlockMomentum momentum = progress.momentum;
     WeightsRef velocity = null;
+    WeightsRef average = null;
     Broadcast<int[]> supportAtStart = jsc.broadcast(driver.supportCoordinates());
+    if (averageShipper != null) {
+      // u changes only where w does: on the support.
+      averageShipper.changedSet().markAll(driver.supportCoordinates());
+      average = averageShipper.ship(progress.state.averageAccumulator());
+    }
     BarrierEpochTask.MomentumStart momentumStart = null;
     if (momentum != null) {
       // Δ is zero outside the support: its changes since the last stage lie within it.
@@ -251,11 +301,13 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
       momentumStart = new BarrierEpochTask.MomentumStart(momentum, velocity);
     }
     // Not a model's matter (the audit only reads), so a random draw: see MixAudit.
-    int[] auditRounds = MixAudit.draw(epochs, rounds, input.numWorkers,
+    int[] auditRounds = MixAudit.draw(epochs, rounds, input.numWorkers, mayReportEnd,
         ThreadLocalRandom.current());
+    BarrierEpochTask.StageStart start = new BarrierEpochTask.StageStart(first,
+        new BarrierEpochTask.Clock(startClock, roundEnds), firstStartVector, weights, auditRounds,
+        supportAtStart, mayReportEnd ? new BarrierEpochTask.EndReport(average) : null);
     BarrierEpochTask task = new BarrierEpochTask(driver.workerSpec,
-        new BarrierEpochTask.StageStart(first, startClock, roundEnds, firstStartVector, weights,
-            auditRounds, supportAtStart),
+        start,
         momentumStart, execution, rendezvous.ticket(),
         bytesExchanged);
     jsc.setJobDescription(epochs == 1
@@ -272,7 +324,7 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
       RDD<BarrierEpochTask.Output> stage = blocks.barrier().mapPartitions(task, true, tag);
       BarrierEpochTask.Output[] byWorker = StageOutputs.collect(jsc, stage, input.numWorkers,
           first);
-      return new Stage(first, byWorker, firstStartVector, rounds, auditRounds);
+      return new Stage(start, byWorker);
     } catch (Exception e) {
       // Spark throws its (checked) SparkException from Scala; Java sees no checked exception
       // here, so the rethrow below is precise.
@@ -315,7 +367,7 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
     return nl < 0 ? String.valueOf(s) : s.substring(0, nl);
   }
 
-  /** What the W workers of one stage returned, epoch by epoch. */
+  /** What the W workers of one stage returned, epoch by epoch, beside how it started. */
   static final class Stage {
     private final int firstEpoch;
     private final BarrierEpochTask.Output[] outputs;
@@ -329,16 +381,27 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
     private final int[] auditRounds;
     /** The epochs every worker ran (the same for all: they end early together). */
     private final int epochs;
+    /**
+     * Whether the stage's workers kept u and could report where they ended (then their digests
+     * cover u), and whether they did, instead of every round's mix.
+     */
+    private final boolean mayReportEnd;
+    final boolean endReported;
+    /** The averaging clock at the stage's start, and at every round's end (the driver's). */
+    private final BarrierEpochTask.Clock clock;
     /** Wall-clock seconds of the stage, for the epochs' times. */
     double seconds;
 
-    Stage(int firstEpoch, BarrierEpochTask.Output[] outputs, int firstStartVector, int rounds,
-        int[] auditRounds) {
-      this.firstEpoch = firstEpoch;
+    Stage(BarrierEpochTask.StageStart start, BarrierEpochTask.Output[] outputs) {
+      this.firstEpoch = start.firstEpoch;
       this.outputs = outputs;
-      this.firstStartVector = firstStartVector;
-      this.rounds = rounds;
-      this.auditRounds = auditRounds;
+      this.firstStartVector = start.firstStartVector;
+      this.rounds = start.rounds();
+      this.auditRounds = start.auditRounds;
+      this.mayReportEnd = start.endReport != null;
+      this.endReported = outputs.length > 0 && outputs[BarrierEpochTask.END_REPORTER] != null
+          && outputs[BarrierEpochTask.END_REPORTER].end != null;
+      this.clock = start.clock;
       int ran = -1;
       for (int i = 0; i < outputs.length; i++) {
         if (outputs[i] == null) {
@@ -352,10 +415,87 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
         ran = outputs[i].epochs();
       }
       this.epochs = ran;
+      if (endReported && !mayReportEnd) {
+        throw new IllegalStateException("the barrier stage of epoch " + firstEpoch
+            + ": worker " + BarrierEpochTask.END_REPORTER + " reported where it ended, which"
+            + " the stage did not ask for");
+      }
     }
 
     int epochs() {
       return epochs;
+    }
+
+    /** One line on what the stage reported: its end state or its rounds' mixes, and their size. */
+    String describeReport() {
+      long mixEntries = 0;
+      int mixes = 0;
+      for (BarrierEpochTask.Output o : outputs) {
+        for (StateDelta[] epochMixes : o.mixes) {
+          for (StateDelta m : epochMixes) {
+            if (m != null) {
+              mixes++;
+              mixEntries += m.storedEntries();
+            }
+          }
+        }
+      }
+      String epochRange = epochs == 1 ? "epoch " + firstEpoch
+          : "epochs " + firstEpoch + "-" + (firstEpoch + epochs - 1);
+      if (endReported) {
+        return String.format(Locale.ROOT, "The barrier stage of %s reported where it ended (%,d"
+            + " coordinates) and %d audited mix(es) of %,d entries, not every round's mix",
+            epochRange, outputs[BarrierEpochTask.END_REPORTER].end.support.length, mixes,
+            mixEntries);
+      }
+      return String.format(Locale.ROOT, "The barrier stage of %s reported its %d rounds' mixes"
+          + " (%,d entries) for the driver to replay", epochRange, mixes, mixEntries);
+    }
+
+    /** Whether {@code epoch} is the stage's last. */
+    boolean isLast(int epoch) {
+      return epoch == firstEpoch + epochs - 1;
+    }
+
+    /** The averaging clock at the start of {@code epoch} (the driver's values). */
+    double epochClock(int epoch) {
+      int e = epoch - firstEpoch;
+      return clock.epochStart(e);
+    }
+
+    /** The relative change of the weights over {@code epoch}, as the workers measured it. */
+    double weightChange(int epoch) {
+      return outputs[BarrierEpochTask.END_REPORTER].weightChanges[epoch - firstEpoch];
+    }
+
+    /**
+     * Checks that every worker ended {@code epoch} with the same state (digest), block momentum
+     * included: the workers' own agreement, which a stage that reports only its end state
+     * offers for the epochs before its last (the last is checked against the state taken,
+     * {@link #verify}).
+     */
+    void requireAgreement(int epoch) {
+      int e = epoch - firstEpoch;
+      BarrierEpochTask.Output first = outputs[0];
+      for (BarrierEpochTask.Output o : outputs) {
+        if (o.weightsDigests[e] != first.weightsDigests[e]
+            || Double.compare(o.momentumMass[e], first.momentumMass[e]) != 0
+            || Double.compare(o.velocityMass[e], first.velocityMass[e]) != 0
+            || o.restarts[e] != first.restarts[e]
+            || Double.compare(o.weightChanges[e], first.weightChanges[e]) != 0) {
+          throw new IllegalStateException("Epoch " + epoch + ": worker " + o.worker + " of the"
+              + " barrier stage ended with other weights than worker " + first.worker + ". This"
+              + " is a defect of spark-perceptron; set " + Settings.ROUND_EXECUTION + "=jobs to"
+              + " train without barrier stages");
+        }
+      }
+    }
+
+    /** Moves the driver's state to where the stage ended, after its last epoch. */
+    void adoptEnd(DriverRounds driver, int epoch) {
+      int e = epoch - firstEpoch;
+      BarrierEpochTask.Output end = outputs[BarrierEpochTask.END_REPORTER];
+      driver.adopt(epoch, end.end, clock.roundEnds[e][rounds - 1]);
     }
 
     /** Whether the stage ran {@code epoch}. */
@@ -389,21 +529,24 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
       if (round == auditRounds[e]) {
         MixAudit.check(epoch, round, mixed.delta(), reported);
       }
-      return mixed.withChange(reported);
+      // A stage that reports its end sends no mix outside the audited rounds.
+      return reported == null ? mixed : mixed.withChange(reported);
     }
 
     /**
-     * Checks, after the driver replayed {@code epoch}, that every worker ended it where the
-     * driver did: the same weights (by digest) and the same block momentum. Both sides started
-     * the stage from the same shipped weights and move them only inside the support, so the
-     * digest covers the support: {@code written} (increasing), the driver's, which must be each
+     * Checks, after the driver replayed {@code epoch} (or took the state the stage ended with),
+     * that every worker ended it where the driver did: the same weights (by digest; with u too
+     * where the stage reported its end) and the same block momentum. Both sides started the
+     * stage from the same shipped weights and move them only inside the support, so the digest
+     * covers the support: {@code written} (increasing), the driver's, which must be each
      * worker's (the digest covers the coordinates too).
      *
      * @throws IllegalStateException if one did not (a defect, never a property of the data)
      */
-    void verify(int epoch, double[] weights, int[] written, BlockMomentum momentum) {
+    void verify(int epoch, LinearState state, int[] written, BlockMomentum momentum) {
       int e = epoch - firstEpoch;
-      long digest = digest(weights, written);
+      long digest = digest(state.weights(), mayReportEnd ? state.averageAccumulator() : null,
+          written);
       for (BarrierEpochTask.Output o : outputs) {
         boolean same = o.weightsDigests[e] == digest && (momentum == null
             || (Double.compare(o.momentumMass[e], momentum.mass()) == 0
@@ -420,14 +563,18 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
   }
 
   /**
-   * A digest of the weights' bits at {@code coordinates} (increasing) and of the coordinates
-   * themselves, in coordinate order: equal weights at the same coordinates, equal digests.
+   * A digest of the bits of the weights {@code w} and of the averaging accumulator {@code u}
+   * (may be null: not covered) at {@code coordinates} (increasing), and of the coordinates
+   * themselves, in coordinate order: equal values at the same coordinates, equal digests.
    * O(coordinates): an epoch's check costs what the epoch wrote, not K'·(d+1).
    */
-  static long digest(double[] w, int[] coordinates) {
+  static long digest(double[] w, double[] u, int[] coordinates) {
     long h = 1125899906842597L;
     for (int j : coordinates) {
       h = 31 * (31 * h + j) + Double.doubleToRawLongBits(w[j]);
+      if (u != null) {
+        h = 31 * h + Double.doubleToRawLongBits(u[j]);
+      }
     }
     return h;
   }
@@ -437,6 +584,9 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
     rendezvous.close();
     if (velocityShipper != null) {
       velocityShipper.close();
+    }
+    if (averageShipper != null) {
+      averageShipper.close();
     }
   }
 }

@@ -10,6 +10,7 @@ import io.github.sparkperceptron.internal.kernel.TouchedSet;
 import io.github.sparkperceptron.internal.kernel.VotedPerceptron;
 import io.github.sparkperceptron.internal.mixing.ParameterMix;
 import io.github.sparkperceptron.internal.mixing.StateDelta;
+import io.github.sparkperceptron.internal.mixing.WeightChange;
 import io.github.sparkperceptron.internal.mixing.WorkerResult;
 import io.github.sparkperceptron.internal.plan.MixingSettings;
 import io.github.sparkperceptron.internal.plan.TrainingPlan;
@@ -81,6 +82,8 @@ public final class DriverRounds {
    */
   EpochRounds.Outcome run(int epoch, Workers workers) {
     int rounds = settings.rounds;
+    int[] beforeIndex = supportCoordinates();
+    double[] beforeValues = WeightChange.valuesAt(progress.state.weights(), beforeIndex);
     double epochClock = progress.state.clock();
     EpochStats stats = new EpochStats();
     long[] workerUpdates = new long[input.numWorkers];
@@ -89,14 +92,84 @@ public final class DriverRounds {
       if (progress.vote != null) {
         progress.vote.addEpoch(epoch, mixed.voteTraces());
       }
-      EpochStats roundStats = mixed.epochs()[0];
-      stats.add(roundStats);
-      long[][] byWorker = mixed.updatesByWorker();
-      for (int i = 0; i < byWorker.length; i++) {
-        workerUpdates[i] += byWorker[i][0];
+      count(mixed, stats, workerUpdates);
+    }
+    double change = WeightChange.relative(beforeIndex, beforeValues, supportCoordinates(),
+        progress.state.weights());
+    return new EpochRounds.Outcome(stats, workerUpdates, change);
+  }
+
+  /**
+   * The counts of {@code epoch}'s rounds, mixed from the workers' reports, without moving the
+   * training's state: the epochs of a barrier stage that reports where it ended, whose state the
+   * driver takes once, after the stage's last epoch ({@link #adopt}). {@code epochClock} is the
+   * averaging clock at the epoch's start, {@code weightChange} the epoch's change as the workers
+   * measured it. No vote: its start vectors need every round's weights.
+   */
+  EpochRounds.Outcome tally(int epoch, double epochClock, double weightChange,
+      Workers workers) {
+    int rounds = settings.rounds;
+    EpochStats stats = new EpochStats();
+    long[] workerUpdates = new long[input.numWorkers];
+    for (int round = 0; round < rounds; round++) {
+      double start = round == 0 ? epochClock : roundEnd(epochClock, round - 1);
+      WorkerResult mixed = workers.mixed(epoch, round, -1, start, roundEnd(epochClock, round));
+      requireFiniteMargins(mixed.epochs()[0], epoch);
+      count(mixed, stats, workerUpdates);
+    }
+    return new EpochRounds.Outcome(stats, workerUpdates, weightChange);
+  }
+
+  private static void count(WorkerResult mixed, EpochStats stats, long[] workerUpdates) {
+    stats.add(mixed.epochs()[0]);
+    long[][] byWorker = mixed.updatesByWorker();
+    for (int i = 0; i < byWorker.length; i++) {
+      workerUpdates[i] += byWorker[i][0];
+    }
+  }
+
+  /**
+   * Takes the state a barrier stage ended with, after its last epoch, {@code epoch}: w, u (null
+   * without averaging) and block momentum's Δ (null without momentum) at the stage's end
+   * support (increasing; a superset of the driver's support: every coordinate any round of the
+   * stage changed), momentum's masses and restarts, and the averaging clock {@code clock}.
+   * Outside the end support the stage moved nothing. The same state as the replay of the
+   * stage's rounds ({@link #run}) would leave, bit for bit: the workers ran the replay's own
+   * steps (BarrierEpochTask).
+   */
+  void adopt(int epoch, BarrierEpochTask.EndState end, double clock) {
+    LinearState state = progress.state;
+    double[] w = state.weights();
+    double[] u = state.averageAccumulator();
+    if ((u == null) != (end.average == null)
+        || (progress.momentum == null) != (end.velocity == null)) {
+      throw new IllegalStateException("the barrier stage of epoch " + epoch + " reported "
+          + (end.average == null ? "no" : "an") + " averaging accumulator and "
+          + (end.velocity == null ? "no" : "a") + " momentum Δ for a training that keeps "
+          + (u == null ? "no" : "one") + " and " + (progress.momentum == null ? "no" : "one"));
+    }
+    int[] endSupport = end.support;
+    for (int k = 0; k < endSupport.length; k++) {
+      int j = endSupport[k];
+      w[j] = end.weights[k];
+      if (u != null) {
+        u[j] = end.average[k];
       }
     }
-    return new EpochRounds.Outcome(stats, workerUpdates);
+    for (int j : endSupport) {
+      requireFiniteAt(state, j, epoch);
+    }
+    shipper.changedSet().markAll(endSupport);
+    support.markAll(endSupport);
+    if (progress.written != null) {
+      progress.written.markAll(endSupport);
+    }
+    supportCoordinates = endSupport;
+    state.setClock(clock);
+    if (progress.momentum != null) {
+      progress.momentum.adoptAt(endSupport, end.velocity, end.momentumMass, end.velocityMass,
+          end.restarts);
+    }
   }
 
   /**
@@ -187,6 +260,14 @@ public final class DriverRounds {
    * Only the coordinates the round changed are checked: the others were checked before.
    */
   public static void requireFinite(LinearState state, StateDelta changed, EpochStats stats, int epoch) {
+    requireFiniteMargins(stats, epoch);
+    int n = changed.storedEntries();
+    for (int k = 0; k < n; k++) {
+      requireFiniteAt(state, changed.coordinate(k), epoch);
+    }
+  }
+
+  private static void requireFiniteMargins(EpochStats stats, int epoch) {
     if (stats.nonFiniteMargins > 0) {
       throw new IllegalArgumentException(String.format(Locale.ROOT,
           "Training diverged in epoch %d: %,d examples had an infinite or undefined margin (the"
@@ -194,18 +275,18 @@ public final class DriverRounds {
               + " first, e.g. with org.apache.spark.ml.feature.StandardScaler or MaxAbsScaler",
           epoch, stats.nonFiniteMargins));
     }
+  }
+
+  /** The weights' part of {@link #requireFinite}: w and u at coordinate {@code j}. */
+  private static void requireFiniteAt(LinearState state, int j, int epoch) {
     double[] w = state.weights();
     double[] u = state.averageAccumulator();
-    int n = changed.storedEntries();
-    for (int k = 0; k < n; k++) {
-      int j = changed.coordinate(k);
-      if (!Double.isFinite(w[j]) || (u != null && !Double.isFinite(u[j]))) {
-        throw new IllegalArgumentException(String.format(Locale.ROOT,
-            "Training diverged in epoch %d: the weights overflowed to %s (the feature values are"
-                + " too large for double arithmetic). Scale the features first, e.g. with"
-                + " org.apache.spark.ml.feature.StandardScaler or MaxAbsScaler, or lower stepSize",
-            epoch, Double.isFinite(w[j]) ? "infinity in the averaging accumulator" : w[j]));
-      }
+    if (!Double.isFinite(w[j]) || (u != null && !Double.isFinite(u[j]))) {
+      throw new IllegalArgumentException(String.format(Locale.ROOT,
+          "Training diverged in epoch %d: the weights overflowed to %s (the feature values are"
+              + " too large for double arithmetic). Scale the features first, e.g. with"
+              + " org.apache.spark.ml.feature.StandardScaler or MaxAbsScaler, or lower stepSize",
+          epoch, Double.isFinite(w[j]) ? "infinity in the averaging accumulator" : w[j]));
     }
   }
 }

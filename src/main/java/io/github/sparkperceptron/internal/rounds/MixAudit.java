@@ -21,9 +21,12 @@ import java.util.Random;
  * A random round, not a fixed one, so that over the epochs every round can be drawn and no
  * defect can hide in the rounds a fixed choice never looks at.
  *
- * <p>Which epochs ({@link #draw}): the first of every barrier stage, so that a defect that shows
- * in every round fails the training in the stage's first epoch, and further epochs drawn at
- * random while the audited changes stay within about a quarter of the reported mixes. An
+ * <p>Which epochs ({@link #draw}): where the stage reports every round's mix, the first of
+ * every barrier stage, so that a defect that shows in every round fails the training in the
+ * stage's first epoch, and further epochs drawn at random while the audited changes stay within
+ * about a quarter of the reported mixes; where it reports only the state it ended with (the
+ * default, {@link BarrierRounds}), one epoch drawn at random: the driver takes that state only
+ * after it checked the audit, so nothing of a stage whose audit fails reaches the training. An
  * audited round sends W changes where the stage's reports send one mix per round, so auditing
  * every epoch doubled a stage's output at R = W = 2, which Spark serializes, compresses, writes
  * and reads back (BENCHMARKS.md, issue 32, measures it).
@@ -37,14 +40,24 @@ final class MixAudit {
 
   /**
    * The audited round of each of a stage's {@code epochs} epochs, or −1 for an epoch without
-   * audit: the first epoch always, and as many epochs in all as the memory plan budgets for
-   * ({@link MemoryPlan#auditedEpochsPerStage}: max(1, ⌈E·R / (4·W)⌉) of E epochs of R rounds
-   * over W workers), the others drawn uniformly, each at a uniformly drawn round.
+   * audit. A stage that reports every round's mix: the first epoch always, and as many epochs in
+   * all as the memory plan budgets for ({@link MemoryPlan#auditedEpochsPerStage}:
+   * max(1, ⌈E·R / (4·W)⌉) of E epochs of R rounds over W workers), the others drawn uniformly,
+   * each at a uniformly drawn round. A stage that may report only where it ended
+   * ({@code mayReportEnd}), whose outputs are then one state and no mix: one epoch drawn
+   * uniformly, at a uniformly drawn round, so that its W changes and the mix stay about the size
+   * of the state the stage reports, and over many stages every epoch and round is audited.
    */
-  static int[] draw(int epochs, int rounds, int workers, Random random) {
-    int audited = MemoryPlan.auditedEpochsPerStage(epochs, rounds, workers);
+  static int[] draw(int epochs, int rounds, int workers, boolean mayReportEnd, Random random) {
     int[] auditRounds = new int[epochs];
     Arrays.fill(auditRounds, -1);
+    if (mayReportEnd) {
+      if (epochs > 0) {
+        auditRounds[random.nextInt(epochs)] = random.nextInt(rounds);
+      }
+      return auditRounds;
+    }
+    int audited = MemoryPlan.auditedEpochsPerStage(epochs, rounds, workers);
     // A partial Fisher-Yates shuffle of epochs 1..E−1 picks the audited ones after the first.
     int[] later = new int[Math.max(0, epochs - 1)];
     for (int i = 0; i < later.length; i++) {

@@ -219,12 +219,13 @@ final class WorkerRound {
   }
 
   /**
-   * Moves the base by the round's mixed change, and the copy with it; returns the change's
-   * coordinates (increasing).
+   * Moves the base by the round's mixed change, and the copy with it, and the averaging
+   * accumulator {@code average} by the change's averaging part (may be null: not kept); returns
+   * the change's coordinates (increasing).
    */
-  int[] moveBase(StateDelta mix) {
+  int[] moveBase(StateDelta mix, double[] average) {
     requireMovingBase();
-    mix.applyTo(base, null);
+    mix.applyTo(base, average);
     int[] coordinates = mix.coordinates();
     baseMoved(coordinates);
     return coordinates;

@@ -11,7 +11,7 @@
  * without a Spark job). Both paths share the worker's steps of a round
  * ({@link io.github.sparkperceptron.internal.rounds.WorkerRound}) and the driver's
  * ({@link io.github.sparkperceptron.internal.rounds.DriverRounds}), so their models are the same
- * bits; the driver checks what the barrier tasks report (digests, the replay, and
+ * bits; the driver checks what the barrier tasks report (digests, and
  * {@link io.github.sparkperceptron.internal.rounds.MixAudit}'s independent mix).
  * {@link io.github.sparkperceptron.internal.rounds.TrainingProgress} is the loop's state between
  * epochs; {@link io.github.sparkperceptron.internal.rounds.FaultInjection} is the tests' seam for

@@ -329,17 +329,19 @@ class MemoryPlanTest {
 
   /**
    * The barrier stage's extra memory, counted by hand for d = 2^24, 2 partitions of 500 rows
-   * (15,000 non-zeros each), momentum with 8 rounds on local[2]: per task one more copy of w and
-   * momentum's Δ, and the support (at most the 30,001 coordinates the rows can touch) and the
+   * (15,000 non-zeros each), momentum with 8 rounds on local[2], averaged: per task one more copy
+   * of w, momentum's Δ and the averaging accumulator u (the stage may report the state it ended
+   * with), and the support (at most the 30,001 coordinates the rows can touch) and the
    * moved coordinates as int arrays, 12 bytes per coordinate (no bit set over all 2^24
-   * coordinates); the epoch's 8 mixed changes (30,001 coordinates, 20
+   * coordinates); u's shipped snapshot on the driver (a copy and its pieces) and its copy the
+   * executor caches (one w); the epoch's 8 mixed changes (30,001 coordinates, 20
    * bytes each), 16 reports of 512 bytes and the audited round's 2 workers' own changes (15,001
    * coordinates each: a stage's first epoch is always audited) reach the driver at once. A heap
    * that holds exactly that allows the barrier stage, one byte less does not; a small
    * maxResultSize forbids it.
    */
   @Test
-  void theBarrierStageNeedsTwoMoreCopiesPerTaskAndTheEpochsMixes() {
+  void theBarrierStageNeedsThreeMoreCopiesPerTaskAndTheEpochsMixes() {
     int d = 1 << 24;
     long length = d + 1L;
     long w = 8 * length;
@@ -349,8 +351,10 @@ class MemoryPlanTest {
     assertEquals(30_001 * 20, probe.mixedDeltaBytes);
     assertEquals(15_001 * 20, probe.workerDeltaBytes);
     long epochResults = 8 * 30_001 * 20 + 2 * 8 * 512 + 2 * 15_001 * 20;
-    long perTask = 2 * w + 12 * 30_001;
-    long need = probe.driverBytes() + 2 * epochResults + 2 * perTask + epochResults;
+    long perTask = 3 * w + 12 * 30_001;
+    long averageCopies = 2 * w + w;
+    long need = probe.driverBytes() + 2 * epochResults + 2 * perTask + averageCopies
+        + epochResults;
     long heap = heapLeaving(need);
     assertEquals(null, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum,
         false, local(2, heap)).barrierProblem());
@@ -385,7 +389,8 @@ class MemoryPlanTest {
     MemoryPlan probe = new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
         local(2, 1L << 40));
     long w = 8 * (d + 1L);
-    long oneEpochStage = probe.driverBytes() + 3 * epochResults + 2 * (2 * w + 12 * 30_001);
+    long oneEpochStage = probe.driverBytes() + 3 * epochResults + 2 * (3 * w + 12 * 30_001)
+        + 3 * w;
     long heap = heapLeaving(oneEpochStage + 4 * 3 * epochResults);
     assertEquals(5, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
         local(2, heap)).barrierEpochsPerStage());

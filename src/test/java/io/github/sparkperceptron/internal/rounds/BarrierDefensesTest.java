@@ -227,24 +227,35 @@ class BarrierDefensesTest {
   }
 
   /**
-   * Each corruption is caught on the driver before the epoch's state is used: a worker's digest
-   * of other weights (the digest check), worker 0 reporting mixes other than those it applied
-   * (the replay no longer matches the workers, or the audit), and a wrong mix that every worker
-   * applied alike, whose digests all agree with the replay of worker 0's mixes (only the audit
-   * of worker 0's mix against the driver's own mix of the workers' changes sees it).
+   * Each corruption is caught on the driver before the stage's state is used, whether the
+   * stages report only where they ended (the default) or every round's mix for the driver to
+   * replay (with an epoch listener): a worker's digest of other weights (the workers' agreement,
+   * or the digest check against the replay), a reporter reporting mixes other than those it
+   * applied (the audit; with the replay also the digest check), and a wrong mix that every
+   * worker applied alike, whose digests all agree (only the audit of the reported mix against
+   * the driver's own mix of the workers' changes sees it). The audited epoch is drawn at random
+   * where the stages report their end, the first epoch where they report their mixes.
    */
-  @ParameterizedTest(name = "{0}")
+  @ParameterizedTest(name = "{0}, epoch listener: {2}")
   @CsvSource({
-      "corrupt-digest, ended with other weights than the driver's replay",
-      "corrupt-report, This is a defect of spark-perceptron",
-      "wrong-mix,      differs from the driver's mix of the workers' changes",
+      "corrupt-digest, ended with other weights than, false",
+      "corrupt-report, This is a defect of spark-perceptron, false",
+      "wrong-mix,      differs from the driver's mix of the workers' changes, false",
+      "corrupt-digest, ended with other weights than the driver's replay, true",
+      "corrupt-report, This is a defect of spark-perceptron, true",
+      "wrong-mix,      differs from the driver's mix of the workers' changes, true",
   })
-  void aCorruptedResultIsDetected(String corruption, String expected) {
+  void aCorruptedResultIsDetected(String corruption, String expected, boolean listener) {
     Dataset<Row> frame = TestData.frameInOrder(spark, BREAST, 4);
+    PerceptronClassifier estimator = momentum(4, 2);
+    if (listener) {
+      estimator.setEpochListener((epoch, model) -> { });
+    }
     IllegalStateException e = assertThrows(IllegalStateException.class, () -> with(properties(
         Settings.ROUND_EXECUTION, "barrier", Settings.TEST_INJECT_FAILURE, corruption),
-        () -> momentum(4, 2).fit(frame)));
-    assertTrue(e.getMessage().contains(expected) && e.getMessage().startsWith("Epoch 1"),
+        () -> estimator.fit(frame)));
+    String epoch = listener || corruption.equals("corrupt-digest") ? "Epoch 1" : "Epoch ";
+    assertTrue(e.getMessage().contains(expected) && e.getMessage().startsWith(epoch),
         e.getMessage());
   }
 }

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkperceptron.StopReason;
+import io.github.sparkperceptron.data.SyntheticData;
 import io.github.sparkperceptron.internal.blocks.WorkerLayout;
 import io.github.sparkperceptron.internal.plan.Settings;
 import io.github.sparkperceptron.ml.PerceptronClassificationModel;
@@ -203,6 +204,62 @@ class BarrierRoundsTest {
     assertEquals(1, listener.jobs.size(), listener.jobs.toString());
     assertTrue(listener.stagesPerJob.stream().allMatch(n -> n == 1),
         listener.stagesPerJob.toString());
+  }
+
+  /** The lines {@link BarrierRounds} logged about its stages' reports during {@code fit}. */
+  private static List<String> stageReports(Runnable fit) {
+    try (LogCapture log = LogCapture.of(BarrierRounds.class)) {
+      fit.run();
+      return log.messages(Level.INFO, "The barrier stage of");
+    }
+  }
+
+  /**
+   * A stage reports the state it ended with where that is the smaller report: a small model
+   * over several rounds, whose mixes repeat its coordinates every round. Where its rounds touch
+   * few of a large support's coordinates (after the checkpoint of epoch 2, a sparse, separable
+   * set whose mistakes have become rare), it reports its mixes and the driver replays them; with
+   * an epoch listener always, which sees every epoch's state. Every way, the job-per-round
+   * training, bit for bit.
+   */
+  @Test
+  void aStageReportsItsEndStateOrItsMixesWhicheverIsSmallerForTheSameTraining(
+      @TempDir Path tmp) {
+    Dataset<Row> dense = TestData.frameInOrder(spark, BREAST, 4);
+    PerceptronClassifier c = new PerceptronClassifier().setCalibration("none")
+        .setMixing("momentum").setMixingRounds(4).setMaxIter(4).setTol(0.0).setSeed(5)
+        .setNumWorkers(4);
+    PerceptronClassificationModel jobs = fit("jobs", c, dense);
+    PerceptronClassificationModel[] fitted = new PerceptronClassificationModel[1];
+    List<String> ended = stageReports(() -> fitted[0] = fit("barrier", c, dense));
+    assertEquals(1, ended.size(), ended.toString());
+    assertTrue(ended.get(0).startsWith("The barrier stage of epochs 1-4 reported where it ended"
+        + " (31 coordinates) and 1 audited mix(es)"), ended.get(0));
+    assertSameTraining(jobs, fitted[0], BREAST);
+
+    List<Integer> seen = Collections.synchronizedList(new ArrayList<>());
+    PerceptronClassifier listened = c.copy(new ParamMap())
+        .setEpochListener((epoch, model) -> seen.add(epoch));
+    List<String> replayed = stageReports(() -> fitted[0] = fit("barrier", listened, dense));
+    assertEquals(List.of("The barrier stage of epochs 1-4 reported its 16 rounds' mixes (496"
+        + " entries) for the driver to replay"), replayed);
+    assertEquals(List.of(1, 2, 3, 4), seen);
+    assertSameTraining(jobs, fitted[0], BREAST);
+
+    Dataset<Row> sparse = SyntheticData.builder().numFeatures(500).nonZerosPerRow(8)
+        .margin(0.2).seed(3).build().frame(spark, 0, 800, 4);
+    PerceptronClassifier checkpointed = c.copy(new ParamMap()).setMaxIter(6)
+        .setCheckpointDir(tmp.resolve("ckpt").toString()).setCheckpointInterval(2);
+    PerceptronClassificationModel sparseJobs = fit("jobs", checkpointed, sparse);
+    List<String> both = stageReports(() -> fitted[0] = fit("barrier", checkpointed, sparse));
+    assertEquals(3, both.size(), both.toString());
+    assertTrue(both.get(0).contains("epochs 1-2 reported where it ended"), both.toString());
+    assertTrue(both.get(2).contains("epochs 5-6 reported its 8 rounds' mixes"),
+        both.toString());
+    assertArrayEquals(weights(sparseJobs), weights(fitted[0]), 0.0);
+    assertArrayEquals(sparseJobs.summary().updatesHistory(), fitted[0].summary().updatesHistory());
+    assertArrayEquals(sparseJobs.summary().weightChangeHistory(),
+        fitted[0].summary().weightChangeHistory(), 0.0);
   }
 
   /**
@@ -466,7 +523,7 @@ class BarrierRoundsTest {
     List<String> info;
     try (LogCapture log = LogCapture.of(BarrierRounds.class)) {
       fit("auto", c.setMixingRounds(3), frame);
-      info = log.messages(Level.INFO);
+      info = log.messages(Level.INFO, "Mixing rounds");
     } finally {
       stopListening(severalRounds);
     }

@@ -74,7 +74,7 @@ class BarrierUnderSparkSecurityTest {
     List<String> info;
     try (LogCapture log = LogCapture.of(BarrierRounds.class)) {
       sealed = BarrierPath.fit(spark, momentum(), frame);
-      info = log.messages(Level.INFO);
+      info = log.messages(Level.INFO, "Mixing rounds");
     }
     assertTrue(info.size() == 1 && info.get(0).contains("sealed with AES-256-GCM as"
         + " spark.authenticate=true asks"), info.toString());

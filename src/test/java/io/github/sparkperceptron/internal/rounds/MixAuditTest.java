@@ -27,7 +27,7 @@ class MixAuditTest {
   void theFirstEpochAndAQuarterOfTheReportsAreAudited(int epochs, int rounds, int workers,
       int audited) {
     for (long seed = 0; seed < 50; seed++) {
-      int[] draw = MixAudit.draw(epochs, rounds, workers, new Random(seed));
+      int[] draw = MixAudit.draw(epochs, rounds, workers, false, new Random(seed));
       assertEquals(epochs, draw.length);
       assertTrue(draw[0] >= 0, "the stage's first epoch is audited");
       int count = 0;
@@ -39,14 +39,33 @@ class MixAuditTest {
     }
   }
 
-  /** Over many stages every epoch and every round is drawn: no round escapes the audit. */
+  /**
+   * A stage that reports only where it ended sends no mix but the audited round's: one epoch is
+   * audited, whichever the draw picks.
+   */
   @ParameterizedTest(name = "{0} epochs, {1} rounds, {2} workers")
-  @CsvSource({"30, 2, 2", "10, 4, 8"})
-  void everyEpochAndRoundIsDrawnSometimes(int epochs, int rounds, int workers) {
+  @CsvSource({"30, 2, 2", "10, 64, 64", "1, 8, 8"})
+  void aStageThatReportsItsEndAuditsOneEpoch(int epochs, int rounds, int workers) {
+    for (long seed = 0; seed < 50; seed++) {
+      int[] draw = MixAudit.draw(epochs, rounds, workers, true, new Random(seed));
+      int count = 0;
+      for (int r : draw) {
+        assertTrue(r >= -1 && r < rounds, "round " + r);
+        count += r >= 0 ? 1 : 0;
+      }
+      assertEquals(1, count);
+    }
+  }
+
+  /** Over many stages every epoch and every round is drawn: no round escapes the audit. */
+  @ParameterizedTest(name = "{0} epochs, {1} rounds, {2} workers, reports its end: {3}")
+  @CsvSource({"30, 2, 2, false", "10, 4, 8, false", "30, 2, 2, true", "10, 4, 8, true"})
+  void everyEpochAndRoundIsDrawnSometimes(int epochs, int rounds, int workers,
+      boolean mayReportEnd) {
     boolean[][] seen = new boolean[epochs][rounds];
     Random random = new Random(7);
     for (int stage = 0; stage < 2_000; stage++) {
-      int[] draw = MixAudit.draw(epochs, rounds, workers, random);
+      int[] draw = MixAudit.draw(epochs, rounds, workers, mayReportEnd, random);
       for (int e = 0; e < epochs; e++) {
         if (draw[e] >= 0) {
           seen[e][draw[e]] = true;
