@@ -187,6 +187,11 @@ public final class BenchmarkRunner implements Callable<Integer> {
       description = "epochs per fit of the shapes section (default: ${DEFAULT-VALUE})")
   int shapesEpochs;
 
+  @Option(names = "--shapes-warmup-fits", defaultValue = "1",
+      description = "fits of each shape before the timed ones, not timed: the plain loop's epochs"
+          + " are timed after a warm-up too (default: ${DEFAULT-VALUE})")
+  int shapesWarmupFits;
+
   @Option(names = "--model-size-rows", defaultValue = "200000",
       description = "training rows of the model-size section (default: ${DEFAULT-VALUE})")
   long modelSizeRows;
@@ -419,7 +424,7 @@ public final class BenchmarkRunner implements Callable<Integer> {
       }
       if (sections.contains("shapes")) {
         new ShapesBench(spark, report, master, partitions, repeats).run(
-            quick ? shapesRows / 10 : shapesRows, shapesEpochs, only);
+            quick ? shapesRows / 10 : shapesRows, shapesEpochs, shapesWarmupFits, only);
       }
       if (sections.contains("large")) {
         if (largeTrain == null || largeTest == null) {

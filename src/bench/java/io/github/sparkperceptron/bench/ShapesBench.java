@@ -44,11 +44,12 @@ final class ShapesBench {
   private record Shape(String name, int numFeatures, int numClasses, Dataset<Row> train) {
   }
 
-  void run(long rows, int epochs, List<String> only) {
+  void run(long rows, int epochs, int warmupFits, List<String> only) {
     report.markdown(Report.f("## Shapes: the default epoch against a plain loop (issue 32)\n\n"
         + "`%s`, %d partitions, %,d rows × 30 non-zeros; PerceptronClassifier defaults with"
         + " maxIter=%d, tol=0 (momentum mixing, averaged, the rounds automatic). Spark epoch:"
-        + " median of `summary().epochSeconds()` of epochs 2..%d pooled over %d fit(s) (an epoch"
+        + " median of `summary().epochSeconds()` of epochs 2..%d pooled over %d fit(s), after %d"
+        + " fit(s) not timed (the JIT's warm-up, as the plain loop's; an epoch"
         + " of a barrier stage of several gets its share of the stage); plain loop: the same"
         + " averaged perceptron, one thread, no Spark, one block of all rows, a fresh full"
         + " shuffle per epoch, median of %d epochs after one warm-up; two plain loops side by"
@@ -59,7 +60,7 @@ final class ShapesBench {
         + " 43). Shapes: binary-d16 (d = 2^16), hashed-d24 (binary, d = 2^24, each row's"
         + " features spread over all of d, as hashed features are), classes100-d16 (K = 100,"
         + " d = 2^16), classes26-dense16 (K = 26, 16 dense features: SyntheticData, margin"
-        + " 0.05, noise 0.05, seed 47; issue 32's target 2). %s\n\n", master, partitions, rows, epochs, epochs, repeats, epochs,
+        + " 0.05, noise 0.05, seed 47; issue 32's target 2). %s\n\n", master, partitions, rows, epochs, epochs, repeats, warmupFits, epochs,
         ExchangeBench.load()));
     List<Shape> shapes = new ArrayList<>();
     shapes.add(new Shape("binary-d16", 1 << 16, 2, synthetic(1 << 16, rows)));
@@ -78,6 +79,9 @@ final class ShapesBench {
       }
       Dataset<Row> train = s.train.persist(StorageLevel.MEMORY_ONLY());
       train.count();
+      for (int r = 0; r < warmupFits; r++) {
+        new PerceptronClassifier().setMaxIter(epochs).setTol(0.0).fit(train);
+      }
       List<Double> sparkEpochs = new ArrayList<>();
       List<Double> fits = new ArrayList<>();
       for (int r = 0; r < repeats; r++) {
