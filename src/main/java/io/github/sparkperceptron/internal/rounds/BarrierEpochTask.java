@@ -103,7 +103,7 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
      */
     final StateDelta[][] mixes;
     /**
-     * {@link BarrierRounds#digest} of the worker's weights after each epoch's last round over
+     * {@link BarrierStage#digest} of the worker's weights after each epoch's last round over
      * the support (elsewhere they are the shipped weights).
      */
     final long[] weightsDigests;
@@ -477,7 +477,7 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
         out.rounds[e][round] = leaf;
       }
       out.weightsDigests[e] = FaultInjection.reportedDigest(epochNumber, worker, workers,
-          BarrierRounds.digest(mixed, average, support));
+          BarrierStage.digest(mixed, average, support));
       if (m != null) {
         out.momentumMass[e] = m.mass();
         out.velocityMass[e] = m.velocityMass();

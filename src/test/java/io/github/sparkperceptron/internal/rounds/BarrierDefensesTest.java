@@ -241,7 +241,7 @@ class BarrierDefensesTest {
       "corrupt-digest, ended with other weights than, false",
       "corrupt-report, This is a defect of spark-perceptron, false",
       "wrong-mix,      differs from the driver's mix of the workers' changes, false",
-      "corrupt-digest, ended with other weights than the driver's replay, true",
+      "corrupt-digest, ended with other weights than the driver's state, true",
       "corrupt-report, This is a defect of spark-perceptron, true",
       "wrong-mix,      differs from the driver's mix of the workers' changes, true",
   })
