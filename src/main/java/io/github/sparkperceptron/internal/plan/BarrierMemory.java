@@ -13,9 +13,12 @@ import java.util.Locale;
  */
 final class BarrierMemory {
   private final MemoryPlan plan;
+  /** Whether the tasks keep the averaging accumulator u (a stage that may report its end). */
+  private final boolean keepsAverage;
 
-  BarrierMemory(MemoryPlan plan) {
+  BarrierMemory(MemoryPlan plan, boolean keepsAverage) {
     this.plan = plan;
+    this.keepsAverage = keepsAverage;
   }
 
   /** Bytes a worker's report of one round takes besides any change (stats, μ, framing). */
@@ -31,7 +34,7 @@ final class BarrierMemory {
    * Why the epoch's rounds cannot run in one barrier stage ({@code BarrierRounds}) within the
    * memory this plan allows, or null. Beyond the job-per-round path's arrays, each barrier task
    * holds the round's mixed weights beside its training copy (w), with block momentum its Δ
-   * (w), with averaging (no vote) the averaging accumulator u (w, and its shipped copy) (private
+   * (w), where it keeps it the averaging accumulator u (w, and its shipped copy) (private
    * copies the executor keeps for the training's next epoch and hands the next task,
    * {@code ExecutorWeights.checkoutWhole}), the support and the coordinates its
    * weights moved as sorted int arrays (12 B per support coordinate: two arrays and the union
@@ -137,7 +140,7 @@ final class BarrierMemory {
    */
   private long taskBytes() {
     long length = plan.learner.stateLength();
-    long average = plan.barrierKeepsAverage ? plan.weightBytes : 0;
+    long average = keepsAverage ? plan.weightBytes : 0;
     long perTask = plan.weightBytes + (plan.momentum ? plan.weightBytes : 0) + average
         + BYTES_PER_SUPPORT * Math.min(length, plan.supportBound);
     return saturatingProduct(plan.running, perTask) + average;
@@ -150,7 +153,7 @@ final class BarrierMemory {
    */
   private long driverBytes(int epochs) {
     long results = stageResults(epochs);
-    long averageSnapshot = plan.barrierKeepsAverage
+    long averageSnapshot = keepsAverage
         ? saturatingProduct(MemoryPlan.DRIVER_SNAPSHOT, plan.weightBytes) : 0;
     return plan.driverBytes() + averageSnapshot + 2 * results
         + (plan.cluster.local ? taskBytes() + results : 0);

@@ -154,8 +154,8 @@ public final class MemoryPlan {
   final int maxIter;
   final boolean momentum;
   /**
-   * Whether a barrier stage's tasks keep the averaging accumulator u too (averaging without a
-   * vote: the stage may report the state it ended with, {@code rounds.BarrierEpochTask}).
+   * Whether a barrier stage's tasks that may report the state they ended with keep the
+   * averaging accumulator u too (averaging without a vote, {@code rounds.BarrierEpochTask}).
    */
   final boolean barrierKeepsAverage;
   /**
@@ -527,15 +527,28 @@ public final class MemoryPlan {
 
   /**
    * Why the epoch's rounds cannot run in one barrier stage within the memory this plan allows,
-   * or null ({@link BarrierMemory#problem}).
+   * or null ({@link BarrierMemory#problem}): its tasks without the averaging accumulator, as a
+   * stage that reports every round's mix runs them.
    */
   public String barrierProblem() {
-    return new BarrierMemory(this).problem();
+    return new BarrierMemory(this, false).problem();
   }
 
-  /** How many epochs one barrier stage may run ({@link BarrierMemory#epochsPerStage}). */
-  public int barrierEpochsPerStage() {
-    return new BarrierMemory(this).epochsPerStage();
+  /**
+   * Whether a barrier stage may also keep the averaging accumulator u, so that it can report
+   * the state it ended with instead of every round's mix ({@code rounds.BarrierEpochTask}): u's
+   * copies fit beside the rest (always without averaging, which keeps no u).
+   */
+  public boolean barrierMayReportEnd() {
+    return new BarrierMemory(this, barrierKeepsAverage).problem() == null;
+  }
+
+  /**
+   * How many epochs one barrier stage may run ({@link BarrierMemory#epochsPerStage}), its
+   * tasks keeping u ({@code reportsEnd}, with averaging) or not.
+   */
+  public int barrierEpochsPerStage(boolean reportsEnd) {
+    return new BarrierMemory(this, reportsEnd && barrierKeepsAverage).epochsPerStage();
   }
 
   /**

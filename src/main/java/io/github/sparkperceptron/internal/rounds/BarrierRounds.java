@@ -209,8 +209,10 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
             ? "sealed with AES-256-GCM" + (execution.sparkSecurity != null ? " as "
                 + execution.sparkSecurity + " asks" : "")
             : "in clear, as Spark's own traffic without spark.network.crypto.enabled");
+    // Where u's copies do not fit beside the rest, the stages report their mixes, as a vote's.
     return new BarrierRounds(driver, jobs, execution, rendezvous,
-        !epochStates && driver.progress.vote == null);
+        !epochStates && driver.progress.vote == null
+            && driver.plan.memory().barrierMayReportEnd());
   }
 
   /**
@@ -239,7 +241,8 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
         LOG.info("Epoch {}'s mixing rounds run as one Spark job each: {}", epoch, cluster);
         return jobs.run(epoch, epoch);
       }
-      int last = Math.min(lastEpoch, epoch + driver.plan.memory().barrierEpochsPerStage() - 1);
+      int last = Math.min(lastEpoch,
+          epoch + driver.plan.memory().barrierEpochsPerStage(mayReportEnd) - 1);
       long started = System.nanoTime();
       stage = runStage(epoch, last);
       if (stage == null) {

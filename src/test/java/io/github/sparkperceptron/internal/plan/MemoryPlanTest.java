@@ -330,18 +330,19 @@ class MemoryPlanTest {
   /**
    * The barrier stage's extra memory, counted by hand for d = 2^24, 2 partitions of 500 rows
    * (15,000 non-zeros each), momentum with 8 rounds on local[2], averaged: per task one more copy
-   * of w, momentum's Δ and the averaging accumulator u (the stage may report the state it ended
-   * with), and the support (at most the 30,001 coordinates the rows can touch) and the
-   * moved coordinates as int arrays, 12 bytes per coordinate (no bit set over all 2^24
-   * coordinates); u's shipped snapshot on the driver (a copy and its pieces) and its copy the
-   * executor caches (one w); the epoch's 8 mixed changes (30,001 coordinates, 20
+   * of w and momentum's Δ, and the support (at most the 30,001 coordinates the rows can touch)
+   * and the moved coordinates as int arrays, 12 bytes per coordinate (no bit set over all 2^24
+   * coordinates); the epoch's 8 mixed changes (30,001 coordinates, 20
    * bytes each), 16 reports of 512 bytes and the audited round's 2 workers' own changes (15,001
    * coordinates each: a stage's first epoch is always audited) reach the driver at once. A heap
    * that holds exactly that allows the barrier stage, one byte less does not; a small
-   * maxResultSize forbids it.
+   * maxResultSize forbids it. To report the state it ended with, each task also keeps the
+   * averaging accumulator u (one more w per task), the executor caches u's shipped copy (one w)
+   * and the driver holds u's snapshot and its pieces (two w): a heap of exactly that allows it,
+   * one byte less runs the barrier stage without it.
    */
   @Test
-  void theBarrierStageNeedsThreeMoreCopiesPerTaskAndTheEpochsMixes() {
+  void theBarrierStageNeedsTwoMoreCopiesPerTaskAndTheEpochsMixes() {
     int d = 1 << 24;
     long length = d + 1L;
     long w = 8 * length;
@@ -351,16 +352,23 @@ class MemoryPlanTest {
     assertEquals(30_001 * 20, probe.mixedDeltaBytes);
     assertEquals(15_001 * 20, probe.workerDeltaBytes);
     long epochResults = 8 * 30_001 * 20 + 2 * 8 * 512 + 2 * 15_001 * 20;
-    long perTask = 3 * w + 12 * 30_001;
-    long averageCopies = 2 * w + w;
-    long need = probe.driverBytes() + 2 * epochResults + 2 * perTask + averageCopies
-        + epochResults;
+    long perTask = 2 * w + 12 * 30_001;
+    long need = probe.driverBytes() + 2 * epochResults + 2 * perTask + epochResults;
     long heap = heapLeaving(need);
     assertEquals(null, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum,
         false, local(2, heap)).barrierProblem());
     String tooSmall = new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum,
         false, local(2, heap - 1)).barrierProblem();
     assertTrue(tooSmall != null && tooSmall.contains("on the driver"), String.valueOf(tooSmall));
+    assertFalse(new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
+        local(2, heap)).barrierMayReportEnd());
+    long withAverage = need + 2 * w + w + 2 * w;
+    assertTrue(new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
+        local(2, heapLeaving(withAverage))).barrierMayReportEnd());
+    assertFalse(new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
+        local(2, heapLeaving(withAverage) - 1)).barrierMayReportEnd());
+    assertTrue(new MemoryPlan(binary(d, Averaging.NONE), WIDE, momentum, false,
+        local(2, heapLeaving(need))).barrierMayReportEnd(), "no averaging: no u to keep");
     String capped = new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum,
         false, new ClusterMemory(true, 2, 1L << 40, 0, 1, epochResults - 1))
         .barrierProblem();
@@ -382,20 +390,19 @@ class MemoryPlanTest {
     MixingSettings momentum = mixing("momentum", 8, false);
     long epochResults = 8 * 30_001 * 20 + 2 * 8 * 512 + 2 * 15_001 * 20;
     assertEquals(10, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
-        local(2, 1L << 40)).barrierEpochsPerStage());
+        local(2, 1L << 40)).barrierEpochsPerStage(false));
     assertEquals(3, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
         new ClusterMemory(true, 2, 1L << 40, 0, 1, 3 * epochResults + 7))
-        .barrierEpochsPerStage());
+        .barrierEpochsPerStage(false));
     MemoryPlan probe = new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
         local(2, 1L << 40));
     long w = 8 * (d + 1L);
-    long oneEpochStage = probe.driverBytes() + 3 * epochResults + 2 * (3 * w + 12 * 30_001)
-        + 3 * w;
+    long oneEpochStage = probe.driverBytes() + 3 * epochResults + 2 * (2 * w + 12 * 30_001);
     long heap = heapLeaving(oneEpochStage + 4 * 3 * epochResults);
     assertEquals(5, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
-        local(2, heap)).barrierEpochsPerStage());
+        local(2, heap)).barrierEpochsPerStage(false));
     assertEquals(1, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
-        local(2, heapLeaving(oneEpochStage))).barrierEpochsPerStage());
+        local(2, heapLeaving(oneEpochStage))).barrierEpochsPerStage(false));
   }
 
   /**
@@ -415,10 +422,10 @@ class MemoryPlanTest {
     assertEquals(2, MemoryPlan.auditedEpochsPerStage(7, 2, 2));
     assertEquals(8, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
         new ClusterMemory(true, 2, 1L << 40, 0, 1, 8 * perEpoch + audited))
-        .barrierEpochsPerStage());
+        .barrierEpochsPerStage(false));
     assertEquals(7, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
         new ClusterMemory(true, 2, 1L << 40, 0, 1, 8 * perEpoch + audited - 1))
-        .barrierEpochsPerStage());
+        .barrierEpochsPerStage(false));
   }
 
   /**
@@ -437,9 +444,9 @@ class MemoryPlanTest {
     long perEpoch = 8 * probe.mixedDeltaBytes + 2 * 8 * 512 + 2 * probe.voteTraceBytes
         + 2 * probe.workerDeltaBytes;
     assertEquals(3, new MemoryPlan(binary(d, Averaging.VOTE), WIDE, momentum, false,
-        new ClusterMemory(true, 2, 1L << 40, 0, 1, 3 * perEpoch)).barrierEpochsPerStage());
+        new ClusterMemory(true, 2, 1L << 40, 0, 1, 3 * perEpoch)).barrierEpochsPerStage(false));
     assertEquals(2, new MemoryPlan(binary(d, Averaging.VOTE), WIDE, momentum, false,
-        new ClusterMemory(true, 2, 1L << 40, 0, 1, 3 * perEpoch - 1)).barrierEpochsPerStage());
+        new ClusterMemory(true, 2, 1L << 40, 0, 1, 3 * perEpoch - 1)).barrierEpochsPerStage(false));
     assertEquals(0, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
         local(2, 1L << 40)).voteTraceBytes);
   }
