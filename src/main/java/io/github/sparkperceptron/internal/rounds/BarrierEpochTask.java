@@ -55,7 +55,7 @@ import scala.runtime.AbstractFunction1;
  */
 final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
     Iterator<BarrierEpochTask.Output>> implements Serializable {
-  private static final long serialVersionUID = 1L;
+  private static final long serialVersionUID = 2L;
 
   /** Marks failures to set the exchange up, which the driver answers by leaving barrier mode. */
   static final String SETUP_FAILURE = "[barrier exchange setup]";
@@ -90,7 +90,7 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
 
   /** What one worker reports after the stage: per epoch it ran (index e: firstEpoch + e). */
   static final class Output implements Serializable {
-    private static final long serialVersionUID = 2L;
+    private static final long serialVersionUID = 3L;
     final int worker;
     /**
      * The worker's own result of each round of each epoch: its stats and vote trace, and its
@@ -224,10 +224,11 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
    * move of the weights happens.
    *
    * <p>{@code endReport}: how the stage may report where it ended instead of every round's mix
-   * for the driver to replay; null: it reports its mixes (a vote, an epoch listener).
+   * for the driver to replay; null: it reports its mixes (a vote, an epoch listener, u's copies
+   * beyond the memory plan, or an earlier stage of the training whose mixes were smaller).
    */
   static final class StageStart implements Serializable {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
     final int firstEpoch;
     final Clock clock;
     final int firstStartVector;
