@@ -131,10 +131,7 @@ final class BarrierStage {
           || Double.compare(o.velocityMass[e], first.velocityMass[e]) != 0
           || o.restarts[e] != first.restarts[e]
           || Double.compare(o.weightChanges[e], first.weightChanges[e]) != 0) {
-        throw new IllegalStateException("Epoch " + epoch + ": worker " + o.worker + " of the"
-            + " barrier stage ended with other weights than worker " + first.worker + ". This"
-            + " is a defect of spark-perceptron; set " + Settings.ROUND_EXECUTION + "=jobs to"
-            + " train without barrier stages");
+        throw endedElsewhere(epoch, o.worker, "worker " + first.worker);
       }
     }
   }
@@ -201,12 +198,17 @@ final class BarrierStage {
               && Double.compare(o.velocityMass[e], momentum.velocityMass()) == 0
               && o.restarts[e] == momentum.restarts()));
       if (!same) {
-        throw new IllegalStateException("Epoch " + epoch + ": worker " + o.worker + " of the"
-            + " barrier stage ended with other weights than the driver's state."
-            + " This is a defect of spark-perceptron; set " + Settings.ROUND_EXECUTION + "=jobs to train"
-            + " without barrier stages");
+        throw endedElsewhere(epoch, o.worker, "the driver's state");
       }
     }
+  }
+
+  /** A worker that ended {@code epoch} elsewhere than {@code reference}: a defect. */
+  private static IllegalStateException endedElsewhere(int epoch, int worker, String reference) {
+    return new IllegalStateException("Epoch " + epoch + ": worker " + worker + " of the barrier"
+        + " stage ended with other weights than " + reference + ". This is a defect of"
+        + " spark-perceptron; set " + Settings.ROUND_EXECUTION + "=jobs to train without barrier"
+        + " stages");
   }
 
   /**

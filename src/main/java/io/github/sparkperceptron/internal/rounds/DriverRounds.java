@@ -155,8 +155,6 @@ public final class DriverRounds {
       if (u != null) {
         u[j] = end.average[k];
       }
-    }
-    for (int j : endSupport) {
       requireFiniteAt(state, j, epoch);
     }
     shipper.changedSet().markAll(endSupport);
