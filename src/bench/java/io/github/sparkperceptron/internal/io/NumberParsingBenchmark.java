@@ -23,9 +23,10 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Issue 20: the cost of turning a LIBSVM value into a double, per value, for what a plain loop
  * does ({@link Double#parseDouble} of a {@code String} token) against what the readers do (one
- * scan of the syntax, then FastDoubleParser's Eisel-Lemire parse straight from the line's bytes;
- * and a whole line through {@link LibSvmParser}), with the pieces apart: FastDoubleParser on
- * bytes without the check, on a {@code String}, and
+ * pass over the line's bytes that checks the syntax and computes the value, {@link
+ * DecimalReader}; and a whole line through {@link LibSvmParser}) and what they did before (a
+ * syntax scan, then FastDoubleParser's Eisel-Lemire parse of the same bytes), with the pieces
+ * apart: FastDoubleParser on bytes without the check, on a {@code String}, and
  * {@code Double.parseDouble} of a {@code String} made from the bytes (what a byte reader without
  * FastDoubleParser would pay).
  *
@@ -54,6 +55,7 @@ public class NumberParsingBenchmark {
   private byte[] bytes;
   private Text line;
   private final LibSvmParser parser = new LibSvmParser();
+  private final DecimalReader reader = new DecimalReader();
   private int[] from;
   private int[] to;
 
@@ -79,9 +81,8 @@ public class NumberParsingBenchmark {
     this.line = new Text("0 " + line.toString().strip());
     for (int i = 0; i < VALUES; i++) {
       double expected = Double.parseDouble(strings[i]);
-      if (!NumberText.isDecimal(bytes, from[i], to[i])
-          || NumberText.parseDecimal(bytes, from[i], to[i]) != expected
-          || NumberText.scanDecimal(bytes, from[i], to[i]) != to[i]) {
+      if (reader.read(bytes, from[i], to[i]) != to[i] || reader.value() != expected
+          || syntaxScan(bytes, from[i], to[i]) != to[i]) {
         throw new IllegalStateException("the readers' parse differs on " + strings[i]);
       }
     }
@@ -99,19 +100,72 @@ public class NumberParsingBenchmark {
   }
 
   /**
-   * What the readers do: one scan of the token's syntax ({@link NumberText#scanDecimal}), then
-   * FastDoubleParser on the bytes.
+   * What the readers do: one pass that checks the syntax and computes the value
+   * ({@link DecimalReader}).
    */
   @Benchmark
   @OperationsPerInvocation(VALUES)
-  public double readersScanAndParseBytes() {
+  public double readersOnePass() {
     double sum = 0;
     for (int i = 0; i < VALUES; i++) {
-      if (NumberText.scanDecimal(bytes, from[i], to[i]) == to[i]) {
-        sum += NumberText.parseDecimal(bytes, from[i], to[i]);
+      if (reader.read(bytes, from[i], to[i]) == to[i]) {
+        sum += reader.value();
       }
     }
     return sum;
+  }
+
+  /**
+   * What the readers did before {@link DecimalReader} (issue 32, target 3): a scan of the syntax
+   * alone ({@link #syntaxScan}), then FastDoubleParser on the bytes, which scans them again.
+   */
+  @Benchmark
+  @OperationsPerInvocation(VALUES)
+  public double syntaxScanThenFastDoubleParser() {
+    double sum = 0;
+    for (int i = 0; i < VALUES; i++) {
+      if (syntaxScan(bytes, from[i], to[i]) == to[i]) {
+        sum += JavaDoubleParser.parseDouble(bytes, from[i], to[i] - from[i]);
+      }
+    }
+    return sum;
+  }
+
+  /** The readers' former syntax-only scan: {@link DecimalReader#read}'s end, without a value. */
+  private static int syntaxScan(byte[] b, int from, int end) {
+    int i = from;
+    if (i < end && (b[i] == '+' || b[i] == '-')) {
+      i++;
+    }
+    int digits = 0;
+    while (i < end && b[i] >= '0' && b[i] <= '9') {
+      i++;
+      digits++;
+    }
+    if (i < end && b[i] == '.') {
+      i++;
+      while (i < end && b[i] >= '0' && b[i] <= '9') {
+        i++;
+        digits++;
+      }
+    }
+    if (digits == 0) {
+      return -1;
+    }
+    if (i < end && (b[i] == 'e' || b[i] == 'E')) {
+      i++;
+      if (i < end && (b[i] == '+' || b[i] == '-')) {
+        i++;
+      }
+      int exponentFrom = i;
+      while (i < end && b[i] >= '0' && b[i] <= '9') {
+        i++;
+      }
+      if (i == exponentFrom) {
+        return -1;
+      }
+    }
+    return i;
   }
 
   /**

@@ -24,6 +24,7 @@ final class CsvParser {
   private byte[] bytes;
   private int[] starts = new int[16];
   private int[] ends = new int[16];
+  private final DecimalReader decimal = new DecimalReader();
 
   /**
    * Splits one line.
@@ -134,8 +135,7 @@ final class CsvParser {
    * overflows), or NaN when the field is not a decimal number (which no decimal parses to).
    */
   double decimalAt(int i) {
-    return NumberText.scanDecimal(bytes, starts[i], ends[i]) == ends[i]
-        ? NumberText.parseDecimal(bytes, starts[i], ends[i]) : Double.NaN;
+    return decimal.read(bytes, starts[i], ends[i]) == ends[i] ? decimal.value() : Double.NaN;
   }
 
   /** The text of field {@code i} of the last {@link #splitBytes} line, for a message. */

@@ -14,7 +14,7 @@ import org.apache.hadoop.io.Text;
  *
  * <p>{@link #parse(Text)} reads a line as Hadoop's reader holds it, in UTF-8 bytes, without
  * decoding it into a {@link String} or cutting it into token strings: numbers are read straight
- * from the bytes ({@link NumberText#parseDecimal}). That fast path accepts only what the string
+ * from the bytes ({@link DecimalReader}). That fast path accepts only what the string
  * parser accepts, with the same values; any line it does not take in one go (a bad one, or one
  * with non-ASCII text before a comment) goes to {@link #parse(String)}, the definition of the
  * format and of every message.
@@ -25,6 +25,7 @@ final class LibSvmParser {
   private int size;
   private double label;
   private boolean blank;
+  private final DecimalReader decimal = new DecimalReader();
 
   /**
    * Parses one line.
@@ -118,7 +119,7 @@ final class LibSvmParser {
   /**
    * The fast path of {@link #parse(Text)}: {@code parse(String)}'s steps on ASCII bytes, each byte
    * looked at once (an index's digits are accumulated as they are read, a value's syntax is
-   * checked as it is scanned: {@link NumberText#scanDecimal}). Returns false, leaving the buffers
+   * checked and its value computed as it is scanned: {@link DecimalReader}). Returns false, leaving the buffers
    * to be overwritten, wherever the string parser would report a problem or the text before a
    * comment is not ASCII (a byte of a multi-byte UTF-8 character is never part of a valid token
    * or a space, so it ends the fast path where it stands).
@@ -131,11 +132,11 @@ final class LibSvmParser {
       blank = true;
       return true;
     }
-    int tokenEnd = NumberText.scanDecimal(b, pos, length);
+    int tokenEnd = decimal.read(b, pos, length);
     if (tokenEnd < 0 || tokenEnd < length && !isTokenEnd(b[tokenEnd])) {
       return false;
     }
-    label = NumberText.parseDecimal(b, pos, tokenEnd) + 0.0; // + 0.0 turns -0 into 0
+    label = decimal.value() + 0.0; // + 0.0 turns -0 into 0
     if (Double.isInfinite(label)) {
       return false;
     }
@@ -158,11 +159,11 @@ final class LibSvmParser {
         return false;
       }
       pos++;
-      int valueEnd = NumberText.scanDecimal(b, pos, length);
+      int valueEnd = decimal.read(b, pos, length);
       if (valueEnd < 0 || valueEnd < length && !isTokenEnd(b[valueEnd])) {
         return false;
       }
-      double value = NumberText.parseDecimal(b, pos, valueEnd);
+      double value = decimal.value();
       if (Double.isInfinite(value)) {
         return false;
       }

@@ -1,7 +1,5 @@
 package io.github.sparkperceptron.internal.io;
 
-import ch.randelshofer.fastdoubleparser.JavaDoubleParser;
-
 /**
  * The number syntax of the text readers, shared by LIBSVM and CSV: plain ASCII decimals,
  * {@code [+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?}, and whole numbers
@@ -12,11 +10,10 @@ import ch.randelshofer.fastdoubleparser.JavaDoubleParser;
  * holds such tokens is far more likely damaged than meant, so the readers reject them.
  *
  * <p>Every check has two forms: on a {@link String} (what messages quote) and on a range of a
- * line's bytes (what the readers' fast path reads, without decoding the line). A decimal's value
- * from bytes is FastDoubleParser's (Randelshofer; the Eisel-Lemire algorithm, Lemire 2021,
- * "Number parsing at a gigabyte per second"), which is correctly rounded, so it is the same double
- * as {@link Double#parseDouble} gives for the same text ({@code NumberTextTest} checks it on
- * random and hard cases), and it allocates nothing.
+ * line's bytes (what the readers' fast path reads, without decoding the line). A decimal on bytes
+ * is checked and valued in one pass by {@link DecimalReader}, correctly rounded, so it is the same
+ * double as {@link Double#parseDouble} gives for the same text ({@code NumberTextTest} checks it
+ * on random and hard cases).
  */
 final class NumberText {
   private NumberText() {
@@ -60,67 +57,6 @@ final class NumberText {
       }
     }
     return i == n;
-  }
-
-  /**
-   * Whether bytes {@code [from, to)} of {@code b} are a decimal number in the syntax above (it may
-   * still overflow); the same answer as {@link #isDecimal(String)} on their ASCII text.
-   */
-  static boolean isDecimal(byte[] b, int from, int to) {
-    return scanDecimal(b, from, to) == to;
-  }
-
-  /**
-   * The value of the decimal in bytes {@code [from, to)}, which {@link #isDecimal(byte[], int,
-   * int)} accepted: bit for bit {@code Double.parseDouble} of the same text (±Infinity when it
-   * overflows).
-   */
-  static double parseDecimal(byte[] b, int from, int to) {
-    return JavaDoubleParser.parseDouble(b, from, to - from);
-  }
-
-  /**
-   * Scans the decimal that starts at byte {@code from} of {@code b}: the end of the longest prefix
-   * of {@code [from, end)} in the syntax above, or −1 when no prefix is a decimal (no digit, or an
-   * exponent marker without digits). The token is a decimal when the scan ends where the token
-   * does; {@link #parseDecimal} then gives its value. One look at each byte, so a reader needs
-   * no separate pass to find the token's end first.
-   */
-  static int scanDecimal(byte[] b, int from, int end) {
-    int i = from;
-    if (i < end && (b[i] == '+' || b[i] == '-')) {
-      i++;
-    }
-    int digitsFrom = i;
-    while (i < end && isDigit(b[i])) {
-      i++;
-    }
-    int digits = i - digitsFrom;
-    if (i < end && b[i] == '.') {
-      i++;
-      int fractionFrom = i;
-      while (i < end && isDigit(b[i])) {
-        i++;
-      }
-      digits += i - fractionFrom;
-    }
-    if (digits == 0) {
-      return -1;
-    }
-    if (i < end && (b[i] == 'e' || b[i] == 'E')) {
-      i++;
-      if (i < end && (b[i] == '+' || b[i] == '-')) {
-        i++;
-      }
-      int exponentFrom = i;
-      while (i < end && isDigit(b[i])) {
-        i++;
-      }
-      if (i == exponentFrom) {
-        return -1;
-      }
-    }
-    return i;
   }
 
   /**
