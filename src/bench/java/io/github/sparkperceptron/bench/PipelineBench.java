@@ -2,6 +2,7 @@ package io.github.sparkperceptron.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.sparkperceptron.jobs.TrainJob;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
+import picocli.CommandLine;
 
 /**
  * Issue 20's table, section {@code pipeline}: reading, streaming and evaluating against the loop
@@ -32,7 +34,10 @@ import java.util.stream.Stream;
  * --max-files-per-trigger 1}; the wall clock around the child process is the command's whole
  * time. A batch's fixed cost, Spark's offset and commit logs included: two streams of 1-row files,
  * one of 1 file and one of 1 + N, (run.seconds difference) / N; beside it the median of the
- * batches' own seconds (the learner's work in a batch, without Spark's logs).
+ * batches' own seconds (the learner's work in a batch, without Spark's logs). Beside the child
+ * processes, the train job's own class runs in this JVM and Spark session after one untimed run
+ * (issue 32, target 3): what reading and training cost warm, as the plain loop is timed warm; the
+ * difference to the child's seconds is a fresh JVM's class loading and JIT compilation.
  *
  * <p>Every timing is the median of the repetitions, run in turn (plain loop, stream, train, the
  * two 1-row streams), so that a drift of the machine's speed touches them alike. The plain loop
@@ -85,6 +90,8 @@ final class PipelineBench {
     List<Double> oneBatch = new ArrayList<>();
     List<Double> trainWall = new ArrayList<>();
     Map<String, List<Double>> trainStages = new LinkedHashMap<>();
+    List<Double> warmReadTrain = new ArrayList<>();
+    List<Double> warmRead = new ArrayList<>();
     List<Double> tinyMarginal = new ArrayList<>();
     List<Double> tinyMedianBatch = new ArrayList<>();
     PlainTextLoop.run(parts.subList(0, 1), features); // reads a file: JIT and page cache warm
@@ -130,6 +137,16 @@ final class PipelineBench {
         Map.Entry<String, JsonNode> e = it.next();
         trainStages.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue().asDouble());
       }
+
+      // The same job's code in this JVM, after one untimed run: reading and training once the
+      // JIT has compiled them and the classes are loaded, as the plain loop is timed warm.
+      Path w = fresh(runs.resolve("train-warm"));
+      if (r == 0) {
+        trainInThisJvm(train, w.resolve("warm-up.json"));
+      }
+      JsonNode warm = trainInThisJvm(train, w.resolve("train.json"));
+      warmReadTrain.add(warm.path("read").asDouble() + warm.path("train").asDouble());
+      warmRead.add(warm.path("read").asDouble());
 
       JsonNode one = tinyStream(runs.resolve("tiny-1"), tiny.resolve("1"), features);
       JsonNode many = tinyStream(runs.resolve("tiny-n"), tiny.resolve("n"), features);
@@ -189,6 +206,13 @@ final class PipelineBench {
         met(readTrain / p <= TRAIN_MAX_TIME_RATIO));
     table.row("the same command, wall", Report.f("%.2f", tWall), "", "",
         Report.f("%.2f×", tWall / p), "", "");
+    double warmTotal = PlainLoop.median(array(warmReadTrain));
+    double warmReading = PlainLoop.median(array(warmRead));
+    table.row("the same job (`TrainJob`) in the benchmark's JVM and Spark session, after one"
+        + " untimed run: reading + training", Report.f("%.2f (%.2f + %.2f)", warmTotal,
+        warmReading, warmTotal - warmReading), Report.f("%,.0f", rows / warmTotal),
+        Report.f("%.2f×", rows / warmTotal / plainRate), Report.f("%.2f×", warmTotal / p), "",
+        "");
     table.row("its evaluation of the training data", Report.f("%.2f", evaluation),
         Report.f("%,.0f", rows / evaluation), "", Report.f("%.2f×", evaluation / p),
         Report.f("≤ its training (%.2f s)", training), met(evaluation <= training));
@@ -234,6 +258,8 @@ final class PipelineBench {
     report.add("pipeline", shape, files, "train --max-iter 1", "evaluate_seconds", evaluation,
         "s");
     report.add("pipeline", shape, files, "train --max-iter 1", "wall_seconds", tWall, "s");
+    report.add("pipeline", shape, files, "train --max-iter 1 warm JVM", "read_train_over_plain",
+        warmTotal / p, "ratio");
     report.add("pipeline", shape, files, "train --max-iter 1", "read_train_over_plain",
         readTrain / p, "ratio");
     report.add("pipeline", shape, files, "stream-train 1-row files", "seconds_per_batch",
@@ -272,6 +298,20 @@ final class PipelineBench {
         s.resolve("checkpoint").toString(), "--trigger", "available-now",
         "--max-files-per-trigger", "1", "--metrics", s.resolve("stream.json").toString());
     return JSON.readTree(s.resolve("stream.json").toFile());
+  }
+
+  /**
+   * {@code submit/train --max-iter 1}'s job run in this JVM (its session is the benchmark's):
+   * the {@code seconds} of its metrics.
+   */
+  private static JsonNode trainInThisJvm(Path train, Path metrics) throws IOException {
+    int code = new CommandLine(new TrainJob()).execute("--train", train.toString(), "--model",
+        metrics.resolveSibling("model").toString(), "--overwrite", "--metrics",
+        metrics.toString(), "--max-iter", "1");
+    if (code != 0) {
+      throw new IllegalStateException("the train job in this JVM exited with " + code);
+    }
+    return JSON.readTree(metrics.toFile()).path("seconds");
   }
 
   /**
