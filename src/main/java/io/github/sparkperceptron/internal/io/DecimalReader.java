@@ -22,7 +22,8 @@ import java.nio.ByteOrder;
  *       Software: Practice and Experience 51(8), section 5): the significand (up to 19 digits)
  *       times a 128-bit truncation of 5^q, from which the 53 bits and the binary exponent are
  *       read off, unless the truncation leaves the rounding undecided (the paper's two tests) or
- *       the result is subnormal (Java's shortest representations, 17 digits, land here);
+ *       the result is subnormal; Java's shortest representations (up to 17 digits, what Spark
+ *       and {@code submit/generate} write) are decided here;
  *   <li>FastDoubleParser (Randelshofer; also correctly rounded) on the token's bytes, for the
  *       rest: more than 19 significant digits, the undecided and the subnormal cases.
  * </ol>
