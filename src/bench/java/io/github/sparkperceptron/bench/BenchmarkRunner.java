@@ -532,9 +532,12 @@ public final class BenchmarkRunner implements Callable<Integer> {
       kinds.add(b);
     }
     if (wanted("text-like-105")) {
-      TextLikeData text = new TextLikeData(55_000, 105, 160, 1.0, 300, 0.25, 45);
-      Bench b = cache("text-like-105", text.frame(spark, 0, 6_400, partitions),
-          text.frame(spark, 6_400, 1_600, partitions), text.numFeatures, text.seed, false);
+      TextLikeData text = ExchangeBench.manyClassData();
+      Bench b = cache("text-like-105",
+          text.frame(spark, 0, ExchangeBench.MANY_CLASS_TRAIN_ROWS, partitions),
+          text.frame(spark, ExchangeBench.MANY_CLASS_TRAIN_ROWS,
+              ExchangeBench.MANY_CLASS_TEST_ROWS, partitions), text.numFeatures, text.seed,
+          false);
       b.source = text.describe();
       kinds.add(b);
     }

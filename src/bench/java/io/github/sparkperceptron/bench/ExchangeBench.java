@@ -274,10 +274,19 @@ final class ExchangeBench {
 
   // -------------------------------------------------------------------------------- many-class
 
+  /** The many-class set's training and held-out rows (rows 0.., then the next ones). */
+  static final long MANY_CLASS_TRAIN_ROWS = 6_400;
+  static final long MANY_CLASS_TEST_ROWS = 1_600;
+
+  /** The many-class set: 105 classes of text-like rows over 55,000 features (issue 10). */
+  static TextLikeData manyClassData() {
+    return new TextLikeData(55_000, 105, 160, 1.0, 300, 0.25, 45);
+  }
+
   void manyClass(int epochs) {
-    TextLikeData data = new TextLikeData(55_000, 105, 160, 1.0, 300, 0.25, 45);
-    long trainRows = 6_400;
-    long testRows = 1_600;
+    TextLikeData data = manyClassData();
+    long trainRows = MANY_CLASS_TRAIN_ROWS;
+    long testRows = MANY_CLASS_TEST_ROWS;
     report.markdown(Report.f("## Many classes: a text-like set of 105 classes (issue 10)\n\n"
         + "%s: %,d training rows, %,d held-out rows (rows %,d.. of the same distribution),"
         + " cached in %d partitions on `%s`. Ours: PerceptronClassifier defaults with"
