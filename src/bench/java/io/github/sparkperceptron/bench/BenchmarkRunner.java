@@ -91,7 +91,8 @@ public final class BenchmarkRunner implements Callable<Integer> {
           + " rounds (issue 18), pipeline (issue 20), strangers (issue 30), calibration"
           + " (issue 33), shapes and defaults (issue 32: the defaults against 1-round mistakes"
           + " on every dataset), large (issue 29: MLlib on --large-train), small-fits (issues"
-          + " 31, 32: a Spark job's fixed cost, the default calibration's fits on small data)")
+          + " 31, 32: a Spark job's fixed cost, the default calibration's fits on small data),"
+          + " many-class-seeds (issue 32: epochs to converge on the many-class set, 8 seeds)")
   List<String> sections = new ArrayList<>(List.of("mllib", "epoch", "partitions", "scale"));
 
   @Option(names = "--datasets", split = ",", paramLabel = "NAME",
@@ -408,7 +409,8 @@ public final class BenchmarkRunner implements Callable<Integer> {
             pipelineRows > 0 ? pipelineRows : quick ? 50_000 : 500_000, pipelineFiles,
             pipelineFeatures, pipelineNnz, pipelineTinyBatches);
       }
-      if (sections.contains("model-size") || sections.contains("many-class")) {
+      if (sections.contains("model-size") || sections.contains("many-class")
+          || sections.contains("many-class-seeds")) {
         ExchangeBench exchange = new ExchangeBench(spark, report, out, master, partitions,
             repeats);
         if (sections.contains("model-size")) {
@@ -417,6 +419,9 @@ public final class BenchmarkRunner implements Callable<Integer> {
         }
         if (sections.contains("many-class")) {
           exchange.manyClass(manyClassEpochs);
+        }
+        if (sections.contains("many-class-seeds")) {
+          exchange.manyClassSeeds(8);
         }
       }
       if (sections.contains("export")) {

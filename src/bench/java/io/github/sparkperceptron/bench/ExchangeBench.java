@@ -354,6 +354,61 @@ final class ExchangeBench {
     report.flush();
   }
 
+  /**
+   * How many epochs the defaults and the 1-round mistakes fit take to converge on the
+   * many-class set, seed by seed (issue 32: the defaults' fit costs 2.5-2.8 times the mistakes
+   * fit there). Calibration off, so that each fit is one model; maxIter 20, tol 0 (the stop is
+   * an epoch without an update). Prints every fit's mistakes per epoch and epoch times.
+   */
+  void manyClassSeeds(int seeds) {
+    TextLikeData data = manyClassData();
+    Dataset<Row> train = data.frame(spark, 0, MANY_CLASS_TRAIN_ROWS, partitions)
+        .repartition(partitions).cache();
+    train.count();
+    report.markdown(Report.f("## Many classes: epochs to converge, seed by seed (issue 32)\n\n"
+        + "%s: %,d training rows, repartitioned into %d partitions on `%s`. PerceptronClassifier"
+        + " defaults (momentum) against `mixing=mistakes, mixingRounds=1`, both with"
+        + " calibration=none, maxIter 20, tol 0, seeds 1..%d (one untimed fit of each first)."
+        + " %s\n\n", data.describe(), MANY_CLASS_TRAIN_ROWS, partitions, master, seeds,
+        load()));
+    Report.Table t = new Report.Table("seed", "defaults: mistakes per epoch", "fit s",
+        "mistakes 1 round: mistakes per epoch", "fit s");
+    int[] epochs = new int[2];
+    double[][] fitSeconds = new double[2][seeds];
+    fitWithSeed(train, 1, false);
+    fitWithSeed(train, 1, true);
+    for (int seed = 1; seed <= seeds; seed++) {
+      Object[] cells = new Object[5];
+      cells[0] = seed;
+      for (int m = 0; m < 2; m++) {
+        long start = System.nanoTime();
+        PerceptronClassificationModel model = fitWithSeed(train, seed, m == 1);
+        fitSeconds[m][seed - 1] = (System.nanoTime() - start) / 1e9;
+        long[] mistakes = model.summary().mistakesHistory();
+        epochs[m] += mistakes.length;
+        cells[1 + 2 * m] = Arrays.toString(mistakes);
+        cells[2 + 2 * m] = Report.f("%.2f", fitSeconds[m][seed - 1]);
+      }
+      t.row(cells);
+    }
+    report.markdown(t.toString()).markdown(Report.f("Mean epochs: defaults %.2f, mistakes"
+        + " %.2f; median fit %.2f s against %.2f s. After the section: %s\n\n",
+        (double) epochs[0] / seeds, (double) epochs[1] / seeds,
+        PlainLoop.median(fitSeconds[0]), PlainLoop.median(fitSeconds[1]), load()));
+    train.unpersist();
+    report.flush();
+  }
+
+  private static PerceptronClassificationModel fitWithSeed(Dataset<Row> train, long seed,
+      boolean mistakes) {
+    PerceptronClassifier estimator = new PerceptronClassifier().setCalibration("none")
+        .setMaxIter(20).setTol(0).setSeed(seed);
+    if (mistakes) {
+      estimator.setMixing("mistakes").setMixingRounds(1);
+    }
+    return estimator.fit(train);
+  }
+
   // ----------------------------------------------------------------------------------- helpers
 
   private static double accuracy(Dataset<Row> predictions) {

@@ -29,9 +29,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.zip.GZIPInputStream;
+import org.apache.spark.ml.linalg.SparseVector;
+import org.apache.spark.sql.Row;
 
 /**
  * The trainer's iterative mixing without Spark, for sweeps too long to run on Spark: W workers
@@ -53,25 +56,36 @@ import java.util.zip.GZIPInputStream;
  *            gen-dense-200k, gen-multi-sparse-50k, gen-multi-dense-50k, gen-multi20-sparse-40k
  *            (BenchmarkRunner's generators; another size, e.g. gen-sparse-20k, takes that many
  *            rows of the same generator, gen-sparse-wide-N and gen-dense-wide-N those of
- *            gen-sparse-1M and gen-dense-200k), comma-separated
+ *            gen-sparse-1M and gen-dense-200k), text-like-105 (the many-class section's
+ *            105-class text-like set: 6,400 training, 1,600 held-out rows), comma-separated
  *   CONFIGS  mistakes | uniform | momentum:R, R a number, W (= workers), auto (the trainer's
  *            automatic rounds) or m&lt;M&gt; (min(W, 64, ⌊rows per worker / M⌋), at least 1)
  *   WORKERS  1,2,4,...      SEEDS 42,1,2      EPOCHS 10      SPLIT roundrobin | contiguous
  * </pre>
- * Prints one line per run, {@code RUN set rows W config R seed acc_1 ... acc_E restarts}, then a
+ * Prints one line per run, {@code RUN set rows W config R seed acc_1 ... acc_E restarts | k_1 ...
+ * k_E} (k_e: the updates of epoch e over all workers, 0 once the run has converged), then a
  * Markdown table per set and config of the last epoch's accuracy (mean over seeds) and its
  * difference in points to the first worker count.
  *
- * <p>Two momentum variants that were measured and rejected (BENCHMARKS.md, issue 18), kept
- * switchable so that the evidence can be reproduced: {@code -Dsim.beta=k} takes β = 1 − k/W, and
+ * <p>Momentum variants that were measured and rejected (BENCHMARKS.md, issues 18 and 32), kept
+ * switchable so that the evidence can be reproduced: {@code -Dsim.beta=k} takes β = 1 − k/W;
  * {@code -Dsim.gr=true} restarts the velocity whenever a round's mixed change points against it
- * (O'Donoghue &amp; Candès' gradient restart), each counted as a restart.
+ * (O'Donoghue &amp; Candès' gradient restart); {@code -Dsim.restart=epochrise} restarts it after
+ * an epoch with more updates than the one before, {@code =roundrise} after a round with more
+ * update mass than the one before (their function scheme, on the mistakes), {@code =everyepoch}
+ * after every epoch; {@code -Dsim.betarule=active} takes the next look-ahead's β as 1 − 1/a, a the
+ * workers that updated in the round, {@code =effective} with a = (Σk_i)²/Σk_i² (the restart rules
+ * count each restart in the output; the β rules do not).
  */
 public final class MixingSimulation {
   /** Experiment: restart the velocity when a round's mixed change opposes it (-Dsim.gr=true). */
   static final boolean GRADIENT_RESTART = Boolean.getBoolean("sim.gr");
   /** Experiment: β = 1 − k/W instead of 1 − 1/W (-Dsim.beta=k). */
   static final double BETA_SCALE = Double.parseDouble(System.getProperty("sim.beta", "1"));
+  /** Experiment: restart rule at epoch ends (-Dsim.restart=epochrise|everyepoch|roundrise). */
+  static final String RESTART = System.getProperty("sim.restart", "");
+  /** Experiment: β from the workers that updated (-Dsim.betarule=active|effective). */
+  static final String BETA_RULE = System.getProperty("sim.betarule", "");
 
   private final String name;
   private final TrainingBlock train;
@@ -93,8 +107,10 @@ public final class MixingSimulation {
     final int rounds;
     final long restarts;
     final double[] model;
+    final long[] updates;
 
-    Outcome(double[] accuracy, int rounds, long restarts, double[] model) {
+    Outcome(double[] accuracy, int rounds, long restarts, double[] model, long[] updates) {
+      this.updates = updates;
       this.accuracy = accuracy;
       this.rounds = rounds;
       this.restarts = restarts;
@@ -158,12 +174,34 @@ public final class MixingSimulation {
       case "spark_sample_libsvm":
         shape = new int[] {692, 2};
         break;
+      case "text-like-105":
+        return textLike(spec);
       default:
         return generated(spec);
     }
     return new MixingSimulation(spec, libsvm(dataFile(dir, set, "train.libsvm"), shape[0],
         maxRows), libsvm(dataFile(dir, set, "test.libsvm"), shape[0], Integer.MAX_VALUE),
         shape[0], shape[1]);
+  }
+
+  /** The many-class section's text-like set (ExchangeBench.manyClassData), its rows and split. */
+  static MixingSimulation textLike(String spec) {
+    TextLikeData data = ExchangeBench.manyClassData();
+    int trainRows = (int) ExchangeBench.MANY_CLASS_TRAIN_ROWS;
+    int testRows = (int) ExchangeBench.MANY_CLASS_TEST_ROWS;
+    return new MixingSimulation(spec, textLikeBlock(data, 0, trainRows),
+        textLikeBlock(data, trainRows, testRows), data.numFeatures, data.numClasses);
+  }
+
+  private static TrainingBlock textLikeBlock(TextLikeData data, long first, int rows) {
+    TrainingBlockBuilder b = new TrainingBlockBuilder(data.numFeatures);
+    Iterator<Row> it = data.rows(first, first + rows);
+    while (it.hasNext()) {
+      Row row = it.next();
+      SparseVector x = (SparseVector) row.get(1);
+      b.addSparse((int) row.getDouble(0), 1.0, x.indices(), x.values(), x.indices().length);
+    }
+    return b.build();
   }
 
   /** BenchmarkRunner's generated sets (same generators and seeds), at any number of rows. */
@@ -300,6 +338,8 @@ public final class MixingSimulation {
     VisitOrder visits = VisitOrder.of(true, ShuffleScope.ROWS, seed);
     double[] accuracy = new double[epochs];
     Arrays.fill(accuracy, Double.NaN);
+    long[] updatesPerEpoch = new long[epochs];
+    double lastRoundMass = Double.POSITIVE_INFINITY;
     for (int epoch = 1; epoch <= epochs; epoch++) {
       EpochOrder[] orders = new EpochOrder[workers];
       for (int i = 0; i < workers; i++) {
@@ -317,6 +357,9 @@ public final class MixingSimulation {
           }
         }
         ParameterMix mix = new ParameterMix(workers);
+        double sumK = 0.0;
+        double sumK2 = 0.0;
+        int active = 0;
         for (int i = 0; i < workers; i++) {
           TrainingBlock block = blocks[i];
           LinearState state = new LinearState(work, workU, driver.clock());
@@ -338,6 +381,9 @@ public final class MixingSimulation {
           mix.add(new WorkerResult(i, mixing.mixWeight(workerWeight, stats.updates), delta,
               new EpochStats[] {stats}));
           epochUpdates += stats.updates;
+          sumK += stats.updates;
+          sumK2 += (double) stats.updates * stats.updates;
+          active += stats.updates > 0 ? 1 : 0;
         }
         WorkerResult mixed = mix.result();
         StateDelta change = mixed.delta();
@@ -359,8 +405,28 @@ public final class MixingSimulation {
               momentum.restore(new double[n], momentum.mass(), 0.0, momentum.restarts() + 1);
             }
           }
+          if (RESTART.equals("roundrise") && mixed.stepSum() > lastRoundMass) {
+            momentum.restore(new double[n], momentum.mass(), 0.0, momentum.restarts() + 1);
+          }
+          lastRoundMass = mixed.stepSum();
           momentum.afterRound(change, mixed.stepSum());
+          double a = BETA_RULE.equals("active") ? active
+              : BETA_RULE.equals("effective") && sumK2 > 0 ? sumK * sumK / sumK2 : workers;
+          double factor = (1.0 - 1.0 / a) / momentum.momentum();
+          if (a < workers && momentum.velocityMass() > 0) {
+            double[] v = momentum.velocity().clone();
+            for (int j = 0; j < v.length; j++) {
+              v[j] *= factor;
+            }
+            momentum.restore(v, momentum.mass(), momentum.velocityMass() * factor,
+                momentum.restarts());
+          }
         }
+      }
+      updatesPerEpoch[epoch - 1] = epochUpdates;
+      if (momentum != null && (RESTART.equals("everyepoch") || RESTART.equals("epochrise")
+          && epoch > 1 && epochUpdates > updatesPerEpoch[epoch - 2])) {
+        momentum.restore(new double[n], momentum.mass(), 0.0, momentum.restarts() + 1);
       }
       accuracy[epoch - 1] = accuracy(config, driver.modelWeights());
       if (epochUpdates == 0) {
@@ -369,7 +435,7 @@ public final class MixingSimulation {
       }
     }
     return new Outcome(accuracy, rounds, momentum == null ? 0 : momentum.restarts(),
-        driver.modelWeights());
+        driver.modelWeights(), updatesPerEpoch);
   }
 
   private static double maxSquaredNorm(TrainingBlock block) {
@@ -460,7 +526,10 @@ public final class MixingSimulation {
             for (double a : o.accuracy) {
               line.append(String.format(Locale.ROOT, " %.4f", a));
             }
-            line.append(' ').append(o.restarts);
+            line.append(' ').append(o.restarts).append(" |");
+            for (long u : o.updates) {
+              line.append(' ').append(u);
+            }
             System.out.println(line);
             System.out.flush();
             sum += o.accuracy[epochs - 1];
