@@ -74,8 +74,10 @@ import org.apache.spark.sql.Row;
  * an epoch with more updates than the one before, {@code =roundrise} after a round with more
  * update mass than the one before (their function scheme, on the mistakes), {@code =everyepoch}
  * after every epoch; {@code -Dsim.betarule=active} takes the next look-ahead's β as 1 − 1/a, a the
- * workers that updated in the round, {@code =effective} with a = (Σk_i)²/Σk_i² (the restart rules
- * count each restart in the output; the β rules do not).
+ * workers that updated in the round, {@code =effective} with a = (Σk_i)²/Σk_i²;
+ * {@code -Dsim.tail=f} mixes without momentum from the first epoch that updates on fewer than a
+ * share f of the rows (the restart rules and the switch count in the output's restarts; the β
+ * rules do not).
  */
 public final class MixingSimulation {
   /** Experiment: restart the velocity when a round's mixed change opposes it (-Dsim.gr=true). */
@@ -86,6 +88,11 @@ public final class MixingSimulation {
   static final String RESTART = System.getProperty("sim.restart", "");
   /** Experiment: β from the workers that updated (-Dsim.betarule=active|effective). */
   static final String BETA_RULE = System.getProperty("sim.betarule", "");
+  /**
+   * Experiment: once an epoch updates on fewer than this share of the training rows, the rest of
+   * the fit mixes without momentum (-Dsim.tail=f; 0: never).
+   */
+  static final double TAIL_SHARE = Double.parseDouble(System.getProperty("sim.tail", "0"));
 
   private final String name;
   private final TrainingBlock train;
@@ -329,6 +336,7 @@ public final class MixingSimulation {
       maxSquaredNorm = Math.max(maxSquaredNorm, maxSquaredNorm(b));
     }
     BlockMomentum momentum = null;
+    long restarts = 0;
     if (mixing == MixingMode.MOMENTUM && workers > 1) {
       double rho = (k == 2 ? 1.0 : 2.0) * 1.0 * 1.0 * (maxSquaredNorm + 1.0);
       double beta = BETA_SCALE == 1.0 ? BlockMomentum.defaultMomentum(workers)
@@ -424,6 +432,10 @@ public final class MixingSimulation {
         }
       }
       updatesPerEpoch[epoch - 1] = epochUpdates;
+      if (momentum != null && epochUpdates < TAIL_SHARE * train.numRows()) {
+        restarts = momentum.restarts() + 1;
+        momentum = null;
+      }
       if (momentum != null && (RESTART.equals("everyepoch") || RESTART.equals("epochrise")
           && epoch > 1 && epochUpdates > updatesPerEpoch[epoch - 2])) {
         momentum.restore(new double[n], momentum.mass(), 0.0, momentum.restarts() + 1);
@@ -434,7 +446,7 @@ public final class MixingSimulation {
         break;
       }
     }
-    return new Outcome(accuracy, rounds, momentum == null ? 0 : momentum.restarts(),
+    return new Outcome(accuracy, rounds, momentum == null ? restarts : momentum.restarts(),
         driver.modelWeights(), updatesPerEpoch);
   }
 
