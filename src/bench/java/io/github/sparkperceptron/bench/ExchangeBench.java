@@ -358,7 +358,7 @@ final class ExchangeBench {
    * How many epochs the defaults and the 1-round mistakes fit take to converge on the
    * many-class set, seed by seed (issue 32: the defaults' fit costs 2.5-2.8 times the mistakes
    * fit there). Calibration off, so that each fit is one model; maxIter 20, tol 0 (the stop is
-   * an epoch without an update). Prints every fit's mistakes per epoch and epoch times.
+   * an epoch without an update). Prints every fit's mistakes per epoch and its time.
    */
   void manyClassSeeds(int seeds) {
     TextLikeData data = manyClassData();
