@@ -12,7 +12,8 @@ import org.apache.spark.sql.Row;
  * Issue 32's first target: what the accurate default (block momentum, its rounds automatic)
  * costs against the plain 1-round {@code mixing=mistakes} fit, on every dataset the bench loads
  * and on the two kinds the issue names that those lack (26 dense classes; 105 classes of
- * text-like rows over 55,000 features), as a user fits them (the estimator's defaults otherwise: tol, maxIter, automatic numWorkers).
+ * text-like rows over 55,000 features), as a user fits them (the estimator's defaults otherwise:
+ * tol, maxIter, automatic numWorkers).
  * The two fits alternate within each repetition so that a drift of the machine touches both
  * alike; the ratio is of the medians, and the epochs each ran are printed, since with the
  * default tol the two may stop at different epochs.

@@ -111,7 +111,7 @@ final class DecimalReader {
     i = digits(b, i, end);
     long significand = accumulated;
     int significantDigits = i - significantFrom;
-    int digits = i - intFrom;
+    int digitCount = i - intFrom;
     int fractionDigits = 0;
     if (i < end && b[i] == '.') {
       i++;
@@ -127,9 +127,9 @@ final class DecimalReader {
       significand = accumulated;
       significantDigits += i - significantFrom;
       fractionDigits = i - fractionFrom;
-      digits += fractionDigits;
+      digitCount += fractionDigits;
     }
-    if (digits == 0) {
+    if (digitCount == 0) {
       return -1;
     }
     int exponent = 0;

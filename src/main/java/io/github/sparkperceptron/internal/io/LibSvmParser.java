@@ -119,10 +119,10 @@ final class LibSvmParser {
   /**
    * The fast path of {@link #parse(Text)}: {@code parse(String)}'s steps on ASCII bytes, each byte
    * looked at once (an index's digits are accumulated as they are read, a value's syntax is
-   * checked and its value computed as it is scanned: {@link DecimalReader}). Returns false, leaving the buffers
-   * to be overwritten, wherever the string parser would report a problem or the text before a
-   * comment is not ASCII (a byte of a multi-byte UTF-8 character is never part of a valid token
-   * or a space, so it ends the fast path where it stands).
+   * checked and its value computed as it is scanned: {@link DecimalReader}). Returns false,
+   * leaving the buffers to be overwritten, wherever the string parser would report a problem or
+   * the text before a comment is not ASCII (a byte of a multi-byte UTF-8 character is never part
+   * of a valid token or a space, so it ends the fast path where it stands).
    */
   private boolean parseBytes(byte[] b, int length) {
     size = 0;
