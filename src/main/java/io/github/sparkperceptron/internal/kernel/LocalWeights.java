@@ -172,6 +172,11 @@ public final class LocalWeights {
    * features the worker lacks are skipped. Returns how many local weights were set.
    */
   public int refresh(double[] global, int[] globalCoordinates) {
+    return refresh(global, globalCoordinates, globalCoordinates.length);
+  }
+
+  /** As {@link #refresh(double[], int[])} at the first {@code count} coordinates. */
+  public int refresh(double[] global, int[] globalCoordinates, int count) {
     requireGlobalLength(global);
     int set = 0;
     // Coordinates come in increasing order (class row by class row): each feature is searched
@@ -179,7 +184,8 @@ public final class LocalWeights {
     int row = -1;
     int lastFeature = -1;
     int cursor = 0;
-    for (int j : globalCoordinates) {
+    for (int k = 0; k < count; k++) {
+      int j = globalCoordinates[k];
       int r = j / globalRowLength;
       int g = j - r * globalRowLength;
       if (r != row || g < lastFeature) {

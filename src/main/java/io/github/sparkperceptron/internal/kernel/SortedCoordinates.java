@@ -1,5 +1,7 @@
 package io.github.sparkperceptron.internal.kernel;
 
+import java.util.Arrays;
+
 /**
  * Sets of state coordinates held as strictly increasing {@code int[]}: what a task keeps where a
  * {@link TouchedSet} (one bit per coordinate, K'·(d+1)/8 bytes, and a scan of every word between
@@ -15,7 +17,9 @@ public final class SortedCoordinates {
 
   /**
    * The union of two strictly increasing arrays, strictly increasing; {@code a} itself when
-   * {@code b} adds nothing (neither array is modified).
+   * {@code b} adds nothing (neither array is modified). O(|a| + |b|), or O(|b|·log(|a|/|b|))
+   * probes plus the copy when {@code b} is much the smaller ({@link #gallops}): a training's
+   * support against one round's mix, a few thousand coordinates against millions.
    */
   public static int[] union(int[] a, int[] b) {
     int n = unionSize(a, b);
@@ -23,6 +27,27 @@ public final class SortedCoordinates {
       return a;
     }
     int[] out = new int[n];
+    if (gallops(a.length, b.length)) {
+      // Runs of a between b's new coordinates are copied whole.
+      int x = 0;
+      int probe = 0;
+      int k = 0;
+      for (int jb : b) {
+        int at = search(a, probe, jb);
+        if (at >= 0) {
+          probe = at + 1;
+          continue;
+        }
+        int insert = -at - 1;
+        probe = insert;
+        System.arraycopy(a, x, out, k, insert - x);
+        k += insert - x;
+        out[k++] = jb;
+        x = insert;
+      }
+      System.arraycopy(a, x, out, k, a.length - x);
+      return out;
+    }
     int x = 0;
     int y = 0;
     for (int k = 0; k < n; k++) {
@@ -42,6 +67,12 @@ public final class SortedCoordinates {
 
   /** The size of the union of two strictly increasing arrays, without building it. */
   public static int unionSize(int[] a, int[] b) {
+    if (gallops(a.length, b.length)) {
+      return a.length + missing(a, b);
+    }
+    if (gallops(b.length, a.length)) {
+      return b.length + missing(b, a);
+    }
     int x = 0;
     int y = 0;
     int n = 0;
@@ -57,5 +88,53 @@ public final class SortedCoordinates {
       n++;
     }
     return n + (a.length - x) + (b.length - y);
+  }
+
+  /**
+   * Whether searching {@code small} elements in {@code large} costs less than merging the two:
+   * each search gallops over the gap to the next element, about log2 of the mean gap plus two
+   * probes, against one step per element of the merge.
+   */
+  private static boolean gallops(int large, int small) {
+    return small > 0 && (long) small * (2 + log2(large / small)) < large;
+  }
+
+  private static int log2(int n) {
+    return 31 - Integer.numberOfLeadingZeros(Math.max(1, n));
+  }
+
+  /** How many elements of {@code b} are not in {@code a} (both strictly increasing). */
+  private static int missing(int[] a, int[] b) {
+    int x = 0;
+    int count = 0;
+    for (int jb : b) {
+      int at = search(a, x, jb);
+      if (at >= 0) {
+        x = at + 1;
+      } else {
+        count++;
+        x = -at - 1;
+      }
+    }
+    return count;
+  }
+
+  /**
+   * The index of {@code key} in {@code a[from..]} (strictly increasing), or −(insertion
+   * point) − 1 as {@link Arrays#binarySearch(int[], int, int, int)}: a galloping
+   * search (Bentley &amp; Yao 1976), doubling its step from {@code from} until it passes the
+   * key, then a binary search over the last step, so that successive keys cost the log of
+   * their gap, not of the array.
+   */
+  static int search(int[] a, int from, int key) {
+    int low = from;
+    int step = 1;
+    int high = from;
+    while (high < a.length && a[high] < key) {
+      low = high + 1;
+      high = (int) Math.min((long) from + step, a.length);
+      step <<= 1;
+    }
+    return Arrays.binarySearch(a, low, Math.min(high + 1, a.length), key);
   }
 }

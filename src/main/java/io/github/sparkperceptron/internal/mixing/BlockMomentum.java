@@ -60,6 +60,8 @@ public final class BlockMomentum implements Serializable {
   private double mass;
   private double velocityMass;
   private long restarts;
+  /** The driver's buffer of moved coordinates, reused round after round (never shipped). */
+  private transient int[] movedScratch;
 
   /**
    * @param length the state's length K'·(d+1)
@@ -169,7 +171,13 @@ public final class BlockMomentum implements Serializable {
    */
   public boolean lookAhead(double[] w, double[] u, double clock, int[] support,
       TouchedSet changed) {
-    int[] moved = changed == null ? null : new int[support.length];
+    int[] moved = null;
+    if (changed != null) {
+      if (movedScratch == null || movedScratch.length < support.length) {
+        movedScratch = new int[support.length];
+      }
+      moved = movedScratch;
+    }
     int n = lookAheadOver(w, u, clock, support, moved);
     for (int k = 0; k < n; k++) {
       changed.mark(moved[k]);
@@ -178,13 +186,18 @@ public final class BlockMomentum implements Serializable {
   }
 
   /**
-   * As {@link #lookAhead(double[], double[], double, int[], TouchedSet)}, returning the
-   * coordinates it moved (increasing), or null when it did not look ahead.
+   * As {@link #lookAhead(double[], double[], double, int[], TouchedSet)}, writing the
+   * coordinates it moved (increasing) to the front of {@code moved} (at least as long as
+   * {@code support}: a caller's buffer, reused round after round, since on a hashed model the
+   * support holds millions of coordinates). Returns how many it moved, or −1 when it did not
+   * look ahead.
    */
-  public int[] lookAheadMoves(double[] w, double[] u, double clock, int[] support) {
-    int[] moved = new int[support.length];
-    int n = lookAheadOver(w, u, clock, support, moved);
-    return n < 0 ? null : Arrays.copyOf(moved, n);
+  public int lookAheadInto(double[] w, double[] u, double clock, int[] support, int[] moved) {
+    if (moved.length < support.length) {
+      throw new IllegalArgumentException("room for " + moved.length + " moved coordinates of "
+          + support.length);
+    }
+    return lookAheadOver(w, u, clock, support, moved);
   }
 
   /**

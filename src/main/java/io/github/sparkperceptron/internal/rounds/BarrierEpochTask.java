@@ -414,6 +414,8 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
     // that a round costs what it touched, not a scan of K'·(d+1)/64 words.
     // Every move of the base happens inside it: the digest's and the release's coordinates.
     int[] support = start.support.value();
+    // The look-ahead's moved coordinates, grown with the support and reused round after round.
+    int[] jumped = SortedCoordinates.NONE;
     if (momentum != null) {
       velocity = ExecutorWeights.checkoutWhole(momentum.velocity);
       m = BlockMomentum.resume(velocity.values(), momentum.beta, momentum.rho,
@@ -448,9 +450,12 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
       for (int round = 0; round < rounds; round++) {
         double clock = round == 0 ? epochClock : roundEnds[round - 1];
         if (m != null) {
-          int[] jumped = m.lookAheadMoves(mixed, average, clock, support);
-          if (jumped != null) {
-            work.baseMoved(jumped);
+          if (jumped.length < support.length) {
+            jumped = new int[support.length];
+          }
+          int moved = m.lookAheadInto(mixed, average, clock, support, jumped);
+          if (moved >= 0) {
+            work.baseMoved(jumped, moved);
           }
         }
         FaultInjection.beforeBarrierRound(epochNumber, worker, workers, round, rounds);

@@ -227,21 +227,22 @@ final class WorkerRound {
     requireMovingBase();
     mix.applyTo(base, average);
     int[] coordinates = mix.coordinates();
-    baseMoved(coordinates);
+    baseMoved(coordinates, coordinates.length);
     return coordinates;
   }
 
   /**
-   * The base changed in place at {@code coordinates} (increasing): the copy follows it there.
+   * The base changed in place at the first {@code count} of {@code coordinates} (increasing):
+   * the copy follows it there.
    */
-  void baseMoved(int[] coordinates) {
+  void baseMoved(int[] coordinates, int count) {
     requireMovingBase();
     // The copy equals the base everywhere else: one pass over its K'·(m+1) values beats as many
     // lookups of moved coordinates as it holds.
-    if (coordinates.length > copy.size()) {
+    if (count > copy.size()) {
       copy.refreshAll(base);
     } else {
-      copy.refresh(base, coordinates);
+      copy.refresh(base, coordinates, count);
     }
   }
 

@@ -109,7 +109,8 @@ class BlockMomentumTest {
    * Over the support (where w and Δ can be non-zero) the look-ahead, its restarts and a round
    * without updates do what the dense computation does, bit for bit, on every coordinate; a
    * resumed copy over another Δ array ({@link BlockMomentum#resume}) continues the same
-   * trajectory; {@link BlockMomentum#lookAheadMoves} names exactly the coordinates that moved.
+   * trajectory; {@link BlockMomentum#lookAheadInto} names exactly the coordinates that moved, at the
+   * front of a reused buffer longer than the support.
    */
   @Test
   void theSupportsStepsEqualTheDenseOnesAndAResumedCopyContinuesThem() {
@@ -135,7 +136,11 @@ class BlockMomentumTest {
         }
         double[] before = ws.clone();
         boolean movedDense = dense.lookAhead(wd, ud, round, allOf(n), null);
-        int[] moved = sparse.lookAheadMoves(ws, us, round, support);
+        // Stale values behind the front, as a buffer reused round after round holds.
+        int[] buffer = new int[support.length + 3];
+        Arrays.fill(buffer, n - 1);
+        int count = sparse.lookAheadInto(ws, us, round, support, buffer);
+        int[] moved = count < 0 ? null : Arrays.copyOf(buffer, count);
         assertEquals(movedDense, moved != null, "round " + round);
         assertBits(wd, ws, "look-ahead " + round);
         assertBits(ud, us, "accumulator " + round);
