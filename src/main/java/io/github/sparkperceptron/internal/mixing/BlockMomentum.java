@@ -62,6 +62,17 @@ public final class BlockMomentum implements Serializable {
   private long restarts;
   /** The driver's buffer of moved coordinates, reused round after round (never shipped). */
   private transient int[] movedScratch;
+  /**
+   * Upper bounds on ‖w‖ and ‖Δ‖ where {@link #normBoundsKnown}: measured by each look-ahead's
+   * pass, grown by each round's mix (‖w + g‖ ≤ ‖w‖ + ‖g‖), so that a look-ahead whose bound
+   * proves it safe skips the norm's pass over the support ({@link #certifiedBelow}). Unknown
+   * (false, also after deserialization) until a pass measured them, and again whenever w or Δ
+   * changed behind this object's back (a stage's end state adopted, a checkpoint restored).
+   */
+  private transient boolean normBoundsKnown;
+  private transient double weightNormBound;
+  private transient double velocityNormBound;
+  private transient long certifiedLookAheads;
 
   /**
    * @param length the state's length K'·(d+1)
@@ -98,6 +109,12 @@ public final class BlockMomentum implements Serializable {
     m.restarts = restarts;
     return m;
   }
+
+  /**
+   * Relative slack on the norm bounds: covers the rounding of the norms measured in a pass and
+   * of the pass the bound stands in for (below 3·10^−7 for up to 2^31 coordinates) with room.
+   */
+  private static final double BOUND_SLACK = 1e-6;
 
   /** β = 1 − 1/W for W workers, Chen &amp; Huo's choice (0 for one worker: no momentum). */
   public static double defaultMomentum(int workers) {
@@ -210,18 +227,30 @@ public final class BlockMomentum implements Serializable {
       return -1;
     }
     if (rho > 0) {
-      double norm = 0.0;
-      for (int j : support) {
-        double v = w[j] + beta * velocity[j];
-        norm += v * v;
-      }
-      if (norm > initialSquaredNorm + rho * (mass + beta * velocityMass)) {
-        resetVelocity(support);
-        restarts++;
-        return -1;
+      double threshold = initialSquaredNorm + rho * (mass + beta * velocityMass);
+      if (!certifiedBelow(threshold)) {
+        double norm = 0.0;
+        double weightSquares = 0.0;
+        for (int j : support) {
+          double v = w[j] + beta * velocity[j];
+          norm += v * v;
+          weightSquares += w[j] * w[j];
+        }
+        if (norm > threshold) {
+          resetVelocity(support);
+          restarts++;
+          weightNormBound = Math.sqrt(weightSquares) * (1 + BOUND_SLACK);
+          velocityNormBound = 0.0;
+          normBoundsKnown = true;
+          return -1;
+        }
+      } else {
+        certifiedLookAheads++;
       }
     }
     int n = 0;
+    double weightSquares = 0.0;
+    double velocitySquares = 0.0;
     for (int j : support) {
       double jump = beta * velocity[j];
       velocity[j] = jump;
@@ -233,11 +262,32 @@ public final class BlockMomentum implements Serializable {
         if (moved != null) {
           moved[n++] = j;
         }
+        velocitySquares += jump * jump;
       }
+      weightSquares += w[j] * w[j];
     }
     mass += beta * velocityMass;
     velocityMass *= beta;
+    weightNormBound = Math.sqrt(weightSquares) * (1 + BOUND_SLACK);
+    velocityNormBound = Math.sqrt(velocitySquares) * (1 + BOUND_SLACK);
+    normBoundsKnown = true;
     return n;
+  }
+
+  /**
+   * Whether the bounds on ‖w‖ and ‖Δ‖ prove, without a pass over the support, that the
+   * look-ahead's norm as the pass would compute it, Σ fl((w_j + β·Δ_j)²) summed in coordinate
+   * order, is at most {@code threshold}: then the pass could not restart, and skipping it
+   * changes nothing. ‖w + βΔ‖ ≤ ‖w‖ + β‖Δ‖ (the triangle inequality), and the pass's rounding
+   * (each term within 2u of its exact value, a sum of n ≤ 2^31 non-negative terms within n·u,
+   * u = 2^−53, so below 3·10^−7 in all) is inside {@link #BOUND_SLACK}.
+   */
+  private boolean certifiedBelow(double threshold) {
+    if (!normBoundsKnown) {
+      return false;
+    }
+    double reach = weightNormBound + beta * velocityNormBound;
+    return reach * reach * (1 + BOUND_SLACK) <= threshold;
   }
 
   /** Δ ← 0 at {@code support} (null: everywhere), where Δ can be non-zero; its mass too. */
@@ -268,11 +318,21 @@ public final class BlockMomentum implements Serializable {
    * (increasing coordinates; null: anywhere), so that a reset costs O(support), not O(K·d).
    */
   public void afterRound(StateDelta mixed, double roundMass, int[] support) {
+    int n = mixed.storedEntries();
+    double changeSquares = 0.0;
+    for (int k = 0; k < n; k++) {
+      double g = mixed.weightChange(k);
+      changeSquares += g * g;
+    }
+    // w moved by the mix g; Δ by g as well, or to 0.
+    double changeNorm = Math.sqrt(changeSquares) * (1 + BOUND_SLACK);
+    weightNormBound = (weightNormBound + changeNorm) * (1 + BOUND_SLACK);
     if (roundMass == 0.0) {
       resetVelocity(support);
+      velocityNormBound = 0.0;
       return;
     }
-    int n = mixed.storedEntries();
+    velocityNormBound = (velocityNormBound + changeNorm) * (1 + BOUND_SLACK);
     for (int k = 0; k < n; k++) {
       double g = mixed.weightChange(k);
       if (g != 0.0) {
@@ -281,6 +341,14 @@ public final class BlockMomentum implements Serializable {
     }
     mass += roundMass;
     velocityMass += roundMass;
+  }
+
+  /**
+   * Look-aheads whose norm check the bounds on ‖w‖ and ‖Δ‖ settled without a pass over the
+   * support (this object's, not saved; for tests and benchmarks).
+   */
+  public long certifiedLookAheads() {
+    return certifiedLookAheads;
   }
 
   /** Δ (for checkpoints; mutable, owned by this object). */
@@ -323,6 +391,7 @@ public final class BlockMomentum implements Serializable {
     for (int k = 0; k < coordinates.length; k++) {
       velocity[coordinates[k]] = values[k];
     }
+    normBoundsKnown = false;
     mass = newMass;
     velocityMass = newVelocityMass;
     restarts = newRestarts;
@@ -336,6 +405,7 @@ public final class BlockMomentum implements Serializable {
           + " for a state of " + velocity.length);
     }
     System.arraycopy(savedVelocity, 0, velocity, 0, velocity.length);
+    normBoundsKnown = false;
     mass = savedMass;
     velocityMass = savedVelocityMass;
     restarts = savedRestarts;

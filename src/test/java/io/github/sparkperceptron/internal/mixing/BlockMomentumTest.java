@@ -180,6 +180,145 @@ class BlockMomentumTest {
     }
   }
 
+  /**
+   * A look-ahead whose norm check the bounds on ‖w‖ and ‖Δ‖ settle skips the pass and changes
+   * nothing: against the check computed in every round ({@link AlwaysChecked}, the look-ahead
+   * as it was before the bounds), w, u, Δ, the masses and the restarts stay the same bits over
+   * random trajectories (sparse and dense mixes, rounds without updates, a resumed copy), for
+   * bounds from tight (restarts) to loose; over the sweep, both skipped checks and checks that
+   * ran and passed or restarted occur, so each path is taken.
+   */
+  @Test
+  void aCheckTheNormBoundsSettleSkipsThePassAndChangesNothing() {
+    int n = 40;
+    long certified = 0;
+    long checked = 0;
+    long restarts = 0;
+    for (double rho : new double[] {0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 30.0}) {
+      for (int seed = 0; seed < 6; seed++) {
+        Random rnd = new Random(31 * seed + 7);
+        double[] w0 = new double[n];
+        for (int j = 0; j < n; j += 5) {
+          w0[j] = rnd.nextGaussian();
+        }
+        double initial = Arrays.stream(w0).map(x -> x * x).sum();
+        double[] wa = w0.clone();
+        double[] ua = new double[n];
+        double[] wb = w0.clone();
+        double[] ub = new double[n];
+        AlwaysChecked reference = new AlwaysChecked(n, 0.75, rho, initial);
+        BlockMomentum m = new BlockMomentum(n, 0.75, rho, initial);
+        int[] support = allOf(n);
+        for (int round = 0; round < 60; round++) {
+          if (round == 30) {
+            certified += m.certifiedLookAheads();
+            m = BlockMomentum.resume(m.velocity().clone(), m.momentum(), m.normBound(),
+                m.initialSquaredNorm(), m.mass(), m.velocityMass(), m.restarts());
+          }
+          boolean looked = reference.lookAhead(wa, ua, round, support);
+          assertEquals(looked, m.lookAhead(wb, ub, round, support, null), "round " + round);
+          assertBits(wa, wb, "w, round " + round);
+          assertBits(ua, ub, "u, round " + round);
+          assertBits(reference.velocity, m.velocity(), "Δ, round " + round);
+          // Mixes of a few coordinates or of all of them, scaled so that the bound is met
+          // by some rounds and broken by others; every ninth round without updates.
+          double scale = Math.exp(rnd.nextGaussian());
+          StateDelta mix;
+          if (rnd.nextBoolean()) {
+            int[] idx = rnd.ints(0, n).distinct().limit(1 + rnd.nextInt(6)).sorted().toArray();
+            mix = StateDelta.sparse(n, idx, rnd.doubles(idx.length).map(x -> scale * (x - 0.4))
+                .toArray(), null);
+          } else {
+            mix = change(rnd.doubles(n).map(x -> scale * (x - 0.5) / 4).toArray());
+          }
+          double mass = round % 9 == 8 ? 0.0 : scale * (0.5 + rnd.nextDouble());
+          mix.applyTo(wa, ua);
+          mix.applyTo(wb, ub);
+          reference.afterRound(mix, mass);
+          m.afterRound(mix, mass, support);
+          assertBits(reference.velocity, m.velocity(), "Δ after the mix, round " + round);
+          assertEquals(reference.mass, m.mass(), 0.0);
+          assertEquals(reference.velocityMass, m.velocityMass(), 0.0);
+          assertEquals(reference.restarts, m.restarts(), "restarts, round " + round);
+        }
+        certified += m.certifiedLookAheads();
+        checked += reference.checks;
+        restarts += reference.restarts;
+      }
+    }
+    assertTrue(certified > 0, "no check was settled by the bounds");
+    assertTrue(restarts > 0, "no look-ahead restarted");
+    assertTrue(checked - certified - restarts > 0, "no check ran its pass and passed: "
+        + checked + " checks, " + certified + " settled, " + restarts + " restarts");
+  }
+
+  /**
+   * Block momentum's look-ahead with the norm's pass in every round: the algorithm as the
+   * class documentation states it, the reference for the bounds that skip the pass.
+   */
+  private static final class AlwaysChecked {
+    final double beta;
+    final double rho;
+    final double initial;
+    final double[] velocity;
+    double mass;
+    double velocityMass;
+    long restarts;
+    long checks;
+
+    AlwaysChecked(int n, double beta, double rho, double initial) {
+      this.beta = beta;
+      this.rho = rho;
+      this.initial = initial;
+      this.velocity = new double[n];
+    }
+
+    boolean lookAhead(double[] w, double[] u, double clock, int[] support) {
+      if (velocityMass == 0.0) {
+        return false;
+      }
+      checks++;
+      double norm = 0.0;
+      for (int j : support) {
+        double v = w[j] + beta * velocity[j];
+        norm += v * v;
+      }
+      if (norm > initial + rho * (mass + beta * velocityMass)) {
+        Arrays.fill(velocity, 0.0);
+        velocityMass = 0.0;
+        restarts++;
+        return false;
+      }
+      for (int j : support) {
+        double jump = beta * velocity[j];
+        velocity[j] = jump;
+        if (jump != 0.0) {
+          w[j] += jump;
+          u[j] += clock * jump;
+        }
+      }
+      mass += beta * velocityMass;
+      velocityMass *= beta;
+      return true;
+    }
+
+    void afterRound(StateDelta mixed, double roundMass) {
+      if (roundMass == 0.0) {
+        Arrays.fill(velocity, 0.0);
+        velocityMass = 0.0;
+        return;
+      }
+      for (int k = 0; k < mixed.storedEntries(); k++) {
+        double g = mixed.weightChange(k);
+        if (g != 0.0) {
+          velocity[mixed.coordinate(k)] += g;
+        }
+      }
+      mass += roundMass;
+      velocityMass += roundMass;
+    }
+  }
+
   private static int[] allOf(int n) {
     int[] all = new int[n];
     for (int j = 0; j < n; j++) {
