@@ -53,6 +53,8 @@ import java.io.Serializable;
  * half-trained copy never reaches a later round.
  */
 final class WorkerRound {
+  /** Moved coordinates from 1/this of the copy's weights on are followed by one gather. */
+  private static final int GATHER_FROM_SHARE = 16;
   private final LearnerConfig learner;
   private final MixingSettings settings;
   private final int worker;
@@ -237,9 +239,10 @@ final class WorkerRound {
    */
   void baseMoved(int[] coordinates, int count) {
     requireMovingBase();
-    // The copy equals the base everywhere else: one pass over its K'·(m+1) values beats as many
-    // lookups of moved coordinates as it holds.
-    if (count > copy.size()) {
+    // The copy equals the base everywhere else, so one gather of its K'·(m+1) values serves as
+    // well, and costs less from a 16th of them on: a moved coordinate's search and scattered
+    // write cost several gathers (CopyRefreshBenchmark, BENCHMARKS.md issue 32).
+    if ((long) count * GATHER_FROM_SHARE > copy.size()) {
       copy.refreshAll(base);
     } else {
       copy.refresh(base, coordinates, count);
