@@ -18,13 +18,14 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Issue 32's hashed shape: the size of a training's support united with one round's mix, by
  * merging the two sorted arrays (one step per element of both) against galloping through the
- * support for each coordinate of the mix ({@link SortedCoordinates#missing}), over mixes from a
+ * support for each coordinate of the mix ({@link SortedCoordinates#missing}; both as
+ * {@link SortedCoordinates#unionSize} runs them), over mixes from a
  * 4,000th to a quarter of the support. The support: every coordinate of d = 2^24 with
  * probability 1/4 (about 4.2 million, the hashed shape's 4.1 million); the mix: {@code mix}
  * distinct uniform coordinates (seed 1). Where the two cross sets the constant of
  * {@code SortedCoordinates.gallops}.
  *
- * <p>In this package (under src/bench) because the search is package-private. Run:
+ * <p>In this package (under src/bench) because the two are package-private. Run:
  * {@code submit/jmh SupportUnionBenchmark}.
  */
 @State(Scope.Benchmark)
@@ -53,21 +54,7 @@ public class SupportUnionBenchmark {
   /** The merge, one step per element of both arrays. */
   @Benchmark
   public int merge() {
-    int x = 0;
-    int y = 0;
-    int n = 0;
-    while (x < support.length && y < changed.length) {
-      if (support[x] == changed[y]) {
-        x++;
-        y++;
-      } else if (support[x] < changed[y]) {
-        x++;
-      } else {
-        y++;
-      }
-      n++;
-    }
-    return n + (support.length - x) + (changed.length - y);
+    return SortedCoordinates.mergedSize(support, changed);
   }
 
   /** A galloping search through the support for each coordinate of the mix. */

@@ -73,6 +73,11 @@ public final class SortedCoordinates {
     if (gallops(b.length, a.length)) {
       return b.length + missing(b, a);
     }
+    return mergedSize(a, b);
+  }
+
+  /** The union's size by merging: one step per element of both arrays. */
+  static int mergedSize(int[] a, int[] b) {
     int x = 0;
     int y = 0;
     int n = 0;
