@@ -99,8 +99,9 @@ public final class SortedCoordinates {
    * Whether searching {@code small} elements in {@code large} costs less than merging the two:
    * a search gallops over the gap to the next element, about log2 of the mean gap plus two
    * probes, each a dependent load where the merge streams. Measured on a support of 4.2 million
-   * of 2^24 coordinates (BENCHMARKS.md, issue 32), the search wins up to a round of about a
-   * 25th of the support (large ≥ 4·small·(2 + log2 of the gap)) and loses beyond.
+   * of 2^24 coordinates (SupportUnionBenchmark; BENCHMARKS.md, issue 32), the search wins up to
+   * a mix of about a 30th of the support (100,000 coordinates, not 200,000): hence large ≥
+   * 4·small·(2 + log2 of the gap).
    */
   private static boolean gallops(int large, int small) {
     return small > 0 && 4L * small * (2 + log2(large / small)) < large;

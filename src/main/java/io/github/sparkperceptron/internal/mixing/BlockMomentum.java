@@ -43,6 +43,10 @@ import java.util.Arrays;
  * The passive-aggressive rules' steps have no such per-mass bound ({@code rho ≤ 0}: never
  * checked, no bound claimed).
  *
+ * <p>The check needs no pass of its own where it is plainly met: bounds on ‖w‖ and ‖Δ‖, measured
+ * in each look-ahead's pass and grown by each mix, settle it whenever (‖w‖ + β‖Δ‖)² stays below
+ * the bound ({@code certifiedBelow}), and the pass runs only when they cannot.
+ *
  * <p>Cost: O(support) per round (the coordinates where w or Δ can be non-zero); Δ itself is one
  * dense K'·(d+1) array, allocated once per training (and reused by a barrier task,
  * {@link #resume}). The averaging
