@@ -63,7 +63,9 @@ import org.apache.spark.sql.Row;
  *   WORKERS  1,2,4,...      SEEDS 42,1,2      EPOCHS 10      SPLIT roundrobin | contiguous
  * </pre>
  * Prints one line per run, {@code RUN set rows W config R seed acc_1 ... acc_E restarts | k_1 ...
- * k_E} (k_e: the updates of epoch e over all workers, 0 once the run has converged), then a
+ * k_E | checks C settled S} (k_e: the updates of epoch e over all workers, 0 once the run has
+ * converged; C the look-aheads that checked the bound's norm, S those the norm bounds settled
+ * without a pass over the support), then a
  * Markdown table per set and config of the last epoch's accuracy (mean over seeds) and its
  * difference in points to the first worker count.
  *
@@ -115,6 +117,9 @@ public final class MixingSimulation {
     final long restarts;
     final double[] model;
     final long[] updates;
+    /** Look-aheads that checked the bound's norm (ρ &gt; 0), and those settled without a pass. */
+    long normChecks;
+    long settledChecks;
 
     Outcome(double[] accuracy, int rounds, long restarts, double[] model, long[] updates) {
       this.updates = updates;
@@ -337,6 +342,8 @@ public final class MixingSimulation {
     }
     BlockMomentum momentum = null;
     long restarts = 0;
+    // Look-aheads that check the bound's norm, and (BlockMomentum) those its bounds settled.
+    long normChecks = 0;
     if (mixing == MixingMode.MOMENTUM && workers > 1) {
       double rho = (k == 2 ? 1.0 : 2.0) * 1.0 * 1.0 * (maxSquaredNorm + 1.0);
       double beta = BETA_SCALE == 1.0 ? BlockMomentum.defaultMomentum(workers)
@@ -359,6 +366,9 @@ public final class MixingSimulation {
         double roundEnd = round == rounds - 1 ? epochClock + total
             : epochClock + total * (round + 1) / rounds;
         if (momentum != null) {
+          if (momentum.velocityMass() != 0.0) {
+            normChecks++;
+          }
           momentum.lookAhead(w, u, driver.clock(), support.toArray(), changed);
           for (int j : changed.drain()) {
             work[j] = w[j];
@@ -446,8 +456,11 @@ public final class MixingSimulation {
         break;
       }
     }
-    return new Outcome(accuracy, rounds, momentum == null ? restarts : momentum.restarts(),
-        driver.modelWeights(), updatesPerEpoch);
+    Outcome outcome = new Outcome(accuracy, rounds, momentum == null ? restarts
+        : momentum.restarts(), driver.modelWeights(), updatesPerEpoch);
+    outcome.normChecks = normChecks;
+    outcome.settledChecks = momentum == null ? 0 : momentum.certifiedLookAheads();
+    return outcome;
   }
 
   private static double maxSquaredNorm(TrainingBlock block) {
@@ -542,6 +555,8 @@ public final class MixingSimulation {
             for (long u : o.updates) {
               line.append(' ').append(u);
             }
+            line.append(" | checks ").append(o.normChecks).append(" settled ")
+                .append(o.settledChecks);
             System.out.println(line);
             System.out.flush();
             sum += o.accuracy[epochs - 1];
