@@ -322,27 +322,28 @@ public final class BlockMomentum implements Serializable {
    * (increasing coordinates; null: anywhere), so that a reset costs O(support), not O(K·d).
    */
   public void afterRound(StateDelta mixed, double roundMass, int[] support) {
+    boolean keeps = roundMass != 0.0;
+    if (!keeps) {
+      resetVelocity(support);
+    }
+    // One pass over the mix: Δ += g (unless reset) and ‖g‖ for the norm bounds.
     int n = mixed.storedEntries();
     double changeSquares = 0.0;
     for (int k = 0; k < n; k++) {
       double g = mixed.weightChange(k);
       changeSquares += g * g;
+      if (keeps && g != 0.0) {
+        velocity[mixed.coordinate(k)] += g;
+      }
     }
     // w moved by the mix g; Δ by g as well, or to 0.
     double changeNorm = Math.sqrt(changeSquares) * (1 + BOUND_SLACK);
     weightNormBound = (weightNormBound + changeNorm) * (1 + BOUND_SLACK);
-    if (roundMass == 0.0) {
-      resetVelocity(support);
+    if (!keeps) {
       velocityNormBound = 0.0;
       return;
     }
     velocityNormBound = (velocityNormBound + changeNorm) * (1 + BOUND_SLACK);
-    for (int k = 0; k < n; k++) {
-      double g = mixed.weightChange(k);
-      if (g != 0.0) {
-        velocity[mixed.coordinate(k)] += g;
-      }
-    }
     mass += roundMass;
     velocityMass += roundMass;
   }
