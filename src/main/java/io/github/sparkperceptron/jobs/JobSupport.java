@@ -1,6 +1,7 @@
 package io.github.sparkperceptron.jobs;
 
 import io.github.sparkperceptron.internal.io.BadInputException;
+import io.github.sparkperceptron.internal.store.NioLocalFileSystem;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Reader;
@@ -11,8 +12,10 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
@@ -126,6 +129,9 @@ final class JobSupport {
   private static String whyNot(CommandSpec spec, String flag) {
     return spec.userObject() instanceof StreamTrainJob stream ? stream.whyNot(flag) : null;
   }
+
+  /** The master of a job run without spark-submit (from an IDE, say): every core here. */
+  private static final String DEFAULT_MASTER = "local[*]";
 
   private static final Pattern NUMBER =
       Pattern.compile("-[0-9.].*");
@@ -247,13 +253,33 @@ final class JobSupport {
 
   /**
    * The session spark-submit configured, or a local one using every core when the class runs
-   * without spark-submit (from an IDE, say).
+   * without spark-submit (from an IDE, say), with the {@link #addedSettings}.
    */
   static SparkSession session(String appName) {
     SparkSession.Builder builder = SparkSession.builder().appName(appName);
-    if (!new SparkConf().contains("spark.master")) {
-      builder.master("local[*]");
+    SparkConf conf = new SparkConf();
+    if (!conf.contains("spark.master")) {
+      builder.master(DEFAULT_MASTER);
     }
+    addedSettings(conf).forEach(builder::config);
     return builder.getOrCreate();
+  }
+
+  /**
+   * What a job's session adds to the settings spark-submit gave ({@code conf}): on a local
+   * master, {@code file:} paths through {@link NioLocalFileSystem} (no {@code chmod} process
+   * per file written), unless the settings name a file system of their own. A cluster's executors
+   * keep Hadoop's: they would need this jar on the class path their Hadoop loads from.
+   */
+  static Map<String, String> addedSettings(SparkConf conf) {
+    Map<String, String> added = new TreeMap<>();
+    if (conf.get("spark.master", DEFAULT_MASTER).startsWith("local")) {
+      NioLocalFileSystem.settings().forEach((key, value) -> {
+        if (!conf.contains(key)) {
+          added.put(key, value);
+        }
+      });
+    }
+    return added;
   }
 }

@@ -12,7 +12,8 @@ import scala.Tuple2;
  * machine): that its inputs hold data and that its outputs may be written, with the messages the
  * checks after start-up give. The file systems are reached with the Hadoop configuration the
  * session will have: Hadoop's own (core-site.xml on the class path) plus the {@code spark.hadoop.*}
- * settings spark-submit passes (its {@code --conf} and properties file). The readers and writers
+ * settings spark-submit passes (its {@code --conf} and properties file) and the job adds
+ * ({@link JobSupport#addedSettings}). The readers and writers
  * check again once Spark runs.
  */
 final class StartChecks {
@@ -21,7 +22,9 @@ final class StartChecks {
 
   StartChecks() {
     conf = new Configuration();
-    for (Tuple2<String, String> e : new SparkConf().getAllWithPrefix("spark.hadoop.")) {
+    SparkConf spark = new SparkConf();
+    JobSupport.addedSettings(spark).forEach(spark::set);
+    for (Tuple2<String, String> e : spark.getAllWithPrefix("spark.hadoop.")) {
       conf.set(e._1(), e._2());
     }
     output = new ModelOutput(conf);
