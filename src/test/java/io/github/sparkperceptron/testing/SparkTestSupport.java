@@ -1,6 +1,5 @@
 package io.github.sparkperceptron.testing;
 
-import io.github.sparkperceptron.internal.store.NioLocalFileSystem;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeoutException;
@@ -58,10 +57,6 @@ public final class SparkTestSupport {
     SparkSession.clearActiveSession();
     SparkSession.clearDefaultSession();
     SparkSession.Builder builder = builder(master);
-    if (master.startsWith("local")) {
-      // As the jobs run on a local master: no chmod or readlink process per file operation.
-      NioLocalFileSystem.settings().forEach(builder::config);
-    }
     settings.forEach(builder::config);
     SparkSession session = builder.getOrCreate();
     started = wanted;

@@ -26,8 +26,10 @@ import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FileContext;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.hadoop.fs.local.LocalFs;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.io.nativeio.NativeIO;
 import org.junit.jupiter.api.BeforeEach;
@@ -56,7 +58,7 @@ class NioLocalFileSystemTest {
 
   private RawLocalFileSystem hadoops() throws IOException {
     RawLocalFileSystem fs = new RawLocalFileSystem();
-    fs.initialize(URI.create("file:///"), new Configuration());
+    fs.initialize(URI.create("file:///"), conf);
     return fs;
   }
 
@@ -72,6 +74,14 @@ class NioLocalFileSystemTest {
 
   private static int mode(Path p) throws IOException {
     return (Integer) Files.getAttribute(p, "unix:mode") & 07777;
+  }
+
+  @Test
+  void theTestJvmsHadoopConfigurationNamesThisFileSystem() throws IOException {
+    Configuration plain = new Configuration();
+    assertEquals(NioLocalFileSystem.class, FileSystem.getLocal(plain).getClass());
+    assertEquals(NioLocalFs.class,
+        FileContext.getLocalFSFileContext(plain).getDefaultFileSystem().getClass());
   }
 
   @Test
@@ -174,9 +184,16 @@ class NioLocalFileSystemTest {
   @Test
   void writingThroughFileSystemAndFileContextStartsNoProcessWhereHadoopsStartsThem()
       throws Exception {
+    // Hadoop's own classes, named: the tests' core-site.xml names this library's.
+    Configuration hadoopsConf = new Configuration();
+    hadoopsConf.set(NioLocalFileSystem.FILE_SYSTEM_KEY, LocalFileSystem.class.getName());
+    hadoopsConf.set(NioLocalFileSystem.ABSTRACT_FILE_SYSTEM_KEY, LocalFs.class.getName());
     Map<String, Long> hadoopsStarts = processesStartedBy(() -> {
-      FileSystem fs = FileSystem.newInstance(URI.create("file:///"), new Configuration());
-      writeAsSparkDoes(fs, FileContext.getLocalFSFileContext(new Configuration()), "hadoop");
+      FileSystem fs = FileSystem.newInstance(URI.create("file:///"), hadoopsConf);
+      assertEquals(LocalFileSystem.class, fs.getClass());
+      FileContext context = FileContext.getFileContext(URI.create("file:///"), hadoopsConf);
+      assertEquals(LocalFs.class, context.getDefaultFileSystem().getClass());
+      writeAsSparkDoes(fs, context, "hadoop");
       fs.close();
     });
     Map<String, Long> ourStarts = processesStartedBy(() -> {
