@@ -19,9 +19,9 @@ import org.apache.hadoop.io.nativeio.NativeIO;
  * Hadoop's native library is absent (it is not shipped with Spark, so on nearly every laptop and
  * CI machine), {@link RawLocalFileSystem} runs {@code chmod} for every file it creates and every
  * directory it makes, and {@code readlink} for every status that {@code FileContext} asks for
- * (Structured Streaming's checkpoint); each start of such a process costs a large JVM about 8 ms
- * and as much again in system time (BENCHMARKS.md, "Hadoop's processes"): some 60 of them per
- * micro-batch of {@code submit/stream-train}, 75 per quick-start training.
+ * (Structured Streaming's checkpoint); each start of such a process costs a large JVM about
+ * 8 ms and as much again in system time (BENCHMARKS.md, issue 32's fourteenth stop): some 60 of
+ * them per micro-batch of {@code submit/stream-train}, 60 per quick-start training.
  *
  * <p>This class is {@link LocalFileSystem} (checksums and all) over a raw file system that does
  * the two operations with {@code java.nio} instead, with the same result: the permission bits
@@ -32,8 +32,9 @@ import org.apache.hadoop.io.nativeio.NativeIO;
  * {@code java.nio} cannot), symbolic links, a platform without POSIX permissions, and Hadoop's
  * native library where it is loaded. {@link NioLocalFs} is the same for {@code FileContext}.
  *
- * <p>The jobs use it on a local master ({@link #settings}); a session of one's own can, by the
- * two Spark settings {@link #settings} returns.
+ * <p>The jobs' sessions use it on a local master, through the two Spark settings of
+ * {@link #settings} (the jobs' {@code JobSupport.addedSettings}); the test JVMs through their
+ * {@code core-site.xml}.
  */
 public class NioLocalFileSystem extends LocalFileSystem {
   /** The Hadoop key of the {@code file:} scheme's {@code FileSystem}. */
