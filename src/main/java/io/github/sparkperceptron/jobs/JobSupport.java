@@ -19,6 +19,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine.Model.CommandSpec;
@@ -132,6 +133,9 @@ final class JobSupport {
 
   /** The master of a job run without spark-submit (from an IDE, say): every core here. */
   private static final String DEFAULT_MASTER = "local[*]";
+
+  /** What Spark strips from a setting's key to give it to Hadoop. */
+  private static final String HADOOP_PREFIX = "spark.hadoop.";
 
   private static final Pattern NUMBER =
       Pattern.compile("-[0-9.].*");
@@ -261,25 +265,33 @@ final class JobSupport {
     if (!conf.contains("spark.master")) {
       builder.master(DEFAULT_MASTER);
     }
-    addedSettings(conf).forEach(builder::config);
+    addedSettings(conf, new Configuration()).forEach(builder::config);
     return builder.getOrCreate();
   }
 
   /**
-   * What a job's session adds to the settings spark-submit gave ({@code conf}): on a local
+   * What a job's session adds to the settings spark-submit gave ({@code spark}): on a local
    * master, {@code file:} paths through {@link NioLocalFileSystem} (no {@code chmod} process
-   * per file written), unless the settings name a file system of their own. A cluster's executors
-   * keep Hadoop's: they would need this jar on the class path their Hadoop loads from.
+   * per file written), unless the settings or Hadoop's configuration files ({@code hadoop}: a
+   * core-site.xml on the class path) name a file system of their own. A cluster's executors keep
+   * Hadoop's: they would need this jar on the class path their Hadoop loads from.
    */
-  static Map<String, String> addedSettings(SparkConf conf) {
+  static Map<String, String> addedSettings(SparkConf spark, Configuration hadoop) {
     Map<String, String> added = new TreeMap<>();
-    if (conf.get("spark.master", DEFAULT_MASTER).startsWith("local")) {
+    if (spark.get("spark.master", DEFAULT_MASTER).startsWith("local")) {
       NioLocalFileSystem.settings().forEach((key, value) -> {
-        if (!conf.contains(key)) {
+        String hadoopKey = key.substring(HADOOP_PREFIX.length());
+        if (!spark.contains(key) && !namedInFiles(hadoop, hadoopKey)) {
           added.put(key, value);
         }
       });
     }
     return added;
+  }
+
+  /** Whether a file other than Hadoop's own defaults (core-default.xml) sets {@code key}. */
+  private static boolean namedInFiles(Configuration hadoop, String key) {
+    String[] sources = hadoop.getPropertySources(key);
+    return sources != null && !Arrays.asList(sources).equals(List.of("core-default.xml"));
   }
 }

@@ -23,7 +23,7 @@ final class StartChecks {
   StartChecks() {
     conf = new Configuration();
     SparkConf spark = new SparkConf();
-    JobSupport.addedSettings(spark).forEach(spark::set);
+    JobSupport.addedSettings(spark, conf).forEach(spark::set);
     for (Tuple2<String, String> e : spark.getAllWithPrefix("spark.hadoop.")) {
       conf.set(e._1(), e._2());
     }
