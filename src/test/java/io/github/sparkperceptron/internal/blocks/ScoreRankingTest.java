@@ -25,8 +25,8 @@ import scala.Tuple3;
  * {@code BinaryClassificationEvaluator} asks (the sums differ only in the order of their
  * additions); above, equal to 1e-12 without bins (the exact curves); with 1000 bins equal to a
  * naive one-partition simulation of Spark's binning (the sorted rows in groups of ⌊n/1000⌋
- * distinct scores), and within 1e-5 of Spark's own, which groups its bins within each of its
- * partitions and so depends on how it partitioned the scores. The range merge (rankings too
+ * distinct scores), and within 1e-4 of Spark's own, which groups its bins within each partition
+ * of its sort and so depends on where the sort cut them. The range merge (rankings too
  * large for the driver) gives what the driver's merge gives.
  */
 class ScoreRankingTest {
@@ -129,7 +129,10 @@ class ScoreRankingTest {
           assertEquals(driver[k], chunkRanges[k], 1e-12 * driver[k],
               what + ", ranges of many rankings per partition: " + area);
           assertEquals(sparkExact[k], exact[k], 1e-12 * exact[k], what + ", no bins: " + area);
-          assertEquals(sparkBinned[k], driver[k], binned ? 1e-5 : 1e-12 * driver[k],
+          // Spark groups its bins within each partition of its sort (spark.default.parallelism
+          // of them), whose cuts come from a sample that RangePartitioner seeds with the RDD's
+          // id: how many RDDs the shared session made before moves them. Seen: up to 1.08e-5.
+          assertEquals(sparkBinned[k], driver[k], binned ? 1e-4 : 1e-12 * driver[k],
               what + ", Spark's bins: " + area);
         }
       }
