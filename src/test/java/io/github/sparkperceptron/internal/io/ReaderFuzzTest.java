@@ -61,7 +61,16 @@ class ReaderFuzzTest {
   private static final long SEED = 20240611L;
   private static final int DIRECT_PER_BASE = 1000;
   private static final int SPARK_PER_FORMAT = 100;
-  private static final Configuration CONF = new Configuration();
+  /**
+   * Without Hadoop's default resources: every task context copies its configuration and every
+   * Hadoop line reader scans all of its keys (the option prefixes of its file opener), which for
+   * the defaults' thousand-odd keys took two thirds of the direct mutations' time (35-36 s against
+   * 10-12 s, BENCHMARKS.md, issue 31). The readers read no setting whose default file value
+   * differs from the value Hadoop's code falls back to (buffer size, line length, delimiter,
+   * codecs, the local file system), and the Spark half of this class reads through the session's
+   * full configuration.
+   */
+  private static final Configuration CONF = new Configuration(false);
   private static final List<String> STATS = new ArrayList<>();
 
   @TempDir
