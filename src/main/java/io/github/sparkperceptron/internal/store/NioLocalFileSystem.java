@@ -2,6 +2,7 @@ package io.github.sparkperceptron.internal.store;
 
 import java.io.File;
 import java.io.IOException;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.EnumSet;
@@ -61,7 +62,7 @@ public class NioLocalFileSystem extends LocalFileSystem {
     /** The bits beyond owner, group and others' rwx: set-user-ID, set-group-ID, sticky. */
     private static final int SPECIAL_BITS = 07000;
     private static final boolean POSIX =
-        java.nio.file.FileSystems.getDefault().supportedFileAttributeViews().contains("unix");
+        FileSystems.getDefault().supportedFileAttributeViews().contains("unix");
 
     @Override
     public void setPermission(Path p, FsPermission permission) throws IOException {
