@@ -68,6 +68,9 @@ import picocli.CommandLine;
  *             against submit/stream-train (one file per batch), submit/train --max-iter 1
  *             (reading, training, evaluation) and a 1-row batch's fixed cost ({@link
  *             PipelineBench})
+ * stream-batches (only on request) issue 32, target 3: a long stream's warm batches by batch
+ *             size against the plain loop, and where a warm batch's time goes ({@link
+ *             StreamBatchBench})
  * </pre>
  *
  * <p>Writes target/bench/results.csv (one measurement a row, each naming machine, Java, Spark,
@@ -88,7 +91,7 @@ public final class BenchmarkRunner implements Callable<Integer> {
           + " memory is measured with epoch), and on request mixing-cost (issue 9), model-size,"
           + " many-class (issue 10), order (= order-kernel and order-accuracy, issue 14),"
           + " export (ONNX export and scoring, issue 23), scoring (issue 21),"
-          + " rounds (issue 18), pipeline (issue 20), strangers (issue 30), calibration"
+          + " rounds (issue 18), pipeline (issue 20), stream-batches (issue 32), strangers (issue 30), calibration"
           + " (issue 33), shapes and defaults (issue 32: the defaults against 1-round mistakes"
           + " on every dataset), large (issue 29: MLlib on --large-train), small-fits (issues"
           + " 31, 32: a Spark job's fixed cost, the default calibration's fits on small data),"
@@ -301,6 +304,23 @@ public final class BenchmarkRunner implements Callable<Integer> {
           + " cost (default: ${DEFAULT-VALUE})")
   int pipelineTinyBatches;
 
+  @Option(names = "--stream-batches-files", defaultValue = "40",
+      description = "stream-batches section: generated files of 50,000 rows (the pipeline"
+          + " section's d and non-zeros; default: ${DEFAULT-VALUE})")
+  int streamBatchesFiles;
+
+  @Option(names = "--stream-batches-sizes", split = ",", paramLabel = "K",
+      defaultValue = "1,4,10",
+      description = "stream-batches section: files per batch, a stream each (default:"
+          + " ${DEFAULT-VALUE})")
+  List<Integer> streamBatchesSizes;
+
+  @Option(names = "--stream-batches-publish-intervals", split = ",", paramLabel = "S",
+      defaultValue = "2",
+      description = "stream-batches section: the streams' --publish-interval, each size run at"
+          + " each (default: ${DEFAULT-VALUE}, the job's own default)")
+  List<Integer> streamBatchesPublishIntervals;
+
   private SparkSession spark;
   private Report report;
   private StorageProbe probe;
@@ -408,6 +428,10 @@ public final class BenchmarkRunner implements Callable<Integer> {
         new PipelineBench(report, master, out, repeats).run(
             pipelineRows > 0 ? pipelineRows : quick ? 50_000 : 500_000, pipelineFiles,
             pipelineFeatures, pipelineNnz, pipelineTinyBatches);
+      }
+      if (sections.contains("stream-batches")) {
+        new StreamBatchBench(report, master, out, repeats).run(streamBatchesFiles,
+            streamBatchesSizes, streamBatchesPublishIntervals, pipelineFeatures, pipelineNnz);
       }
       if (sections.contains("model-size") || sections.contains("many-class")
           || sections.contains("many-class-seeds")) {

@@ -318,7 +318,7 @@ final class PipelineBench {
    * OUT/pipeline-data/.../: the generated set, reused when its spec.json says the same rows,
    * width, non-zeros and seed and it holds the files asked for.
    */
-  private Path generate(long rows, int files, int features, int nnz)
+  Path generate(long rows, int files, int features, int nnz)
       throws IOException, InterruptedException {
     Path dir = out.resolve("pipeline-data").resolve(Report.f("rows%d-d%d-nnz%d-files%d", rows,
         features, nnz, files));
@@ -340,7 +340,7 @@ final class PipelineBench {
   }
 
   /** The data files of a directory Spark wrote, by name (Spark's own order of the parts). */
-  private static List<Path> parts(Path dir) throws IOException {
+  static List<Path> parts(Path dir) throws IOException {
     if (!Files.isDirectory(dir)) {
       return List.of();
     }
@@ -378,7 +378,7 @@ final class PipelineBench {
   }
 
   /** An empty directory at {@code dir} (what a previous run left there removed). */
-  private static Path fresh(Path dir) throws IOException {
+  static Path fresh(Path dir) throws IOException {
     if (Files.exists(dir)) {
       try (Stream<Path> s = Files.walk(dir)) {
         for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
@@ -394,7 +394,7 @@ final class PipelineBench {
    * Runs a submit/ script from the project root, its output in OUT/pipeline-logs/NAME.log;
    * returns the wall seconds. A failure ends the section with the log's last lines.
    */
-  private double job(String name, String... command) throws IOException, InterruptedException {
+  double job(String name, String... command) throws IOException, InterruptedException {
     Path logs = out.resolve("pipeline-logs");
     Files.createDirectories(logs);
     Path log = logs.resolve(name + ".log");
