@@ -66,7 +66,7 @@ public final class StreamTrainJob implements Callable<Integer> {
   private static final String ROLE = "stream input (--input)";
   private static final String KAFKA_ROLE = "stream input (--kafka-topic)";
   /** The binaryFile source's schema; only path and length are read, never the contents. */
-  private static final StructType FILES = new StructType(new StructField[] {
+  static final StructType FILES = new StructType(new StructField[] {
       DataTypes.createStructField("path", DataTypes.StringType, false),
       DataTypes.createStructField("modificationTime", DataTypes.TimestampType, false),
       DataTypes.createStructField("length", DataTypes.LongType, false),
@@ -467,13 +467,7 @@ public final class StreamTrainJob implements Callable<Integer> {
   private BatchInput trainingRows(SparkSession spark, Dataset<Row> batch,
       StreamingPerceptron trainer) {
     Map<Path, List<String>> byDirectory = new LinkedHashMap<>();
-    List<Row> listed = batch.collectAsList();
-    List<String> paths = new ArrayList<>();
-    for (Row r : listed) {
-      if (r.getLong(1) > 0) {
-        paths.add(r.getString(0));
-      }
-    }
+    List<String> paths = BatchFiles.nonEmpty(batch);
     paths.sort(null);
     for (String p : paths) {
       Path path = new Path(p);
