@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.TreeSet;
 import org.apache.spark.Dependency;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.Dataset;
@@ -33,19 +34,24 @@ final class BatchFiles {
   private BatchFiles() {
   }
 
-  /** The paths (as the listing's {@code path} column writes them) of the batch's non-empty files. */
+  /**
+   * The paths (as the listing's {@code path} column writes them) of the batch's non-empty files,
+   * each once, sorted. Once: where a new file's name holds glob characters ({@code {}[]}), Spark's
+   * file source lists the batch's other files a second time (Spark 4.2: a batch of {@code a},
+   * {@code f}, {@code g} and {@code b {1,2} [x] c} lists {@code a}, {@code f} and {@code g}
+   * twice), and a file counted twice would be reported twice.
+   */
   static List<String> nonEmpty(Dataset<Row> batch) {
-    List<String> scanned = fromPlan(batch.queryExecution().analyzed());
-    if (scanned != null) {
-      return scanned;
-    }
-    List<String> paths = new ArrayList<>();
-    for (Row r : batch.select("path", "length").collectAsList()) {
-      if (r.getLong(1) > 0) {
-        paths.add(r.getString(0));
+    List<String> paths = fromPlan(batch.queryExecution().analyzed());
+    if (paths == null) {
+      paths = new ArrayList<>();
+      for (Row r : batch.select("path", "length").collectAsList()) {
+        if (r.getLong(1) > 0) {
+          paths.add(r.getString(0));
+        }
       }
     }
-    return paths;
+    return new ArrayList<>(new TreeSet<>(paths));
   }
 
   /** The non-empty files of the plan's one file scan, or null where the plan has another shape. */

@@ -468,7 +468,6 @@ public final class StreamTrainJob implements Callable<Integer> {
       StreamingPerceptron trainer) {
     Map<Path, List<String>> byDirectory = new LinkedHashMap<>();
     List<String> paths = BatchFiles.nonEmpty(batch);
-    paths.sort(null);
     for (String p : paths) {
       Path path = new Path(p);
       byDirectory.computeIfAbsent(path.getParent(), k -> new ArrayList<>()).add(path.getName());
