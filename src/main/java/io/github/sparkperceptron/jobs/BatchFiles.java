@@ -24,7 +24,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * <p>Why: Spark hands {@code foreachBatch} the micro-batch as a {@code LogicalRDD} over the
  * executed scan, whose {@code FileScanRDD} already holds one {@code PartitionedFile} per new file
  * with its size ({@code binaryFile} files are not split, so an empty file is one too). Collecting
- * the batch's rows instead runs a Spark job for what the driver already holds: 12-16 ms of a warm
+ * the batch's rows instead runs a Spark job for what the driver already holds: 13-18 ms of a warm
  * 50,000-row batch's 250 ms on {@code local[2]}, more with more files ({@code submit/bench
  * --sections stream-batches}, BENCHMARKS.md). Where the plan is of another shape (another leaf,
  * no file scan or more than one under it), the rows are collected as before: the answer is the
