@@ -92,9 +92,10 @@ public final class BenchmarkRunner implements Callable<Integer> {
           + " many-class (issue 10), order (= order-kernel and order-accuracy, issue 14),"
           + " export (ONNX export and scoring, issue 23), scoring (issue 21),"
           + " rounds (issue 18), pipeline (issue 20), stream-batches (issue 32), strangers"
-          + " (issue 30), calibration (issue 33), shapes and defaults (issue 32: the defaults against 1-round mistakes"
-          + " on every dataset), large (issue 29: MLlib on --large-train), small-fits (issues"
-          + " 31, 32: a Spark job's fixed cost, the default calibration's fits on small data),"
+          + " (issue 30), calibration (issue 33), shapes and defaults (issue 32: the defaults"
+          + " against 1-round mistakes on every dataset), large (issue 29: MLlib on"
+          + " --large-train), small-fits (issues 31, 32: a Spark job's fixed cost, the default"
+          + " calibration's fits on small data),"
           + " many-class-seeds (issue 32: epochs to converge on the many-class set, 8 seeds)")
   List<String> sections = new ArrayList<>(List.of("mllib", "epoch", "partitions", "scale"));
 

@@ -117,8 +117,8 @@ final class StreamBatchBench {
           Report.f("%.2f×", any.rows() / all / plainRate),
           Report.f("≥ %.1f×", MIN_SPEEDUP), steadyRate / plainRate >= MIN_SPEEDUP ? "yes"
               : "**no**");
-      report.add("stream-batches", shape, parts.size(),
-          "stream-train steady " + e.getKey(), "rows_per_second_over_plain", steadyRate / plainRate, "ratio");
+      report.add("stream-batches", shape, parts.size(), "stream-train steady " + e.getKey(),
+          "rows_per_second_over_plain", steadyRate / plainRate, "ratio");
     }
     report.markdown(t.toString());
 
