@@ -275,7 +275,7 @@ final class PipelineBench {
     return met ? "yes" : "**no**";
   }
 
-  private static double[] array(List<Double> values) {
+  static double[] array(List<Double> values) {
     return values.stream().mapToDouble(Double::doubleValue).toArray();
   }
 

@@ -87,7 +87,7 @@ final class StreamBatchBench {
         }
       }
     }
-    double plainSeconds = PlainLoop.median(array(plain));
+    double plainSeconds = PlainLoop.median(PipelineBench.array(plain));
     double plainRate = plainRows / plainSeconds;
 
     report.markdown(Report.f("## A long stream's batches once the JVM is warm (issue 32, target"
@@ -161,7 +161,7 @@ final class StreamBatchBench {
       batchRows = Math.max(batchRows, b.path("rows").asLong());
     }
     int n = seconds.size();
-    double steady = PlainLoop.median(array(seconds.subList(n / 2, n)));
+    double steady = PlainLoop.median(PipelineBench.array(seconds.subList(n / 2, n)));
     return new Run(n, seconds.get(0), steady, batchRows,
         m.path("run").path("batchSeconds").asDouble(), m.path("run").path("rows").asLong(),
         split(events, n / 2));
@@ -236,7 +236,7 @@ final class StreamBatchBench {
     }
     Map<String, Double> medians = new LinkedHashMap<>();
     for (Map.Entry<String, List<Double>> e : parts.entrySet()) {
-      medians.put(e.getKey(), PlainLoop.median(array(e.getValue())));
+      medians.put(e.getKey(), PlainLoop.median(PipelineBench.array(e.getValue())));
     }
     return medians;
   }
@@ -256,9 +256,5 @@ final class StreamBatchBench {
       return PUBLICATION;
     }
     return BATCH_JOBS.get(2);
-  }
-
-  private static double[] array(List<Double> values) {
-    return values.stream().mapToDouble(Double::doubleValue).toArray();
   }
 }

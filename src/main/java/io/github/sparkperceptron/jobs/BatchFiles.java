@@ -2,8 +2,11 @@ package io.github.sparkperceptron.jobs;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.TreeSet;
 import org.apache.spark.Dependency;
 import org.apache.spark.rdd.RDD;
@@ -62,8 +65,13 @@ final class BatchFiles {
     }
     FileScanRDD scan = null;
     Deque<RDD<?>> lineage = new ArrayDeque<>(List.of(batch.rdd()));
+    // An RDD that two others depend on is one scan, not two: each is visited once.
+    Set<RDD<?>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
     while (!lineage.isEmpty()) {
       RDD<?> rdd = lineage.pop();
+      if (!seen.add(rdd)) {
+        continue;
+      }
       if (rdd instanceof FileScanRDD files) {
         if (scan != null) {
           return null;
