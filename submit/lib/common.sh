@@ -13,30 +13,6 @@ sp_java_options() {
   grep -v '^[[:space:]]*\(#\|$\)' "$SP_ROOT/submit/lib/java-options"
 }
 
-# The driver JVM's region size for G1 (Java's default collector), printed for a heap of $1
-# (JVM syntax: 2g, 4096m; default 2g). Spark writes every broadcast, every stage's task binary
-# among them, through a buffer of spark.broadcast.blockSize (4 MB). G1 cuts a heap below 4 GB
-# into 1 MB regions, so each such buffer is a humongous allocation and starts a concurrent
-# marking cycle: a stream of 50,000-row batches ran 29-46 cycles in 40 batches, 0 with 16 MB
-# regions, and its batches took about a sixth less time (BENCHMARKS.md, "Issue 32, seventeenth
-# stop"). Nothing for a heap of 32 GB or more, where G1's own choice is at least 16 MB; a
-# user's --driver-java-options come after it on the command line and win.
-sp_driver_gc_options() {
-  local memory=${1:-2g}
-  [[ "$memory" =~ ^([0-9]+)([kKmMgGtT]?)$ ]] || return 0
-  local amount=${BASH_REMATCH[1]} unit=${BASH_REMATCH[2],,} mb
-  case "$unit" in
-    "") mb=$((amount / 1048576)) ;;
-    k) mb=$((amount / 1024)) ;;
-    m) mb=$amount ;;
-    g) mb=$((amount * 1024)) ;;
-    t) mb=$((amount * 1048576)) ;;
-  esac
-  if ((mb < 32 * 1024)); then
-    echo "-XX:G1HeapRegionSize=16m"
-  fi
-}
-
 # Builds target/spark-perceptron-jobs.jar and target/classpath.txt when missing or older than the
 # sources. The first build downloads Spark and its dependencies (about 415 MB) into ~/.m2.
 sp_ensure_built() {

@@ -86,30 +86,6 @@ class SubmitScriptTest {
         version.toString());
   }
 
-  /**
-   * The driver JVM's G1 region size as the launcher sets it (16 MB below a 32 GB heap, so that
-   * Spark's 4 MB broadcast buffers are not humongous; submit/lib/common.sh), read back from the
-   * JVM's own flag table; a user's --driver-java-options come later and win; a 64 GB heap keeps
-   * G1's own choice.
-   */
-  @Test
-  void theDriverGetsSixteenMegabyteRegionsUnlessTheUserOrTheHeapSaysOtherwise() throws Exception {
-    assertEquals("16777216", regionSize(submit(tmp.resolve("gc-default"), "--version",
-        "--driver-java-options", "-XX:+PrintFlagsFinal")));
-    assertEquals("2097152", regionSize(submit(tmp.resolve("gc-user"), "--version",
-        "--driver-java-options", "-XX:+PrintFlagsFinal -XX:G1HeapRegionSize=2m")));
-    // G1's own choice for 64 GB: 64 GB / 2048 regions = 32 MB.
-    assertEquals("33554432", regionSize(submit(tmp.resolve("gc-large"), "--version",
-        "--driver-memory", "64g", "--driver-java-options", "-XX:+PrintFlagsFinal")));
-  }
-
-  private static String regionSize(Result r) {
-    assertEquals(0, r.exitCode, r.toString());
-    return r.out.lines().filter(l -> l.contains(" G1HeapRegionSize ")).map(l -> l.split("=")[1]
-        .trim().split("\\s+")[0]).findFirst().orElseThrow(() -> new AssertionError(
-        "no G1HeapRegionSize among the JVM's flags:\n" + r));
-  }
-
   @Test
   void malformedInputGivesExitTwoAndOneStderrLine() throws Exception {
     Path bad = tmp.resolve("bad.libsvm");
