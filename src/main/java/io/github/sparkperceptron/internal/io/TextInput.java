@@ -1,8 +1,6 @@
 package io.github.sparkperceptron.internal.io;
 
 import java.io.IOException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -78,7 +76,10 @@ public final class TextInput implements Serializable {
   private final int inputSplits;
   /** Per worker, the ranges it reads, in order. */
   private final TextSplits.Range[][] ranges;
-  /** The Hadoop configuration: a {@code Broadcast<HadoopConf>}, or a {@link HadoopConf} (tests). */
+  /**
+   * The Hadoop configuration: a broadcast {@link ShippedConfiguration.Value}, or a value itself
+   * (tests).
+   */
   private final Serializable conf;
 
   /** A plan without its Hadoop configuration ({@link #TextInput(TextInput, Serializable)}). */
@@ -126,9 +127,7 @@ public final class TextInput implements Serializable {
     boolean ignoreEmpty = spark.sparkContext().getConf()
         .getBoolean("spark.hadoopRDD.ignoreEmptySplits", true);
     TextInput local = plan(conf, path, format, spec, role, numWorkers, ignoreEmpty);
-    Broadcast<HadoopConf> shipped = JavaSparkContext.fromSparkContext(spark.sparkContext())
-        .broadcast(new HadoopConf(conf));
-    return new TextInput(local, shipped);
+    return new TextInput(local, ShippedConfiguration.of(spark.sparkContext()));
   }
 
   /**
@@ -148,14 +147,14 @@ public final class TextInput implements Serializable {
     Tuple2<String, CsvLayout> header = format == Format.CSV
         ? TextSplits.firstLayout(conf, splits, spec, path, role) : null;
     return new TextInput(new TextInput(format, spec, path, role, header,
-        TextSplits.assign(splits, numWorkers), splits.size()), new HadoopConf(conf));
+        TextSplits.assign(splits, numWorkers), splits.size()), new ShippedConfiguration.Value(conf));
   }
 
   /** The Hadoop configuration, wherever this plan runs. */
   @SuppressWarnings("unchecked")
   private Configuration hadoop() {
-    return conf instanceof HadoopConf local ? local.conf
-        : ((Broadcast<HadoopConf>) conf).value().conf;
+    return conf instanceof ShippedConfiguration.Value local ? local.conf()
+        : ((Broadcast<ShippedConfiguration.Value>) conf).value().conf();
   }
 
   /** The number of workers the input was planned for. */
@@ -499,25 +498,6 @@ public final class TextInput implements Serializable {
         features[k] = v;
       }
       return true;
-    }
-  }
-
-  /** A Hadoop configuration that travels to the executors once, in a broadcast. */
-  private static final class HadoopConf implements Serializable {
-    private static final long serialVersionUID = 1L;
-    private transient Configuration conf;
-
-    HadoopConf(Configuration conf) {
-      this.conf = conf;
-    }
-
-    private void writeObject(ObjectOutputStream out) throws IOException {
-      conf.write(out);
-    }
-
-    private void readObject(ObjectInputStream in) throws IOException {
-      conf = new Configuration(false);
-      conf.readFields(in);
     }
   }
 }

@@ -5,7 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkperceptron.testing.SparkTestSupport;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
 import java.io.OutputStream;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
@@ -22,6 +26,7 @@ import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.spark.api.java.JavaNewHadoopRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -177,6 +182,42 @@ class TextInputTest {
           }
         }
       }
+    }
+  }
+
+  /**
+   * The readers' tasks get the context's Hadoop configuration from one broadcast for as long as
+   * it holds the same properties (a stream plans a read every batch), and from a new one, which
+   * carries the change in its serialised form (what a cluster's executors read), once a property
+   * changed.
+   */
+  @Test
+  void theConfigurationIsBroadcastAgainOnlyWhenAPropertyChanged() throws Exception {
+    Configuration conf = spark.sparkContext().hadoopConfiguration();
+    String key = "sp.test.shipped-configuration";
+    conf.unset(key);
+    long first = ShippedConfiguration.of(spark.sparkContext()).id();
+    assertEquals(first, ShippedConfiguration.of(spark.sparkContext()).id());
+    conf.set(key, "changed");
+    try {
+      Broadcast<ShippedConfiguration.Value> changed = ShippedConfiguration.of(spark.sparkContext());
+      assertTrue(changed.id() != first, "a new broadcast after a property changed");
+      assertEquals(changed.id(), ShippedConfiguration.of(spark.sparkContext()).id());
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+        out.writeObject(changed.value());
+      }
+      try (ObjectInputStream in = new ObjectInputStream(
+          new ByteArrayInputStream(bytes.toByteArray()))) {
+        Configuration read = ((ShippedConfiguration.Value) in.readObject()).conf();
+        assertEquals("changed", read.get(key));
+        assertEquals(conf.get(MAX_SPLIT), read.get(MAX_SPLIT));
+      }
+      conf.set(key, "changed again");
+      assertTrue(ShippedConfiguration.of(spark.sparkContext()).id() != changed.id(),
+          "a value changed, the key set unchanged");
+    } finally {
+      conf.unset(key);
     }
   }
 
