@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkperceptron.data.SyntheticData;
+import io.github.sparkperceptron.internal.blocks.TrainingInput;
+import io.github.sparkperceptron.internal.blocks.WorkerBlocks;
 import io.github.sparkperceptron.internal.kernel.Averaging;
 import io.github.sparkperceptron.internal.kernel.EpochStats;
 import io.github.sparkperceptron.internal.kernel.LearnerConfig;
@@ -15,12 +17,15 @@ import io.github.sparkperceptron.internal.kernel.TrainingBlockBuilder;
 import io.github.sparkperceptron.internal.kernel.UpdateRule;
 import io.github.sparkperceptron.internal.mixing.StateDelta;
 import io.github.sparkperceptron.internal.mixing.WorkerResult;
+import io.github.sparkperceptron.internal.plan.TrainingConfig;
+import io.github.sparkperceptron.internal.plan.TrainingPlan;
 import io.github.sparkperceptron.testing.SparkTestSupport;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.ObjectOutputStream;
 import java.lang.management.ManagementFactory;
 import java.util.Random;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 
@@ -110,5 +115,35 @@ class ExchangeSizeTest {
     assertTrue(largest > 0);
     assertTrue(largest < dense / 50, "largest task result " + largest + " bytes; the dense state"
         + " is " + dense);
+  }
+
+  /**
+   * The conversion's tasks send the driver their workers' facts (counts, weights, widths), not
+   * the descriptions of their cached chunks, whose feature map holds a number for every feature
+   * a worker's rows use: here about 25,000 of 2^16 per worker, some 100 KB each.
+   */
+  @Test
+  void theConversionSendsTheDriverItsFactsNotItsFeatureMaps() {
+    SparkSession spark = SparkTestSupport.spark();
+    SyntheticData data = SyntheticData.builder().numFeatures(D).nonZerosPerRow(20)
+        .numClasses(2).margin(0.001).labelNoise(0.0).seed(5).build();
+    TrainingConfig config = TrainingConfig.builder().columns("label", "features", "", "")
+        .numWorkers(2).build();
+    TrainingInput[] input = new TrainingInput[1];
+    long largest = SparkTestSupport.largestTaskResult(spark,
+        () -> input[0] = TrainingInput.prepare(data.frame(spark, 0, 3000, 2),
+            TrainingPlan.forFit(JavaSparkContext.fromSparkContext(spark.sparkContext()), config,
+                2)));
+    try {
+      int mapped = 0;
+      for (WorkerBlocks part : input[0].blocks.collect()) {
+        mapped = Math.max(mapped, part.features(D).size());
+      }
+      assertTrue(mapped > 20_000, "a worker's rows use " + mapped + " features");
+      assertTrue(largest > 0 && largest < 16_384, "largest task result " + largest + " bytes;"
+          + " a worker's feature map is " + 4L * mapped);
+    } finally {
+      input[0].close();
+    }
   }
 }

@@ -8,6 +8,7 @@ import io.github.sparkperceptron.internal.plan.DataFacts;
 import io.github.sparkperceptron.internal.plan.TrainingConfig;
 import io.github.sparkperceptron.internal.plan.TrainingPlan;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import org.apache.spark.api.java.JavaRDD;
@@ -247,7 +248,8 @@ public final class TrainingInput implements AutoCloseable {
     converted.setName(source.name);
     converted.persist(StorageLevel.MEMORY_AND_DISK());
     try {
-      List<WorkerBlocks> parts = PartitionJob.collect(converted, (worker, blocks) -> blocks);
+      List<WorkerBlocks> parts = PartitionJob.collect(converted,
+          (worker, blocks) -> Collections.singletonList(blocks.next().factsOnly()).iterator());
       TrainingInput input = conversion.validate(converted, parts, false);
       input.source = source;
       return input;

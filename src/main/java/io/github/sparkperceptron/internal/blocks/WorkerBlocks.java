@@ -67,6 +67,16 @@ public final class WorkerBlocks implements Serializable {
         validation == null ? null : validation.widened(width));
   }
 
+  /**
+   * This worker's facts alone, to send to the driver, which checks the facts and never reads a
+   * chunk: without the chunks' descriptions, whose feature map holds one number per feature the
+   * worker's rows use (400 KB a worker for a 50,000-row batch of 100,000 features, some 11 MB for
+   * 100,000 rows of hashed features over 2^24).
+   */
+  public WorkerBlocks factsOnly() {
+    return new WorkerBlocks(facts, null, null);
+  }
+
   /** The worker (training partition) index. */
   public int worker() {
     return facts.worker;

@@ -120,7 +120,7 @@ public final class MicroBatchTask
   /** What the workers of a micro-batch return, combined along any tree (order-independent). */
   public static final class Result implements Serializable {
     private static final long serialVersionUID = 1L;
-    /** Each worker's cached element (its facts, where its chunks are), by worker. */
+    /** Each worker's facts ({@link WorkerBlocks#factsOnly}), by worker. */
     public final WorkerBlocks[] facts;
     /** Rows predicted correctly by the model before the batch. */
     public long prequentialCorrect;
@@ -161,7 +161,7 @@ public final class MicroBatchTask
   public Iterator<Result> call(Integer worker, Iterator<WorkerBlocks> parts) {
     WorkerBlocks part = parts.next();
     Result result = new Result(numWorkers);
-    result.facts[worker] = part;
+    result.facts[worker] = part.factsOnly();
     if (model == null || !part.fits(model.numFeatures, model.numClasses)) {
       return Collections.singletonList(result).iterator();
     }
