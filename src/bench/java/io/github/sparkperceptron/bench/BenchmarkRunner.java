@@ -887,14 +887,7 @@ public final class BenchmarkRunner implements Callable<Integer> {
    * and a load above the core count means the timings waited for a CPU.
    */
   private static String load() {
-    return loadText();
-  }
-
-  /** {@link #load()}, for the sections in classes of their own. */
-  static String loadText() {
-    return Report.f("System load average (1 min): %.2f on %d cores.",
-        java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
-        Runtime.getRuntime().availableProcessors());
+    return SystemLoad.text();
   }
 
   private static double median(List<Double> values) {

@@ -88,7 +88,7 @@ final class CalibrationBench {
   void run(boolean quick, List<String> only) throws IOException {
     report.markdown(Report.f("## Calibrated probabilities (issue 33)\n\n%d partition(s); metrics"
         + " on each set's test rows; fit times are medians of %d fit(s). %s\n\n", partitions,
-        repeats, ExchangeBench.load()));
+        repeats, SystemLoad.text()));
     Report.Table targets = new Report.Table("dataset", "default's rows",
         "log-loss: default", "previous default", "best of ours", "MLlib LR", "default / LR",
         "accuracy: default", "accuracy: none", "fit: none s", "fit: default s",
@@ -100,7 +100,7 @@ final class CalibrationBench {
     }
     report.markdown("### Targets: log-loss within 5% of LR's (binary), fit time at most 10% above"
         + " calibration=none\n\n").markdown(targets.toString())
-        .markdown("After the section: " + ExchangeBench.load() + "\n\n");
+        .markdown("After the section: " + SystemLoad.text() + "\n\n");
     report.flush();
   }
 

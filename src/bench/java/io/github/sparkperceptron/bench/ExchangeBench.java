@@ -92,7 +92,7 @@ final class ExchangeBench {
         + " same rows, labels and values, on 2^%d distinct coordinates spread over d). K"
         + " sweep: TextLikeData d=2^16, 30 non-zeros (Zipf s=1), topics of 200 features,"
         + " topic share 0.3, seed 43. %s\n\n", master, partitions, rows, rows / 10, epochs,
-        epochs, repeats, BASE_LOG_D, BASE_LOG_D, BASE_LOG_D, load()));
+        epochs, repeats, BASE_LOG_D, BASE_LOG_D, BASE_LOG_D, SystemLoad.text()));
     Report.Table t = new Report.Table("d", "K", "state coordinates K'·(d+1)", "median epoch s",
         "/ reference", "fit s", "broadcast B/epoch", "task results B/epoch",
         "longest task ms", "outside tasks ms", "test accuracy");
@@ -174,7 +174,7 @@ final class ExchangeBench {
       report.add("model-size", new DataShape("model-size", rows, 1 << 16, 30L * rows, 100, 43L,
           false), partitions, "Perceptron defaults", "epoch_ratio_k100_over_k2", r, "ratio");
     }
-    report.markdown(targets.toString()).markdown("After the section: " + load() + "\n\n");
+    report.markdown(targets.toString()).markdown("After the section: " + SystemLoad.text() + "\n\n");
     if (!curves.isEmpty()) {
       Charts.lines(out.resolve("model-size.png"), "Median epoch against model size (same rows)",
           "log2 of d (d sweep) or of K (K sweep)", "seconds", curves, true);
@@ -293,7 +293,7 @@ final class ExchangeBench {
         + " maxIter=%d, tol=0; MLlib: LogisticRegression defaults (multinomial for K > 2,"
         + " maxIter 100). Median fit over %d repetitions (one for MLlib when a fit takes over a"
         + " minute). %s\n\n", data.describe(), trainRows, testRows, trainRows, partitions,
-        master, epochs, repeats, load()));
+        master, epochs, repeats, SystemLoad.text()));
     Dataset<Row> train = data.frame(spark, 0, trainRows, partitions).cache();
     Dataset<Row> test = data.frame(spark, trainRows, testRows, partitions).cache();
     train.count();
@@ -348,7 +348,7 @@ final class ExchangeBench {
     report.markdown(t.toString()).markdown(Report.f("Target: ours ≤ 1/20 of LR's fit time at"
         + " equal or better accuracy. Measured: fit ratio %.3f (1/%.1f), accuracy %+.2f points:"
         + " %s. After the section: %s\n\n", ratio, 1 / ratio, 100 * (ourAccuracy - lrAccuracy),
-        ratio <= 0.05 && ourAccuracy >= lrAccuracy ? "met" : "not met", load()));
+        ratio <= 0.05 && ourAccuracy >= lrAccuracy ? "met" : "not met", SystemLoad.text()));
     train.unpersist();
     test.unpersist();
     report.flush();
@@ -370,7 +370,7 @@ final class ExchangeBench {
         + " defaults (momentum) against `mixing=mistakes, mixingRounds=1`, both with"
         + " calibration=none, maxIter 20, tol 0, seeds 1..%d (one untimed fit of each first)."
         + " %s\n\n", data.describe(), MANY_CLASS_TRAIN_ROWS, partitions, master, seeds,
-        load()));
+        SystemLoad.text()));
     Report.Table t = new Report.Table("seed", "defaults: mistakes per epoch", "fit s",
         "mistakes 1 round: mistakes per epoch", "fit s");
     int[] epochs = new int[2];
@@ -394,7 +394,7 @@ final class ExchangeBench {
     report.markdown(t.toString()).markdown(Report.f("Mean epochs: defaults %.2f, mistakes"
         + " %.2f; median fit %.2f s against %.2f s. After the section: %s\n\n",
         (double) epochs[0] / seeds, (double) epochs[1] / seeds,
-        PlainLoop.median(fitSeconds[0]), PlainLoop.median(fitSeconds[1]), load()));
+        PlainLoop.median(fitSeconds[0]), PlainLoop.median(fitSeconds[1]), SystemLoad.text()));
     train.unpersist();
     report.flush();
   }
@@ -418,11 +418,5 @@ final class ExchangeBench {
 
   private static double median(List<Double> values) {
     return PlainLoop.median(values.stream().mapToDouble(Double::doubleValue).toArray());
-  }
-
-  static String load() {
-    return Report.f("System load average (1 min): %.2f on %d cores.",
-        java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
-        Runtime.getRuntime().availableProcessors());
   }
 }

@@ -65,7 +65,7 @@ final class ExportBench {
     report.markdown(Report.f("## Models that leave Spark: ONNX export and scoring (issue 23)\n\n"
         + "`%s`, %d partition(s), %d repetition(s) per timing, medians. ONNX Runtime %s"
         + " (Java API, CPU, default session options). %s\n\n", master, partitions, repeats,
-        OrtEnvironment.getEnvironment().getVersion(), ExchangeBench.load()));
+        OrtEnvironment.getEnvironment().getVersion(), SystemLoad.text()));
     Report.Table t = new Report.Table("measurement", "value", "target", "met");
     exportTime(t, wideRows);
     scoring(t, scoringRows);
@@ -73,7 +73,7 @@ final class ExportBench {
     if (denseLogD > 0) {
       denseLimit(denseLogD);
     }
-    report.markdown("After the section: " + ExchangeBench.load() + "\n\n");
+    report.markdown("After the section: " + SystemLoad.text() + "\n\n");
     report.flush();
   }
 

@@ -177,7 +177,7 @@ final class PipelineBench {
         + " benchmark's JVM. Medians of %d repetition(s) run in turn. %s\n\n", rows, features,
         nnz, parts.size(), bytes, rows, features, nnz, files, data, master,
         System.getenv("SP_CDS") == null ? "" : ", SP_CDS=" + System.getenv("SP_CDS"), repeats,
-        ExchangeBench.load()));
+        SystemLoad.text()));
     Report.Table table = new Report.Table("what", "time s", "rows/s", "rows/s ÷ plain",
         "time ÷ plain", "target", "met");
     table.row("plain single-threaded Java loop", Report.f("%.2f", p), Report.f("%,.0f", plainRate),

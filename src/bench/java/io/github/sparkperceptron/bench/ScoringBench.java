@@ -91,7 +91,7 @@ final class ScoringBench {
         + " largest broadcast stored while the job ran (lz4 pieces: what each executor"
         + " fetches per stage); scorer: what our transform broadcasts once. %s\n\n", rows,
         master, partitions, trainRows, "LogisticRegressionModel (multinomial; LinearSVCModel"
-        + " for K = 2)", repeats, ExchangeBench.load()));
+        + " for K = 2)", repeats, SystemLoad.text()));
     Report.Table t = new Report.Table("K", "model", "median s", "rows/s", "task binary B",
         "scorer broadcast B", "same predictions");
     for (int k : classes) {
@@ -144,7 +144,7 @@ final class ScoringBench {
       scored.unpersist();
     }
     report.markdown(t.toString()).markdown(Report.f("Target: our rows/s ≥ MLlib's, task binary"
-        + " < 1 MB. After the section: %s\n\n", ExchangeBench.load()));
+        + " < 1 MB. After the section: %s\n\n", SystemLoad.text()));
     report.flush();
   }
 

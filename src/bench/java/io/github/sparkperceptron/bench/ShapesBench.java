@@ -61,7 +61,7 @@ final class ShapesBench {
         + " features spread over all of d, as hashed features are), classes100-d16 (K = 100,"
         + " d = 2^16), classes26-dense16 (K = 26, 16 dense features: SyntheticData, margin"
         + " 0.05, noise 0.05, seed 47; issue 32's target 2). %s\n\n", master, partitions, rows, epochs, epochs, repeats, warmupFits, epochs,
-        ExchangeBench.load()));
+        SystemLoad.text()));
     List<Shape> shapes = new ArrayList<>();
     shapes.add(new Shape("binary-d16", 1 << 16, 2, synthetic(1 << 16, rows)));
     shapes.add(new Shape("hashed-d24", 1 << 24, 2, synthetic(1 << 24, rows)));

@@ -46,7 +46,7 @@ final class SmallFitsBench {
         + " calibration (issues 31, 32)\n\n%s\n\n", load));
     jobs();
     fits();
-    report.markdown("After the section: " + BenchmarkRunner.loadText() + "\n\n");
+    report.markdown("After the section: " + SystemLoad.text() + "\n\n");
     report.flush();
   }
 

@@ -86,7 +86,7 @@ final class StrangersBench {
         + " library's defaults (momentum, automatic rounds, barrier stages), the rendezvous on"
         + " port %d; undisturbed and disturbed fits alternating, %d repetitions after a warm-up"
         + " fit. %s\n\n", slots, slots, data.describe(), rows, epochs, port, repeats,
-        ExchangeBench.load()));
+        SystemLoad.text()));
     Fit reference = fit(train, epochs, port, "auto");
     Report.Table t = new Report.Table("stranger", "undisturbed s (best / median)",
         "disturbed s (best / median)", "disturbed / undisturbed (best)", "stranger connections",
@@ -133,7 +133,7 @@ final class StrangersBench {
         Report.f("%.2f", min(sealed) / min(clear)), "-", "-", same ? "yes" : "NO");
     report.markdown(t.toString()).markdown("\"Ports hit\": the rendezvous and the tasks'"
         + " listeners the stranger found open (they are open only while a stage's tasks"
-        + " connect). After the section: " + ExchangeBench.load() + "\n\n");
+        + " connect). After the section: " + SystemLoad.text() + "\n\n");
     report.flush();
     train.unpersist();
   }

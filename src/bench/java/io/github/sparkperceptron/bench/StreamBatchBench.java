@@ -45,6 +45,12 @@ final class StreamBatchBench {
   static final int ROWS_PER_FILE = 50_000;
   /** The target: rows per second ≥ 2× the plain loop's. */
   private static final double MIN_SPEEDUP = 2.0;
+  /**
+   * Each timing starts once the 1-minute load is below this, or after {@link #SETTLE_SECONDS}:
+   * the plain loop is one thread, and a busy machine (the bench's own build) slows it the most.
+   */
+  private static final double SETTLED_LOAD = 1.0;
+  private static final int SETTLE_SECONDS = 150;
 
   private final PipelineBench pipeline;
   private final Report report;
@@ -74,7 +80,9 @@ final class StreamBatchBench {
     List<Double> plain = new ArrayList<>();
     long plainRows = 0;
     Map<String, List<Run>> runs = new LinkedHashMap<>();
+    List<String> loads = new ArrayList<>();
     for (int r = 0; r < repeats; r++) {
+      loads.add(Report.f("plain %.2f", SystemLoad.settle(SETTLED_LOAD, SETTLE_SECONDS)));
       PlainTextLoop.Result p = PlainTextLoop.run(parts, features);
       plain.add(p.seconds());
       plainRows = p.rows();
@@ -82,6 +90,7 @@ final class StreamBatchBench {
           p.seconds(), p.rows());
       for (int interval : publishIntervals) {
         for (int k : filesPerBatch) {
+          loads.add(Report.f("k = %d %.2f", k, SystemLoad.settle(SETTLED_LOAD, SETTLE_SECONDS)));
           runs.computeIfAbsent(Report.f("%d, publish-interval %d s", k, interval),
               x -> new ArrayList<>()).add(stream(data.resolve("train"), k, interval, features));
         }
@@ -97,8 +106,11 @@ final class StreamBatchBench {
         + " default) in a child process per run. Steady: the"
         + " second half of a run's batches (median batch); first: batch 0, in a fresh JVM. Plain"
         + " loop: `PlainTextLoop` over every file once, in the benchmark's JVM, after one untimed"
-        + " file: %.2f s, %,.0f rows/s (median of %d). %s\n\n", parts.size(), ROWS_PER_FILE,
-        features, nnz, data, master, plainSeconds, plainRate, repeats, ExchangeBench.load()));
+        + " file: %.2f s, %,.0f rows/s (median of %d). Each timing waited (at most %d s) for"
+        + " the 1-minute load average to fall below %.1f; the loads when they started, in order:"
+        + " %s. %s\n\n", parts.size(), ROWS_PER_FILE, features, nnz, data, master,
+        plainSeconds, plainRate, repeats, SETTLE_SECONDS, SETTLED_LOAD, String.join(", ", loads),
+        SystemLoad.text()));
     DataShape shape = new DataShape(Report.f("pipeline-%d", plainRows), plainRows, features,
         (long) nnz * plainRows, 2, 7L, false);
     Report.Table t = new Report.Table("files per batch, publication", "rows per batch", "batches",
