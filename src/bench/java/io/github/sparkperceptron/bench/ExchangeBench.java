@@ -174,7 +174,8 @@ final class ExchangeBench {
       report.add("model-size", new DataShape("model-size", rows, 1 << 16, 30L * rows, 100, 43L,
           false), partitions, "Perceptron defaults", "epoch_ratio_k100_over_k2", r, "ratio");
     }
-    report.markdown(targets.toString()).markdown("After the section: " + SystemLoad.text() + "\n\n");
+    report.markdown(targets.toString())
+        .markdown("After the section: " + SystemLoad.text() + "\n\n");
     if (!curves.isEmpty()) {
       Charts.lines(out.resolve("model-size.png"), "Median epoch against model size (same rows)",
           "log2 of d (d sweep) or of K (K sweep)", "seconds", curves, true);

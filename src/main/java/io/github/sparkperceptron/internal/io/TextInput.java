@@ -147,7 +147,8 @@ public final class TextInput implements Serializable {
     Tuple2<String, CsvLayout> header = format == Format.CSV
         ? TextSplits.firstLayout(conf, splits, spec, path, role) : null;
     return new TextInput(new TextInput(format, spec, path, role, header,
-        TextSplits.assign(splits, numWorkers), splits.size()), new ShippedConfiguration.Value(conf));
+        TextSplits.assign(splits, numWorkers), splits.size()),
+        new ShippedConfiguration.Value(conf));
   }
 
   /** The Hadoop configuration, wherever this plan runs. */
