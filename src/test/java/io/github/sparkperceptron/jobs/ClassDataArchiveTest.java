@@ -44,9 +44,9 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>It works in a copy of what the scripts use (submit/, the conf templates, the breast cancer
  * sample, the build's job jar and class path, under a temporary root), so that stale archives can
- * be laid out and the jar "rebuilt" without touching the build's own target/ (whose archive
- * failsafe's forks write as they start: testing/JobArchiveWriter). It sets SP_CDS where it wants
- * it, whatever the build's environment says (0 under surefire, 1 under failsafe).
+ * be laid out and the jar "rebuilt" without touching the build's own target/. The build's
+ * environment turns the archive off for the other tests (SP_CDS=0 in pom.xml); this one sets
+ * SP_CDS=1 where it wants it.
  */
 @Tag("script")
 @Timeout(value = 15, unit = TimeUnit.MINUTES)
