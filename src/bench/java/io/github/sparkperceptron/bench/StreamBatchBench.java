@@ -28,7 +28,10 @@ import java.util.stream.Stream;
  * child process each. A run's <i>steady</i> batches are its second half (by batch id), its
  * <i>first</i> batch the one that pays the JIT; the steady rate is the median batch's rows over
  * its seconds (the batch's own seconds from the job's {@code --metrics}). The plain loop reads
- * every file once in this JVM, after one untimed file.
+ * every file once in this JVM, after one untimed pass over all of them, so that both sides are
+ * timed warm: after a warm-up of one file, a JVM's first full pass ran 7-13% below the mean
+ * rate of its next two (73,234-78,553 rows/s against 82,047-87,999, three JVMs, BENCHMARKS.md
+ * issue 32's nineteenth stop), and the stream's steady batches are its warm ones.
  *
  * <p>The split of a batch: each child writes Spark's event log (uncompressed, under the run's
  * directory). Spark's own streaming work per batch is the query progress's {@code
@@ -76,7 +79,7 @@ final class StreamBatchBench {
     Path data = pipeline.generate((long) files * ROWS_PER_FILE, files, features, nnz);
     List<Path> parts = PipelineBench.parts(data.resolve("train"));
     pipeline.job("warm-up", "submit/train", "--version");
-    PlainTextLoop.run(parts.subList(0, 1), features);
+    PlainTextLoop.run(parts, features);
     List<Double> plain = new ArrayList<>();
     long plainRows = 0;
     Map<String, List<Run>> runs = new LinkedHashMap<>();
@@ -106,7 +109,7 @@ final class StreamBatchBench {
         + " default) in a child process per run. Steady: the"
         + " second half of a run's batches (median batch); first: batch 0, in a fresh JVM. Plain"
         + " loop: `PlainTextLoop` over every file once, in the benchmark's JVM, after one untimed"
-        + " file: %.2f s, %,.0f rows/s (median of %d). Each timing waited (at most %d s) for"
+        + " pass: %.2f s, %,.0f rows/s (median of %d). Each timing waited (at most %d s) for"
         + " the 1-minute load average to fall below %.1f; the loads when they started, in order:"
         + " %s. %s\n\n", parts.size(), ROWS_PER_FILE, features, nnz, data, master,
         plainSeconds, plainRate, repeats, SETTLE_SECONDS, SETTLED_LOAD, String.join(", ", loads),
