@@ -8,10 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
-import org.apache.hadoop.mapreduce.RecordReader;
-import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
@@ -53,7 +50,8 @@ import scala.reflect.ClassTag$;
  *
  * <p>Cost: each line is parsed once, by its worker, from its bytes ({@link
  * LibSvmParser#parse(Text)}, {@link CsvParser#splitBytes}; only a bad line is decoded into a
- * string, to be described); a split shared by c workers is read (not parsed) c times.
+ * string, to be described), its lines found by {@link SplitLines}; a split shared by c workers is
+ * read (not parsed) c times.
  */
 public final class TextInput implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -214,10 +212,11 @@ public final class TextInput implements Serializable {
     LineReader reader = format == Format.CSV ? new CsvLines(sink) : new LibSvmLines(sink);
     // One context for all the worker's ranges: making one copies the whole Hadoop configuration,
     // which costs more than reading a small file (a directory of a thousand small files).
-    TaskAttemptContext context = new TaskAttemptContextImpl(hadoop(), new TaskAttemptID());
+    SplitLines.Opener opener = new SplitLines.Opener(
+        new TaskAttemptContextImpl(hadoop(), new TaskAttemptID()));
     SplitReport total = new SplitReport();
     for (TextSplits.Range range : ranges[worker]) {
-      total.add(reader.read(context, range));
+      total.add(reader.read(opener, range));
     }
     total.incomplete = !reader.sending;
     return total;
@@ -260,19 +259,17 @@ public final class TextInput implements Serializable {
     }
 
     /** Reads one range; stops at its first bad line (the next range is read all the same). */
-    SplitReport read(TaskAttemptContext context, TextSplits.Range range) {
+    SplitReport read(SplitLines.Opener opener, TextSplits.Range range) {
       report = new SplitReport();
       file = range.file;
       FileSplit split = new FileSplit(new Path(range.file), range.start, range.length,
           (String[]) null);
       long next = range.start;
       long row = 0;
-      try (RecordReader<LongWritable, Text> lines = new TextInputFormat()
-          .createRecordReader(split, context)) {
-        lines.initialize(split, context);
-        while (lines.nextKeyValue()) {
-          offset = lines.getCurrentKey().get();
-          Text line = lines.getCurrentValue();
+      try (SplitLines lines = opener.open(split)) {
+        Text line = lines.line;
+        while (lines.next()) {
+          offset = lines.offset;
           next = offset + line.getLength() + 1;
           if (isHeader()) {
             checkHeader(line);
@@ -294,9 +291,6 @@ public final class TextInput implements Serializable {
       } catch (IOException e) {
         report.firstBadLine = Problem.earlier(report.firstBadLine,
             Problem.atLine(file, next, ReaderSupport.unreadable(file, e)));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while reading " + file, e);
       }
       if (report.isRefused()) {
         sending = false;

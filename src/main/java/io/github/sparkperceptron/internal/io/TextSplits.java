@@ -5,11 +5,8 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.io.LongWritable;
-import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Job;
-import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
@@ -150,14 +147,8 @@ final class TextSplits {
 
   private static String firstLine(Configuration conf, FileSplit split) throws IOException {
     TaskAttemptContext context = new TaskAttemptContextImpl(conf, new TaskAttemptID());
-    try (RecordReader<LongWritable, Text> reader = new TextInputFormat()
-        .createRecordReader(split, context)) {
-      reader.initialize(split, context);
-      return reader.nextKeyValue() && reader.getCurrentKey().get() == 0
-          ? reader.getCurrentValue().toString() : null;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted", e);
+    try (SplitLines lines = new SplitLines.Opener(context).open(split)) {
+      return lines.next() && lines.offset == 0 ? lines.line.toString() : null;
     }
   }
 }
