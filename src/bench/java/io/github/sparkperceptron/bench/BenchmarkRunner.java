@@ -71,6 +71,8 @@ import picocli.CommandLine;
  * stream-batches (only on request) issue 32, target 3: a long stream's warm batches by batch
  *             size against the plain loop, and where a warm batch's time goes ({@link
  *             StreamBatchBench})
+ * lines       (only on request) issue 32, target 3: the one-pass reader's line finding against
+ *             Hadoop's LineRecordReader over the stream-batches files ({@link LinesBench})
  * </pre>
  *
  * <p>Writes target/bench/results.csv (one measurement a row, each naming machine, Java, Spark,
@@ -91,7 +93,8 @@ public final class BenchmarkRunner implements Callable<Integer> {
           + " memory is measured with epoch), and on request mixing-cost (issue 9), model-size,"
           + " many-class (issue 10), order (= order-kernel and order-accuracy, issue 14),"
           + " export (ONNX export and scoring, issue 23), scoring (issue 21),"
-          + " rounds (issue 18), pipeline (issue 20), stream-batches (issue 32), strangers"
+          + " rounds (issue 18), pipeline (issue 20), stream-batches and lines (issue 32),"
+          + " strangers"
           + " (issue 30), calibration (issue 33), shapes and defaults (issue 32: the defaults"
           + " against 1-round mistakes on every dataset), large (issue 29: MLlib on"
           + " --large-train), small-fits (issues 31, 32: a Spark job's fixed cost, the default"
@@ -429,6 +432,10 @@ public final class BenchmarkRunner implements Callable<Integer> {
         new PipelineBench(report, master, out, repeats).run(
             pipelineRows > 0 ? pipelineRows : quick ? 50_000 : 500_000, pipelineFiles,
             pipelineFeatures, pipelineNnz, pipelineTinyBatches);
+      }
+      if (sections.contains("lines")) {
+        new LinesBench(new PipelineBench(report, master, out, repeats), report, repeats)
+            .run(streamBatchesFiles, pipelineFeatures, pipelineNnz);
       }
       if (sections.contains("stream-batches")) {
         new StreamBatchBench(report, master, out, repeats).run(streamBatchesFiles,
