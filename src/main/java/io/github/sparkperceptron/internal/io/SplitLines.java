@@ -23,12 +23,13 @@ import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
  * their order and every error's file:line stay what they were.
  *
  * <p>An uncompressed file with the default line ends, read whole or by splits, is read here
- * with {@link ByteScan}: reads of up to 1 MiB from the file system's own stream (so a checksummed
- * file system still verifies its checksums), line ends found eight bytes at a time. Hadoop's
+ * with {@link ByteScan}: reads of up to 1 MiB (into one buffer per worker) from the file
+ * system's own stream (so a checksummed file system still verifies its checksums), line ends
+ * found eight bytes at a time. Hadoop's
  * reader tests the bytes one at a time, through reads of {@code io.file.buffer.size} (4 KiB by
  * default); at the stream's pace (a 50k-row file per batch) it cost the reading tasks about as
- * much CPU as parsing the same bytes (BENCHMARKS.md, issue 32). The rules it keeps (Hadoop 3's {@code LineRecordReader}
- * and {@code UncompressedSplitLineReader} with no record delimiter set):
+ * much CPU as parsing the same bytes (BENCHMARKS.md, issue 32). The rules it keeps (Hadoop 3's
+ * {@code LineRecordReader} and {@code UncompressedSplitLineReader} with no record delimiter set):
  * <ul>
  *   <li>a line ends at LF, CR or CR LF; the end is not part of the line, a last line may lack
  *       one, and an empty line is a line;
@@ -56,14 +57,17 @@ abstract class SplitLines implements Closeable {
   abstract boolean next() throws IOException;
 
   /**
-   * Opens splits with one task context: what decides between the two readers is looked up once
-   * (a codec factory instantiates every codec class, which costs more than reading a small file).
+   * Opens splits with one task context, one after the other (each closed before the next is
+   * opened): what decides between the two readers is looked up once (a codec factory
+   * instantiates every codec class, which costs more than reading a small file).
    */
   static final class Opener {
     private final TaskAttemptContext context;
     private final Configuration conf;
     private final boolean defaultLines;
     private final CompressionCodecFactory codecs;
+    /** The buffer of the split being read: one at a time per opener. */
+    private byte[] buffer = new byte[0];
 
     Opener(TaskAttemptContext context) {
       this.context = context;
@@ -79,11 +83,17 @@ abstract class SplitLines implements Closeable {
       if (!defaultLines || codecs.getCodec(file) != null) {
         return new HadoopLines(split, context);
       }
-      // A small split needs no megabyte (a directory of a thousand small files).
+      // A small split needs no megabyte (a directory of a thousand small files); the splits a
+      // worker reads one after the other share one buffer.
       int size = (int) Math.max(4096, Math.min(CHUNK_BYTES, split.getLength() + 1));
-      FSDataInputStream in = file.getFileSystem(conf).open(file, size);
+      if (buffer.length < size) {
+        buffer = new byte[size];
+      }
+      // The stream's own buffer (io.file.buffer.size) stays small: reads of a buffer's size or
+      // more go past it.
+      FSDataInputStream in = file.getFileSystem(conf).open(file);
       try {
-        return new ByteScan(in, split.getStart(), split.getStart() + split.getLength(), size);
+        return new ByteScan(this, in, split.getStart(), split.getStart() + split.getLength());
       } catch (IOException | RuntimeException e) {
         in.close();
         throw e;
@@ -140,6 +150,7 @@ abstract class SplitLines implements Closeable {
     private static final long LFS = ONES * '\n';
     private static final long CRS = ONES * '\r';
 
+    private final Opener opener;
     private final FSDataInputStream in;
     /** The split's end: lines starting after it belong to the next split. */
     private final long end;
@@ -151,10 +162,11 @@ abstract class SplitLines implements Closeable {
     /** The file offset of buffer[from]: where the next line starts. */
     private long position;
 
-    ByteScan(FSDataInputStream in, long start, long end, int bufferBytes) throws IOException {
+    ByteScan(Opener opener, FSDataInputStream in, long start, long end) throws IOException {
+      this.opener = opener;
       this.in = in;
       this.end = end;
-      this.buffer = new byte[bufferBytes];
+      this.buffer = opener.buffer;
       in.seek(start);
       position = start;
       if (start != 0) {
@@ -290,6 +302,8 @@ abstract class SplitLines implements Closeable {
 
     @Override
     public void close() throws IOException {
+      // A buffer grown for a long line serves the worker's next splits.
+      opener.buffer = buffer;
       in.close();
     }
   }

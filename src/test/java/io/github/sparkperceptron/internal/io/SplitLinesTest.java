@@ -19,7 +19,6 @@ import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.io.Text;
-import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.mapreduce.lib.input.LineRecordReader;
@@ -54,9 +53,17 @@ class SplitLinesTest {
   }
 
   private static List<Line> ours(FileSplit split, Configuration conf) throws IOException {
+    return ours(split, opener(conf));
+  }
+
+  private static SplitLines.Opener opener(Configuration conf) {
+    return new SplitLines.Opener(new TaskAttemptContextImpl(conf, new TaskAttemptID()));
+  }
+
+  /** The lines of {@code split} from an opener that may have read other splits before. */
+  private static List<Line> ours(FileSplit split, SplitLines.Opener opener) throws IOException {
     List<Line> lines = new ArrayList<>();
-    TaskAttemptContext context = new TaskAttemptContextImpl(conf, new TaskAttemptID());
-    try (SplitLines reader = new SplitLines.Opener(context).open(split)) {
+    try (SplitLines reader = opener.open(split)) {
       while (reader.next()) {
         lines.add(new Line(reader.offset, shown(reader.line)));
       }
@@ -131,9 +138,13 @@ class SplitLinesTest {
         assertEquals(hadoop(split, CONF), ours(split, CONF), "split " + split);
       }
       FileSplit whole = split(file, 0, bytes.length);
-      List<Line> lines = ours(whole, CONF);
+      SplitLines.Opener shared = opener(CONF);
+      List<Line> lines = ours(whole, shared);
       assertEquals(hadoop(whole, CONF), lines);
       assertTrue(lines.size() > 2, "the file has its lines");
+      // The buffer the long lines grew serves the worker's next, shorter split.
+      FileSplit tail = split(file, bytes.length - 1000, 1000);
+      assertEquals(hadoop(tail, CONF), ours(tail, shared));
     }
   }
 
@@ -153,8 +164,9 @@ class SplitLinesTest {
     for (int splits : new int[] {2, 3, 7, 64}) {
       List<Line> joined = new ArrayList<>();
       long step = bytes.length / splits + 1;
+      SplitLines.Opener worker = opener(CONF); // one worker reading the splits in turn
       for (long start = 0; start < bytes.length; start += step) {
-        joined.addAll(ours(split(file, start, Math.min(step, bytes.length - start)), CONF));
+        joined.addAll(ours(split(file, start, Math.min(step, bytes.length - start)), worker));
       }
       assertEquals(whole, joined, splits + " splits");
     }
