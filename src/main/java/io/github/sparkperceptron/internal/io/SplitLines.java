@@ -104,15 +104,16 @@ abstract class SplitLines implements Closeable {
   /** Hadoop's record reader, for what {@link ByteScan} does not read. */
   private static final class HadoopLines extends SplitLines {
     private final RecordReader<LongWritable, Text> reader;
+    private final Path path;
 
     HadoopLines(FileSplit split, TaskAttemptContext context) throws IOException {
+      path = split.getPath();
       reader = new TextInputFormat().createRecordReader(split, context);
       try {
         reader.initialize(split, context);
       } catch (InterruptedException e) {
         reader.close();
-        Thread.currentThread().interrupt();
-        throw new IOException("interrupted while opening " + split.getPath(), e);
+        throw interrupted(split.getPath(), e);
       } catch (IOException | RuntimeException e) {
         reader.close();
         throw e;
@@ -130,14 +131,22 @@ abstract class SplitLines implements Closeable {
         line.set(value.getBytes(), 0, value.getLength());
         return true;
       } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException("interrupted", e);
+        throw interrupted(path, e);
       }
     }
 
     @Override
     public void close() throws IOException {
       reader.close();
+    }
+
+    /**
+     * An interrupted read is a cancelled task, not an unreadable file: unchecked, so that the
+     * reader's report of bad input does not take it for one.
+     */
+    private static IllegalStateException interrupted(Path file, InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new IllegalStateException("interrupted while reading " + file, e);
     }
   }
 
