@@ -45,8 +45,8 @@ import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 abstract class SplitLines implements Closeable {
   /** The bytes one read asks for, and the buffer's size until a longer line needs more. */
   static final int CHUNK_BYTES = 1 << 20;
-  /** The longest line a buffer can hold: Java's largest array. */
-  static final int MAX_LINE_BYTES = Integer.MAX_VALUE - 16;
+  /** Java's largest array: no line can be longer. */
+  private static final int MAX_ARRAY_BYTES = Integer.MAX_VALUE - 16;
 
   /** The line {@link #next} found, valid until the next call. */
   final Text line = new Text();
@@ -66,10 +66,22 @@ abstract class SplitLines implements Closeable {
     private final Configuration conf;
     private final boolean defaultLines;
     private final CompressionCodecFactory codecs;
+    /**
+     * The longest line read (its end included) before the file is called unreadable: a file
+     * without line ends (a binary file given by mistake) would otherwise grow one buffer until
+     * the executor runs out of memory.
+     */
+    private final int maxLineBytes;
     /** The buffer of the split being read: one at a time per opener. */
     private byte[] buffer = new byte[0];
 
+    /** An opener whose lines may take an eighth of this JVM's heap. */
     Opener(TaskAttemptContext context) {
+      this(context, Runtime.getRuntime().maxMemory() / 8);
+    }
+
+    Opener(TaskAttemptContext context, long maxLineBytes) {
+      this.maxLineBytes = (int) Math.max(4096, Math.min(MAX_ARRAY_BYTES, maxLineBytes));
       this.context = context;
       this.conf = context.getConfiguration();
       this.defaultLines = conf.get("textinputformat.record.delimiter") == null
@@ -85,7 +97,8 @@ abstract class SplitLines implements Closeable {
       }
       // A small split needs no megabyte (a directory of a thousand small files); the splits a
       // worker reads one after the other share one buffer.
-      int size = (int) Math.max(4096, Math.min(CHUNK_BYTES, split.getLength() + 1));
+      int size = (int) Math.max(4096, Math.min(Math.min(CHUNK_BYTES, maxLineBytes),
+          split.getLength() + 1));
       if (buffer.length < size) {
         buffer = new byte[size];
       }
@@ -267,11 +280,13 @@ abstract class SplitLines implements Closeable {
       if (from > 0) {
         System.arraycopy(buffer, from, buffer, 0, unread);
       } else if (unread == buffer.length) {
-        if (buffer.length >= MAX_LINE_BYTES) {
-          throw new IOException("a line at byte " + position + " is longer than "
-              + MAX_LINE_BYTES + " bytes");
+        int max = opener.maxLineBytes;
+        if (buffer.length >= max) {
+          throw new IOException("the line at byte " + position + " is longer than " + max
+              + " bytes (an eighth of this JVM's heap) without a line end: the file is not text"
+              + " with a row per line, or its rows need a larger executor memory");
         }
-        byte[] longer = new byte[(int) Math.min(MAX_LINE_BYTES, 2L * buffer.length)];
+        byte[] longer = new byte[(int) Math.min(max, 2L * buffer.length)];
         System.arraycopy(buffer, 0, longer, 0, unread);
         buffer = longer;
       }

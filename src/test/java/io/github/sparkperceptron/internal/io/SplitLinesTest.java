@@ -173,6 +173,21 @@ class SplitLinesTest {
   }
 
   @Test
+  void aLineLongerThanTheBoundIsAnUnreadableFileNotAnEndlessBuffer() throws IOException {
+    byte[] bytes = ("1 1:1\n" + "x".repeat(20_000) + "\n0 2:2\n")
+        .getBytes(StandardCharsets.US_ASCII);
+    Path file = dir.resolve("long-line.txt");
+    Files.write(file, bytes);
+    FileSplit split = split(file, 0, bytes.length);
+    assertEquals(3, ours(split, new SplitLines.Opener(
+        new TaskAttemptContextImpl(CONF, new TaskAttemptID()), 20_001)).size());
+    IOException e = assertThrows(IOException.class, () -> ours(split,
+        new SplitLines.Opener(new TaskAttemptContextImpl(CONF, new TaskAttemptID()), 8192)));
+    assertTrue(e.getMessage().contains("the line at byte 6 is longer than 8192 bytes"),
+        e.getMessage());
+  }
+
+  @Test
   void compressedFilesAndOtherSettingsAreHadoopsOwn() throws IOException {
     byte[] bytes = "\uFEFF1 1:2\r\n\n0 3:4\r-1 5:6".getBytes(StandardCharsets.UTF_8);
     Path gz = dir.resolve("rows.txt.gz");
