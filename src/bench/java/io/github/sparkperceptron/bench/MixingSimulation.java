@@ -79,7 +79,8 @@ import org.apache.spark.sql.Row;
  * workers that updated in the round, {@code =effective} with a = (Σk_i)²/Σk_i²;
  * {@code -Dsim.tail=f} mixes without momentum from the first epoch that updates on fewer than a
  * share f of the rows (the restart rules and the switch count in the output's restarts; the β
- * rules do not).
+ * rules do not); {@code -Dsim.scope=chunks} visits each worker's rows in the chunked order
+ * (shuffleScope=chunks, the rows stored in its seeded layout) instead of a full shuffle.
  */
 public final class MixingSimulation {
   /** Experiment: restart the velocity when a round's mixed change opposes it (-Dsim.gr=true). */
@@ -95,6 +96,12 @@ public final class MixingSimulation {
    * the fit mixes without momentum (-Dsim.tail=f; 0: never).
    */
   static final double TAIL_SHARE = Double.parseDouble(System.getProperty("sim.tail", "0"));
+  /**
+   * Experiment: the workers' visiting order, shuffleScope (-Dsim.scope=chunks: each worker's
+   * rows stored in its seeded layout and visited in chunks, as the trainer does; default rows).
+   */
+  static final ShuffleScope SCOPE = ShuffleScope.valueOf(
+      System.getProperty("sim.scope", "rows").toUpperCase(java.util.Locale.ROOT));
 
   private final String name;
   private final TrainingBlock train;
@@ -275,6 +282,11 @@ public final class MixingSimulation {
 
   /** The training rows dealt over {@code workers}: round-robin, or contiguous slices. */
   TrainingBlock[] split(int workers, boolean contiguous) {
+    return split(workers, contiguous, VisitOrder.of(true, ShuffleScope.ROWS, 0));
+  }
+
+  /** As {@link #split(int, boolean)}, each worker's rows stored in {@code visits}' layout. */
+  TrainingBlock[] split(int workers, boolean contiguous, VisitOrder visits) {
     TrainingBlockBuilder[] parts = new TrainingBlockBuilder[workers];
     for (int i = 0; i < workers; i++) {
       parts[i] = new TrainingBlockBuilder(d);
@@ -283,6 +295,7 @@ public final class MixingSimulation {
     double[] val = new double[d];
     FeatureBlock x = train.features();
     int n = train.numRows();
+    int[] rowsOf = new int[workers];
     for (int r = 0; r < n; r++) {
       int nnz = x.copyRow(r, idx, val);
       int worker = r % workers;
@@ -294,10 +307,11 @@ public final class MixingSimulation {
         }
       }
       parts[worker].addSparse(train.label(r), train.weight(r), idx, val, nnz);
+      rowsOf[worker]++;
     }
     TrainingBlock[] out = new TrainingBlock[workers];
     for (int i = 0; i < workers; i++) {
-      out[i] = parts[i].build();
+      out[i] = parts[i].build(visits.layout(i, rowsOf[i]));
     }
     return out;
   }
@@ -321,7 +335,8 @@ public final class MixingSimulation {
       boolean contiguous) {
     LearnerConfig config = new LearnerConfig(d, k, true, 1.0, UpdateRule.PERCEPTRON, 1.0,
         Averaging.AVERAGE);
-    TrainingBlock[] blocks = split(workers, contiguous);
+    VisitOrder visits = VisitOrder.of(true, SCOPE, seed);
+    TrainingBlock[] blocks = split(workers, contiguous, visits);
     int rounds = rounds(mixing, roundsSpec, workers, train.numRows());
     int n = config.stateLength();
     double[] w = new double[n];
@@ -350,7 +365,6 @@ public final class MixingSimulation {
           : Math.max(0.0, 1.0 - BETA_SCALE / workers);
       momentum = new BlockMomentum(n, beta, rho, 0.0);
     }
-    VisitOrder visits = VisitOrder.of(true, ShuffleScope.ROWS, seed);
     double[] accuracy = new double[epochs];
     Arrays.fill(accuracy, Double.NaN);
     long[] updatesPerEpoch = new long[epochs];
