@@ -195,6 +195,11 @@ public final class BenchmarkRunner implements Callable<Integer> {
       description = "epochs per fit of the shapes section (default: ${DEFAULT-VALUE})")
   int shapesEpochs;
 
+  @Option(names = "--shapes-shuffle-scope", defaultValue = "rows",
+      description = "the shapes section's fits' shuffleScope, rows or chunks; the plain loops keep"
+          + " a fresh full shuffle (default: ${DEFAULT-VALUE})")
+  String shapesShuffleScope;
+
   @Option(names = "--shapes-warmup-fits", defaultValue = "1",
       description = "fits of each shape before the timed ones, not timed: the plain loop's epochs"
           + " are timed after a warm-up too (default: ${DEFAULT-VALUE})")
@@ -464,7 +469,8 @@ public final class BenchmarkRunner implements Callable<Integer> {
       }
       if (sections.contains("shapes")) {
         new ShapesBench(spark, report, master, partitions, repeats).run(
-            quick ? shapesRows / 10 : shapesRows, shapesEpochs, shapesWarmupFits, only);
+            quick ? shapesRows / 10 : shapesRows, shapesEpochs, shapesWarmupFits, only,
+            shapesShuffleScope);
       }
       if (sections.contains("large")) {
         if (largeTrain == null || largeTest == null) {

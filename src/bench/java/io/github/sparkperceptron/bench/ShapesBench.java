@@ -44,10 +44,15 @@ final class ShapesBench {
   private record Shape(String name, int numFeatures, int numClasses, Dataset<Row> train) {
   }
 
-  void run(long rows, int epochs, int warmupFits, List<String> only) {
+  /**
+   * @param shuffleScope the fits' visiting order ({@code rows}, the default, or {@code chunks});
+   *     the plain loops keep a fresh full shuffle
+   */
+  void run(long rows, int epochs, int warmupFits, List<String> only, String shuffleScope) {
     report.markdown(Report.f("## Shapes: the default epoch against a plain loop (issue 32)\n\n"
         + "`%s`, %d partitions, %,d rows × 30 non-zeros; PerceptronClassifier defaults with"
-        + " maxIter=%d, tol=0 (momentum mixing, averaged, the rounds automatic). Spark epoch:"
+        + " maxIter=%d, tol=0, shuffleScope=%s (momentum mixing, averaged, the rounds automatic)."
+        + " Spark epoch:"
         + " median of `summary().epochSeconds()` of epochs 2..%d pooled over %d fit(s), after %d"
         + " fit(s) not timed (the JIT's warm-up, as the plain loop's; an epoch"
         + " of a barrier stage of several gets its share of the stage); plain loop: the same"
@@ -60,7 +65,8 @@ final class ShapesBench {
         + " 43). Shapes: binary-d16 (d = 2^16), hashed-d24 (binary, d = 2^24, each row's"
         + " features spread over all of d, as hashed features are), classes100-d16 (K = 100,"
         + " d = 2^16), classes26-dense16 (K = 26, 16 dense features: SyntheticData, margin"
-        + " 0.05, noise 0.05, seed 47; issue 32's target 2). %s\n\n", master, partitions, rows, epochs, epochs, repeats, warmupFits, epochs,
+        + " 0.05, noise 0.05, seed 47; issue 32's target 2). %s\n\n", master, partitions, rows, epochs,
+        shuffleScope, epochs, repeats, warmupFits, epochs,
         SystemLoad.text()));
     List<Shape> shapes = new ArrayList<>();
     shapes.add(new Shape("binary-d16", 1 << 16, 2, synthetic(1 << 16, rows)));
@@ -80,14 +86,15 @@ final class ShapesBench {
       Dataset<Row> train = s.train.persist(StorageLevel.MEMORY_ONLY());
       train.count();
       for (int r = 0; r < warmupFits; r++) {
-        new PerceptronClassifier().setMaxIter(epochs).setTol(0.0).fit(train);
+        new PerceptronClassifier().setMaxIter(epochs).setTol(0.0).setShuffleScope(shuffleScope)
+            .fit(train);
       }
       List<Double> sparkEpochs = new ArrayList<>();
       List<Double> fits = new ArrayList<>();
       for (int r = 0; r < repeats; r++) {
         long start = System.nanoTime();
         PerceptronClassificationModel model = new PerceptronClassifier().setMaxIter(epochs)
-            .setTol(0.0).fit(train);
+            .setTol(0.0).setShuffleScope(shuffleScope).fit(train);
         fits.add((System.nanoTime() - start) / 1e9);
         double[] seconds = model.summary().epochSeconds();
         for (int e = 1; e < seconds.length; e++) {
