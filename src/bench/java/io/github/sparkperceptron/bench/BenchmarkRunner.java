@@ -146,6 +146,11 @@ public final class BenchmarkRunner implements Callable<Integer> {
           + " ${DEFAULT-VALUE})")
   int orderSeeds;
 
+  @Option(names = "--order-mixing", defaultValue = "mistakes",
+      description = "the order-accuracy section's mixing: mistakes, issue 14's comparison, or"
+          + " momentum, today's default (default: ${DEFAULT-VALUE})")
+  String orderMixing;
+
   @Option(names = "--partition-counts", split = ",", paramLabel = "P",
       description = "worker counts of the partitions section (default: 1,2,4,...,256; --quick:"
           + " 1,2,4,16,64)")
@@ -965,7 +970,7 @@ public final class BenchmarkRunner implements Callable<Integer> {
     int k = orderSeeds;
     report.markdown(Report.f("## Visiting order: test accuracy, shuffleScope=rows against"
         + " chunks\n\nDefaults (averaged perceptron, 10 epochs, tol 1e-6) but for"
-        + " mistake-weighted mixing, shuffleScope and seed, on the training rows repartitioned"
+        + " mixing=" + orderMixing + ", shuffleScope and seed, on the training rows repartitioned"
         + " into P partitions (the same cached rows for every fit); test accuracy on the held-out"
         + " rows."
         + " rows and chunks: mean over seeds 1..%d; chunks − rows in points, with the standard"
@@ -984,13 +989,13 @@ public final class BenchmarkRunner implements Callable<Integer> {
         double[] otherRows = new double[k];
         for (int i = 0; i < k; i++) {
           long seed = i + 1;
-          // Issue 14's comparison, made under mistake-weighted mixing (the default then).
+          // Issue 14's comparison was made under mistake-weighted mixing (the default then).
           rows[i] = accuracy(new PerceptronClassifier().setSeed(seed).setNumWorkers(p)
-              .setMixing("mistakes").setShuffleScope("rows").fit(frame), b.test);
+              .setMixing(orderMixing).setShuffleScope("rows").fit(frame), b.test);
           chunks[i] = accuracy(new PerceptronClassifier().setSeed(seed).setNumWorkers(p)
-              .setMixing("mistakes").setShuffleScope("chunks").fit(frame), b.test);
+              .setMixing(orderMixing).setShuffleScope("chunks").fit(frame), b.test);
           otherRows[i] = accuracy(new PerceptronClassifier().setSeed(seed + k).setNumWorkers(p)
-              .setMixing("mistakes").setShuffleScope("rows").fit(frame), b.test);
+              .setMixing(orderMixing).setShuffleScope("rows").fit(frame), b.test);
           report.add("order-accuracy", b.shape, p, "shuffleScope=rows, seed " + seed,
               "test_accuracy", rows[i], "");
           report.add("order-accuracy", b.shape, p, "shuffleScope=chunks, seed " + seed,
