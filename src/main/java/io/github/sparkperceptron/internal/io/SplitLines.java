@@ -74,6 +74,8 @@ abstract class SplitLines implements Closeable {
     private final int maxLineBytes;
     /** The buffer of the split being read: one at a time per opener. */
     private byte[] buffer = new byte[0];
+    /** Whether an open {@link ByteScan} holds {@link #buffer}. */
+    private boolean lent;
 
     /** An opener whose lines may take an eighth of this JVM's heap. */
     Opener(TaskAttemptContext context) {
@@ -89,11 +91,19 @@ abstract class SplitLines implements Closeable {
       this.codecs = new CompressionCodecFactory(conf);
     }
 
-    /** The lines of {@code split}. */
+    /**
+     * The lines of {@code split}.
+     *
+     * @throws IllegalStateException if a split this opener read with its buffer is still open
+     */
     SplitLines open(FileSplit split) throws IOException {
       Path file = split.getPath();
       if (!defaultLines || codecs.getCodec(file) != null) {
         return new HadoopLines(split, context);
+      }
+      if (lent) {
+        throw new IllegalStateException("the split read before " + split + " is still open: an"
+            + " opener's splits share one buffer and are read one after the other");
       }
       // A small split needs no megabyte (a directory of a thousand small files); the splits a
       // worker reads one after the other share one buffer.
@@ -105,9 +115,11 @@ abstract class SplitLines implements Closeable {
       // The stream's own buffer (io.file.buffer.size) stays small: reads of a buffer's size or
       // more go past it.
       FSDataInputStream in = file.getFileSystem(conf).open(file);
+      lent = true;
       try {
         return new ByteScan(this, in, split.getStart(), split.getStart() + split.getLength());
       } catch (IOException | RuntimeException e) {
+        lent = false;
         in.close();
         throw e;
       }
@@ -328,6 +340,7 @@ abstract class SplitLines implements Closeable {
     public void close() throws IOException {
       // A buffer grown for a long line serves the worker's next splits.
       opener.buffer = buffer;
+      opener.lent = false;
       in.close();
     }
   }

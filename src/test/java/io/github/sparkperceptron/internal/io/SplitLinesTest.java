@@ -172,6 +172,20 @@ class SplitLinesTest {
     }
   }
 
+  /** An opener's splits share its buffer: a second opened before the first closes is refused. */
+  @Test
+  void anOpenersSplitsAreReadOneAfterTheOther() throws IOException {
+    byte[] bytes = "1 1:1\n0 2:2\n1 3:3\n".getBytes(StandardCharsets.US_ASCII);
+    Path file = dir.resolve("turns.txt");
+    Files.write(file, bytes);
+    SplitLines.Opener worker = opener(CONF);
+    try (SplitLines first = worker.open(split(file, 0, 6))) {
+      assertTrue(first.next());
+      assertThrows(IllegalStateException.class, () -> worker.open(split(file, 6, 12)));
+    }
+    assertEquals(hadoop(split(file, 6, 12), CONF), ours(split(file, 6, 12), worker));
+  }
+
   @Test
   void aLineLongerThanTheBoundIsAnUnreadableFileNotAnEndlessBuffer() throws IOException {
     byte[] bytes = ("1 1:1\n" + "x".repeat(20_000) + "\n0 2:2\n")
