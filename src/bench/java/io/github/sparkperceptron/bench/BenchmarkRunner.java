@@ -200,9 +200,9 @@ public final class BenchmarkRunner implements Callable<Integer> {
       description = "epochs per fit of the shapes section (default: ${DEFAULT-VALUE})")
   int shapesEpochs;
 
-  @Option(names = "--shapes-shuffle-scope", defaultValue = "rows",
-      description = "the shapes section's fits' shuffleScope, rows or chunks; the plain loops keep"
-          + " a fresh full shuffle (default: ${DEFAULT-VALUE})")
+  @Option(names = "--shapes-shuffle-scope", defaultValue = "auto",
+      description = "the shapes section's fits' shuffleScope, auto, rows or chunks; the plain"
+          + " loops keep a fresh full shuffle (default: ${DEFAULT-VALUE}, the library's)")
   String shapesShuffleScope;
 
   @Option(names = "--shapes-warmup-fits", defaultValue = "1",

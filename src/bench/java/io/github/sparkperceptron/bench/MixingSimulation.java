@@ -102,6 +102,17 @@ public final class MixingSimulation {
    */
   static final ShuffleScope SCOPE = ShuffleScope.valueOf(
       System.getProperty("sim.scope", "rows").toUpperCase(java.util.Locale.ROOT));
+  /** The trainer's stored chunk (blocks.ChunkWriter): scope auto's line between rows and chunks. */
+  private static final long STORED_CHUNK_BYTES = 8L << 20;
+
+  /**
+   * {@code visits} for a worker of {@code storedBytes}: scope auto as the trainer resolves it, one
+   * stored chunk up to 8 MiB (one layout per worker here, one per stored chunk there: the same
+   * order statistics).
+   */
+  static VisitOrder forWorker(VisitOrder visits, long storedBytes) {
+    return visits.forStoredChunks(storedBytes > STORED_CHUNK_BYTES ? 2 : 1);
+  }
 
   private final String name;
   private final TrainingBlock train;
@@ -311,7 +322,7 @@ public final class MixingSimulation {
     }
     TrainingBlock[] out = new TrainingBlock[workers];
     for (int i = 0; i < workers; i++) {
-      out[i] = parts[i].build(visits.layout(i, rowsOf[i]));
+      out[i] = parts[i].build(forWorker(visits, parts[i].storedBytes()).layout(i, 0, rowsOf[i]));
     }
     return out;
   }
@@ -372,7 +383,8 @@ public final class MixingSimulation {
     for (int epoch = 1; epoch <= epochs; epoch++) {
       EpochOrder[] orders = new EpochOrder[workers];
       for (int i = 0; i < workers; i++) {
-        orders[i] = visits.epochOrder(epoch, i, blocks[i].features());
+        orders[i] = forWorker(visits, blocks[i].sizeInBytes()).epochOrder(epoch, i,
+            blocks[i].features());
       }
       double epochClock = driver.clock();
       long epochUpdates = 0;

@@ -45,8 +45,8 @@ final class ShapesBench {
   }
 
   /**
-   * @param shuffleScope the fits' visiting order ({@code rows}, the default, or {@code chunks});
-   *     the plain loops keep a fresh full shuffle
+   * @param shuffleScope the fits' visiting order ({@code auto}, the library's default,
+   *     {@code rows} or {@code chunks}); the plain loops keep a fresh full shuffle
    */
   void run(long rows, int epochs, int warmupFits, List<String> only, String shuffleScope) {
     report.markdown(Report.f("## Shapes: the default epoch against a plain loop (issue 32)\n\n"

@@ -128,9 +128,10 @@ final class TrainingFlags {
           .inStreams("visit each batch's rows in a seeded random order; --no-shuffle keeps the"
               + " arrival order"),
       flag("--shuffle-scope", "shuffleScope", "SCOPE", "with --shuffle: rows (a fresh"
-          + " permutation of every partition each epoch) or chunks (rows stored once in random"
+          + " permutation of every partition each epoch), chunks (rows stored once in random"
           + " order, visited chunk by chunk in random order: a faster epoch, see BENCHMARKS.md"
-          + " for its accuracy)"),
+          + " for its accuracy) or auto (rows for a worker whose rows fit one stored chunk of"
+          + " 8 MiB, chunks beyond)"),
       flag("--seed", "seed", "S", "random seed"),
       flag("--threshold", "threshold", "M", "binary models predict 1 when the margin exceeds M"),
       flag("--weight-col", "weightCol", "NAME", "CSV and Parquet: a column of non-negative"

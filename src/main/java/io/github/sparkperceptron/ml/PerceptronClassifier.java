@@ -57,8 +57,9 @@ import scala.Option;
  *
  * <p>Binary labels are 0/1 (internally y = 2l − 1); multiclass labels 0 .. K−1, with K from the
  * label column's metadata when present, else the largest label + 1. Defaults: 10 epochs, averaged
- * perceptron, mistake-weighted mixing, a fresh full shuffle every epoch (shuffleScope=rows; the
- * faster chunked order is an option, see {@link io.github.sparkperceptron.internal.kernel.VisitOrder}),
+ * perceptron, mistake-weighted mixing, a fresh full shuffle every epoch where a worker's rows fit
+ * one stored chunk of 8 MiB and the chunked order beyond (shuffleScope=auto; see
+ * {@link io.github.sparkperceptron.internal.kernel.VisitOrder}),
  * seed 42. One epoch costs one Spark job per mixing round ({@code mixingRounds}; one for the
  * mean mixes, about one per worker for momentum) and O(non-zeros) work per worker; the driver
  * holds a few K'·(d+1) weight arrays.
@@ -145,7 +146,10 @@ public non-sealed class PerceptronClassifier
     return (PerceptronClassifier) set(shuffle(), value);
   }
 
-  /** {@code rows} or {@code chunks}: see the param's doc and {@code kernel.VisitOrder}. */
+  /**
+   * {@code auto} (the default), {@code rows} or {@code chunks}: see the param's doc and
+   * {@code kernel.VisitOrder}.
+   */
   public PerceptronClassifier setShuffleScope(String value) {
     return (PerceptronClassifier) set(shuffleScope(), value);
   }

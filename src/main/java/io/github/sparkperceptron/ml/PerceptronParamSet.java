@@ -192,7 +192,7 @@ final class PerceptronParamSet implements Serializable {
     owner.setDefault(mixing, MixingMode.MOMENTUM.paramValue());
     owner.setDefault(mixingRounds, 0);
     owner.setDefault(shuffle, true);
-    owner.setDefault(shuffleScope, ShuffleScope.ROWS.paramValue());
+    owner.setDefault(shuffleScope, ShuffleScope.AUTO.paramValue());
     owner.setDefault(seed, DEFAULT_SEED);
     owner.setDefault(threshold, 0.0);
     owner.setDefault(aggregationDepth, 2);

@@ -201,7 +201,7 @@ class TrainJobTest {
         "--update-rule must be one of [perceptron, pa, pa1, pa2], got 'mira'",
         "--max-iter must be >= 0, got -3",
         "Invalid value for option '--format'",
-        "--shuffle-scope must be one of [rows, chunks], got 'blocks'",
+        "--shuffle-scope must be one of [rows, chunks, auto], got 'blocks'",
     };
     for (int i = 0; i < cases.length; i++) {
       JobRun run = JobRun.of(new TrainJob(), cases[i]);
@@ -247,7 +247,7 @@ class TrainJobTest {
     assertTrue(text.contains("maximum epochs (default: 10)"), help.out);
     assertTrue(text.contains("uniform, mistakes, momentum or oneshot (default: momentum)"),
         help.out);
-    assertTrue(text.contains("for its accuracy) (default: rows)"), help.out);
+    assertTrue(text.contains("chunks beyond) (default: auto)"), help.out);
   }
 
   @Test

@@ -112,9 +112,10 @@ class SavedModelCompatibilityTest {
         PerceptronClassificationModel.load(dir.resolve("multiclass").toString());
     assertEquals(3, multiclass.numClasses());
     assertEquals("pa1", multiclass.getUpdateRule());
-    // Saved before shuffleScope existed (issue 14): the param reads as its default.
+    // Saved before shuffleScope existed (issue 14), so its metadata names neither a value nor a
+    // default: the param reads as today's default, as Spark's own readers do.
     assertTrue(!multiclass.isSet(multiclass.shuffleScope()));
-    assertEquals("rows", multiclass.getShuffleScope());
+    assertEquals("auto", multiclass.getShuffleScope());
     PerceptronClassificationModel voted =
         PerceptronClassificationModel.load(dir.resolve("voted").toString());
     assertTrue(voted.isVoted());

@@ -96,14 +96,14 @@ final class ChunkWriter {
 
   /** Appends a sparse row (indices increasing, below the width; zeros dropped). */
   void addSparse(int label, double weight, int[] indices, double[] values, int nnz) {
-    builder().addSparse(label, weight, indices, values, nnz);
     sealIfFull();
+    builder().addSparse(label, weight, indices, values, nnz);
   }
 
   /** Appends a dense row of the width's values (zeros dropped). */
   void addDense(int label, double weight, double[] values) {
-    builder().addDense(label, weight, values);
     sealIfFull();
+    builder().addDense(label, weight, values);
   }
 
   /** Appends the stored rows of {@code block} (numbered by the model's features). */
@@ -128,8 +128,13 @@ final class ChunkWriter {
     return n;
   }
 
+  /**
+   * Seals the chunk in progress once it is full, when the next row arrives: so that a worker's
+   * rows that end exactly at a full first chunk are still one chunk sealed last (scope auto's
+   * choice is known at every seal).
+   */
   private void sealIfFull() {
-    if (builder.storedBytes() >= chunkBytes) {
+    if (builder != null && builder.storedBytes() >= chunkBytes) {
       seal(false);
     }
   }
@@ -143,7 +148,9 @@ final class ChunkWriter {
     int n = builder.numRows();
     // A text read's rows before their width is known: this chunk as wide as its own rows.
     builder.setNumFeatures(Math.max(Math.max(width, 0), builder.maxIndex() + 1));
-    int[] layout = order == null ? null : order.layout(worker, c, n);
+    // Scope auto's choice: the rows end in their first chunk (one chunk), or they filled it.
+    int[] layout = order == null ? null
+        : order.forStoredChunks(last && c == 0 ? 1 : 2).layout(worker, c, n);
     TrainingBlock chunk;
     if (last && c == 0 && local) {
       chunk = builder.buildLocal(layout);

@@ -68,6 +68,7 @@ public final class EpochPlan {
   public static EpochPlan of(VisitOrder visits, int epoch, int worker, int[] chunkRows,
       long[] chunkBytes) {
     int chunks = chunkRows.length;
+    visits = visits.forStoredChunks(chunks);
     if (chunkBytes.length != chunks) {
       throw new IllegalArgumentException(chunks + " chunks with " + chunkBytes.length + " sizes");
     }
@@ -103,6 +104,11 @@ public final class EpochPlan {
       windows = Arrays.copyOf(cut, count);
     }
     return new EpochPlan(visits, epoch, worker, windows, chunkRows);
+  }
+
+  /** The order's settings for this worker's stored chunks (scope auto resolved). */
+  public VisitOrder visits() {
+    return visits;
   }
 
   /** Windows the epoch visits, one after the other. */

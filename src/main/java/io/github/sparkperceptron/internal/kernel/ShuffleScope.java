@@ -10,6 +10,10 @@ package io.github.sparkperceptron.internal.kernel;
  * chunks   the rows are laid out once, in a seeded uniform order, when the block is built; each
  *          epoch visits chunks of nearby rows in a random order and the rows of a chunk in a
  *          random order, so memory is read almost sequentially
+ * auto     rows for a worker whose rows fit one stored chunk (8 MiB, where a random visit still
+ *          finds them in cache), chunks for a worker of several: the full shuffle's model,
+ *          bit for bit, wherever the chunked order buys no speed, and the chunked order where a
+ *          row's random visit is a cache miss (the default; BENCHMARKS.md, issue 32)
  * </pre>
  */
 public enum ShuffleScope implements ParamValue {
@@ -17,7 +21,10 @@ public enum ShuffleScope implements ParamValue {
   CHUNKS("chunks", "the rows stored once in a seeded random order; each epoch visits chunks of a"
       + " few hundred neighbouring rows in a random order, and the rows of a chunk in a random"
       + " order: the same order statistics within an epoch, read from memory almost"
-      + " sequentially");
+      + " sequentially"),
+  AUTO("auto", "rows for a worker whose rows fit one stored chunk (8 MiB; the same model as"
+      + " rows, bit for bit), chunks for a worker of several, where a random visit misses the"
+      + " cache");
 
   private final String paramValue;
   private final String description;

@@ -16,6 +16,8 @@ import java.util.Objects;
  *                          each epoch e (stream (seed, e, worker)): cut the ring of stored
  *                          rows into chunks of C consecutive rows at a random place, visit the
  *                          chunks in a random order and the rows of each chunk in a random order
+ * shuffle, scope auto      scope rows for a worker whose rows are stored in one chunk,
+ *                          scope chunks for a worker of several ({@link #forStoredChunks})
  * </pre>
  *
  * <p>Why chunks: visiting rows in a fresh random order makes every row a cache and TLB miss; the
@@ -31,6 +33,13 @@ import java.util.Objects;
  * visited close together every epoch (the random cut makes the chunks' membership change from
  * epoch to epoch, but neighbours share a chunk with probability 1 − δ/C for distance δ).
  * BENCHMARKS.md measures the held-out accuracy of both scopes.
+ *
+ * <p>Why auto chooses by the stored chunks: a worker's rows fill one stored chunk (8 MiB,
+ * {@code internal.blocks.ChunkWriter}) before a second begins, so one chunk means rows that a
+ * random visit still finds in the last-level cache, where the chunked order is not faster, and
+ * several mean a block that a fresh permutation reads at a cache miss per row (the kernel 2.3x
+ * slower, BENCHMARKS.md issue 32). The count is a function of the rows alone, known when the
+ * first chunk is full or the rows end, before any row is laid out, and on every executor.
  *
  * <p>Cost: the epoch order is one {@code int[n]} per epoch, as for the full shuffle, plus one
  * int per chunk; the layout is one {@code int[n]} while the block is built.
@@ -95,6 +104,19 @@ public final class VisitOrder implements Serializable {
     return scope;
   }
 
+  /**
+   * This order for a worker whose rows are stored in {@code storedChunks} chunks: scope auto
+   * becomes rows for one chunk (or none) and chunks for several; rows and chunks stay as they
+   * are.
+   */
+  public VisitOrder forStoredChunks(int storedChunks) {
+    if (scope != ShuffleScope.AUTO) {
+      return this;
+    }
+    ShuffleScope chosen = storedChunks > 1 ? ShuffleScope.CHUNKS : ShuffleScope.ROWS;
+    return new VisitOrder(shuffle, chosen, seed, windowBytes);
+  }
+
   public long seed() {
     return seed;
   }
@@ -102,18 +124,21 @@ public final class VisitOrder implements Serializable {
   /**
    * How a worker's block stores its rows: stored row i is input row {@code layout[i]}; or
    * {@code null} when the block keeps the input order. Pass it to
-   * {@link TrainingBlockBuilder#build(int[])}.
+   * {@link TrainingBlockBuilder#build(int[])}. The block is all the worker's rows (one stored
+   * chunk, for scope auto).
    */
   public int[] layout(int worker, int numRows) {
-    return layout(worker, 0, numRows);
+    return forStoredChunks(1).layout(worker, 0, numRows);
   }
 
   /**
    * The layout of chunk {@code chunk} of a worker whose rows are stored in several chunks (see
    * {@link EpochPlan}): chunk 0 is laid out as an unchunked worker's rows, the others each from a
-   * stream of their own; {@code null} when the rows keep the input order.
+   * stream of their own; {@code null} when the rows keep the input order. Scope auto must be
+   * resolved first ({@link #forStoredChunks}).
    */
   public int[] layout(int worker, int chunk, int numRows) {
+    requireResolved();
     if (!shuffle || scope != ShuffleScope.CHUNKS) {
       return null;
     }
@@ -124,10 +149,11 @@ public final class VisitOrder implements Serializable {
 
   /**
    * The stored rows of {@code rows} (a block built with {@link #layout}) to visit in
-   * {@code epoch}, in order: a permutation of 0 .. n-1.
+   * {@code epoch}, in order: a permutation of 0 .. n-1. The block is all the worker's rows (one
+   * stored chunk, for scope auto).
    */
   public EpochOrder epochOrder(int epoch, int worker, FeatureBlock rows) {
-    return epochOrder(SeededShuffle.forEpoch(seed, epoch, worker), rows);
+    return forStoredChunks(1).epochOrder(SeededShuffle.forEpoch(seed, epoch, worker), rows);
   }
 
   /**
@@ -135,6 +161,7 @@ public final class VisitOrder implements Serializable {
    * see {@link EpochPlan}): the input order, a permutation, or the chunked order.
    */
   EpochOrder epochOrder(SeededShuffle stream, FeatureBlock rows) {
+    requireResolved();
     int n = rows.numRows();
     if (!shuffle) {
       return EpochOrder.of(identity(n));
@@ -197,6 +224,13 @@ public final class VisitOrder implements Serializable {
       t += length;
     }
     return EpochOrder.chunked(order, chunkRows, cut, chunkOrder);
+  }
+
+  private void requireResolved() {
+    if (scope == ShuffleScope.AUTO) {
+      throw new IllegalStateException("scope auto depends on the worker's stored chunks:"
+          + " take forStoredChunks(count) first");
+    }
   }
 
   private static int[] identity(int n) {

@@ -279,7 +279,7 @@ public final class TrainingConfig {
     private CalibrationRows calibrationRows = CalibrationRows.NONE;
     private int numWorkers;
     private boolean shuffle = true;
-    private ShuffleScope shuffleScope = ShuffleScope.ROWS;
+    private ShuffleScope shuffleScope = ShuffleScope.AUTO;
     private long seed = 42L;
     private boolean fitIntercept = true;
     private double stepSize = 1.0;

@@ -36,17 +36,21 @@ final class EpochOrderCache {
     final String scope;
     final long seed;
     final int worker;
-    /** The window of the worker's epoch (kernel.EpochPlan). */
+    /** The window of the worker's epoch (kernel.EpochPlan), and how many the epoch has. */
     final int window;
+    final int windows;
     final int rows;
     final long storedBytes;
 
-    Key(VisitOrder order, int worker, int window, TrainingBlock block) {
+    Key(EpochPlan plan, int worker, int window, TrainingBlock block) {
+      // The plan's order: scope auto resolved by the worker's stored chunks.
+      VisitOrder order = plan.visits();
       this.shuffle = order.shuffle();
       this.scope = order.scope().paramValue();
       this.seed = order.seed();
       this.worker = worker;
       this.window = window;
+      this.windows = plan.windows();
       this.rows = block.numRows();
       // The chunk size follows the block's bytes per row (VisitOrder.chunkRows).
       this.storedBytes = block.features().sizeInBytes();
@@ -59,13 +63,14 @@ final class EpochOrderCache {
       }
       Key k = (Key) o;
       return shuffle == k.shuffle && scope.equals(k.scope) && seed == k.seed
-          && worker == k.worker && window == k.window && rows == k.rows
+          && worker == k.worker && window == k.window && windows == k.windows
+          && rows == k.rows
           && storedBytes == k.storedBytes;
     }
 
     @Override
     public int hashCode() {
-      return Objects.hash(shuffle, scope, seed, worker, window, rows, storedBytes);
+      return Objects.hash(shuffle, scope, seed, worker, window, windows, rows, storedBytes);
     }
   }
 
@@ -85,12 +90,12 @@ final class EpochOrderCache {
    * {@code epoch}), whose rows are {@code block} (shared: never mutate it). With one round per
    * epoch it is not cached.
    */
-  static EpochOrder of(VisitOrder visits, int epoch, int worker, EpochPlan plan, int window,
-      TrainingBlock block, int rounds) {
+  static EpochOrder of(int epoch, int worker, EpochPlan plan, int window, TrainingBlock block,
+      int rounds) {
     if (rounds == 1) {
       return plan.order(window, block.features());
     }
-    Key key = new Key(visits, worker, window, block);
+    Key key = new Key(plan, worker, window, block);
     SoftReference<Cached> ref = ORDERS.get(key);
     Cached cached = ref == null ? null : ref.get();
     if (cached != null && cached.epoch == epoch) {

@@ -163,8 +163,7 @@ final class WorkerRound {
       int rounds = settings.rounds;
       if (visits == null) {
         visits = WorkerEpoch.of(part, WorkerEpoch.plan(part, settings.order, epoch),
-            (plan, k, rows) -> EpochOrderCache.of(settings.order, epoch, worker, plan, k, rows,
-                rounds));
+            (plan, k, rows) -> EpochOrderCache.of(epoch, worker, plan, k, rows, rounds));
       }
       long n = visits.visits();
       long from = n * round / rounds;

@@ -1,6 +1,8 @@
 package io.github.sparkperceptron.internal.blocks;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkperceptron.data.SyntheticData;
@@ -40,7 +42,9 @@ import scala.jdk.javaapi.CollectionConverters;
  * rows stored whole, bit for bit, as long as they fit one window of an epoch: the chunks are the
  * rows in storage order, and the window's order is the unchunked worker's. Whatever the storage
  * level, and whether the data spill or not. The expected models come from the default chunk size
- * (a few MiB: every data set of this test fits one chunk).
+ * (a few MiB: every data set of this test fits one chunk). The cases name scope rows: scope
+ * chunks lays out each stored chunk from a stream of its own, and the default, auto, takes the
+ * chunked order for a worker of several chunks ({@link #autoVisitsOneChunkAsRowsAndSeveralAsChunks}).
  */
 class ChunkedRowsTest {
   private static final SparkSession SPARK = SparkTestSupport.spark();
@@ -64,7 +68,7 @@ class ChunkedRowsTest {
    * conversion keeps apart from the training chunks.
    */
   private static PerceptronClassifier weightsOnly() {
-    return new PerceptronClassifier().setCalibration("none");
+    return new PerceptronClassifier().setCalibration("none").setShuffleScope("rows");
   }
 
   private static double[] weights(PerceptronClassificationModel m) {
@@ -110,12 +114,14 @@ class ChunkedRowsTest {
     Dataset<Row> sparse = sparse(4_000, 2);
     Dataset<Row> pendigits = TestData.frameInOrder(SPARK, PENDIGITS.subList(0, 3000), 3);
     Object[][] cases = {
-        {"sparse, defaults", sparse, new PerceptronClassifier().setMaxIter(3)},
+        {"sparse, defaults but rows", sparse, new PerceptronClassifier().setMaxIter(3)
+            .setShuffleScope("rows")},
         {"sparse, vote, pa1", sparse, new PerceptronClassifier().setMaxIter(3)
-            .setAveraging("vote").setUpdateRule("pa1").setFitIntercept(false)},
+            .setAveraging("vote").setUpdateRule("pa1").setFitIntercept(false)
+            .setShuffleScope("rows")},
         {"sparse, d = 2^20 (the workers' chunks renumbered by their own features)",
             sparse(1 << 20, 3_000, 2), new PerceptronClassifier().setMaxIter(3)
-            .setNumWorkers(2)},
+            .setNumWorkers(2).setShuffleScope("rows")},
         {"pendigits, 3 workers of 3 partitions, mistakes", pendigits,
             weightsOnly().setMaxIter(3).setMixing("mistakes").setNumWorkers(3)},
         {"pendigits, split over 5 workers (pieces through a shuffle), momentum", pendigits,
@@ -159,7 +165,8 @@ class ChunkedRowsTest {
   @Test
   void lostChunksAreRebuiltAndTheModelDoesNotChange() {
     Dataset<Row> sparse = sparse(3_000, 3);
-    PerceptronClassifier clf = new PerceptronClassifier().setMaxIter(4).setNumWorkers(2);
+    PerceptronClassifier clf = new PerceptronClassifier().setMaxIter(4).setNumWorkers(2)
+        .setShuffleScope("auto");
     double[] undisturbed = fitWithChunks(SMALL_CHUNKS, () -> clf.fit(sparse));
     int[] dropped = {0};
     clf.setEpochListener((epoch, model) -> {
@@ -169,6 +176,50 @@ class ChunkedRowsTest {
     });
     assertArrayEquals(undisturbed, fitWithChunks(SMALL_CHUNKS, () -> clf.fit(sparse)), 0.0);
     assertTrue(dropped[0] >= 20, dropped[0] + " chunks dropped");
+  }
+
+  /**
+   * Scope auto: a worker whose rows fit one stored chunk trains the model of scope rows, bit for
+   * bit; a worker of several chunks the model of scope chunks, which differs.
+   */
+  @Test
+  void autoVisitsOneChunkAsRowsAndSeveralAsChunks() {
+    Dataset<Row> sparse = sparse(3_000, 2);
+    PerceptronClassifier clf = new PerceptronClassifier().setMaxIter(3).setNumWorkers(2);
+    assertEquals("auto", clf.getShuffleScope(), "the default");
+    double[] auto = fitWithChunks(null, () -> clf.fit(sparse));
+    double[] autoChunked = fitWithChunks(SMALL_CHUNKS, () -> clf.fit(sparse));
+    clf.setShuffleScope("rows");
+    double[] rows = fitWithChunks(null, () -> clf.fit(sparse));
+    clf.setShuffleScope("chunks");
+    double[] chunks = fitWithChunks(SMALL_CHUNKS, () -> clf.fit(sparse));
+    assertArrayEquals(rows, auto, 0.0, "one chunk a worker: rows");
+    assertArrayEquals(chunks, autoChunked, 0.0, "several chunks a worker: chunks");
+    assertFalse(Arrays.equals(rows, chunks), "the two orders train different models");
+  }
+
+  /**
+   * Rows that end exactly where their first chunk is full are one chunk (sealed last), so scope
+   * auto visits them as rows: the choice follows the chunks the worker stores.
+   */
+  @Test
+  void rowsThatExactlyFillOneChunkAreOneChunk() {
+    Dataset<Row> sparse = sparse(1_000, 1);
+    PerceptronClassifier clf = weightsOnly().setMaxIter(2).setNumWorkers(1);
+    long[] bytes;
+    try (TrainingInput input = TrainingInput.prepare(sparse, TrainingPlan.forFit(
+        JavaSparkContext.fromSparkContext(SPARK.sparkContext()), EngineBridge.config(clf)))) {
+      bytes = input.blocks.first().training.chunkBytes().clone();
+    }
+    assertEquals(1, bytes.length);
+    String exact = Long.toString(bytes[0]);
+    double[] rows = fitWithChunks(null, () -> clf.fit(sparse));
+    clf.setShuffleScope("auto");
+    SPARK.sparkContext().setLocalProperty(Settings.TEST_CHUNK_BYTES, exact);
+    assertArrayEquals(new int[] {1}, chunksPerWorker(sparse, clf));
+    SPARK.sparkContext().setLocalProperty(Settings.TEST_CHUNK_BYTES, Long.toString(bytes[0] / 2));
+    assertArrayEquals(new int[] {2}, chunksPerWorker(sparse, clf));
+    assertArrayEquals(rows, fitWithChunks(exact, () -> clf.fit(sparse)), 0.0);
   }
 
   /** Removes every block of an RDD that Spark does not know as persisted (the chunks). */

@@ -34,9 +34,26 @@ class EpochPlanTest {
       assertArrayEquals(new int[] {0, 1, 2}, plan.chunks(0));
       assertEquals(100, plan.rows());
       FeatureBlock all = rows(100);
-      assertArrayEquals(visits.epochOrder(3, 5, all).rows(), plan.order(0, all).rows(),
+      // Scope auto: three stored chunks are visited as scope chunks visits them.
+      VisitOrder resolved = scope == ShuffleScope.AUTO
+          ? VisitOrder.of(true, ShuffleScope.CHUNKS, SEED) : visits;
+      assertArrayEquals(resolved.epochOrder(3, 5, all).rows(), plan.order(0, all).rows(),
           scope.paramValue());
     }
+  }
+
+  @Test
+  void scopeAutoVisitsOneStoredChunkAsRowsAndSeveralAsChunks() {
+    VisitOrder auto = VisitOrder.of(true, ShuffleScope.AUTO, SEED);
+    FeatureBlock all = rows(100);
+    EpochPlan one = EpochPlan.of(auto, 2, 1, new int[] {100}, new long[] {2700});
+    assertEquals(ShuffleScope.ROWS, one.visits().scope());
+    assertArrayEquals(SeededShuffle.forEpoch(SEED, 2, 1).permutation(100),
+        one.order(0, all).rows());
+    EpochPlan two = EpochPlan.of(auto, 2, 1, new int[] {60, 40}, new long[] {1600, 1100});
+    assertEquals(ShuffleScope.CHUNKS, two.visits().scope());
+    assertArrayEquals(VisitOrder.chunked(SEED, 2, 1, 100, VisitOrder.chunkRows(all)).rows(),
+        two.order(0, all).rows());
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -77,6 +78,36 @@ class VisitOrderTest {
     assertNull(full.layout(0, 1000));
     assertArrayEquals(SeededShuffle.forEpoch(3, 2, 1).permutation(1000),
         full.epochOrder(2, 1, rows).rows());
+  }
+
+  /**
+   * Scope auto is rows for a worker of one stored chunk and chunks for a worker of several, each
+   * order and layout the very one of that scope; unresolved it refuses to lay out chunks.
+   */
+  @Test
+  void autoIsRowsForOneStoredChunkAndChunksForSeveral() {
+    FeatureBlock rows = sortedBlock(1000).features();
+    VisitOrder auto = VisitOrder.of(true, ShuffleScope.AUTO, 3);
+    VisitOrder full = VisitOrder.of(true, ShuffleScope.ROWS, 3);
+    VisitOrder chunked = VisitOrder.of(true, ShuffleScope.CHUNKS, 3);
+    for (int stored : new int[] {0, 1}) {
+      assertEquals(ShuffleScope.ROWS, auto.forStoredChunks(stored).scope());
+    }
+    for (int stored : new int[] {2, 3, 1 << 16}) {
+      assertEquals(ShuffleScope.CHUNKS, auto.forStoredChunks(stored).scope());
+    }
+    assertSame(full, full.forStoredChunks(5));
+    assertSame(chunked, chunked.forStoredChunks(1));
+    assertNull(auto.layout(0, 1000), "one block: laid out as rows (input order)");
+    assertArrayEquals(full.epochOrder(2, 1, rows).rows(), auto.epochOrder(2, 1, rows).rows());
+    VisitOrder several = auto.forStoredChunks(4);
+    assertArrayEquals(chunked.layout(1, 2, 1000), several.layout(1, 2, 1000));
+    assertArrayEquals(chunked.epochOrder(2, 1, rows).rows(),
+        several.epochOrder(2, 1, rows).rows());
+    assertEquals(3, several.seed());
+    assertTrue(several.shuffle());
+    assertThrows(IllegalStateException.class, () -> auto.layout(0, 1, 1000));
+    assertEquals(ShuffleScope.AUTO, ShuffleScope.fromParam("auto"));
   }
 
   /**
