@@ -102,6 +102,11 @@ public final class MixingSimulation {
    */
   static final ShuffleScope SCOPE = ShuffleScope.valueOf(
       System.getProperty("sim.scope", "rows").toUpperCase(java.util.Locale.ROOT));
+  /**
+   * Experiment: rows per chunk of the chunked order (-Dsim.chunkRows=C; 0: the trainer's,
+   * VisitOrder.chunkRows, 64 KiB of rows).
+   */
+  static final int CHUNK_ROWS = Integer.getInteger("sim.chunkRows", 0);
   /** The trainer's stored chunk (blocks.ChunkWriter): scope auto's line between rows and chunks. */
   private static final long STORED_CHUNK_BYTES = 8L << 20;
 
@@ -383,8 +388,10 @@ public final class MixingSimulation {
     for (int epoch = 1; epoch <= epochs; epoch++) {
       EpochOrder[] orders = new EpochOrder[workers];
       for (int i = 0; i < workers; i++) {
-        orders[i] = forWorker(visits, blocks[i].sizeInBytes()).epochOrder(epoch, i,
-            blocks[i].features());
+        VisitOrder worker = forWorker(visits, blocks[i].sizeInBytes());
+        orders[i] = CHUNK_ROWS > 0 && worker.scope() == ShuffleScope.CHUNKS
+            ? VisitOrder.chunked(seed, epoch, i, blocks[i].numRows(), CHUNK_ROWS)
+            : worker.epochOrder(epoch, i, blocks[i].features());
       }
       double epochClock = driver.clock();
       long epochUpdates = 0;
