@@ -4,6 +4,7 @@ import io.github.sparkperceptron.data.SyntheticData;
 import io.github.sparkperceptron.data.SyntheticRows;
 import io.github.sparkperceptron.internal.kernel.Averaging;
 import io.github.sparkperceptron.internal.kernel.EpochOrder;
+import io.github.sparkperceptron.internal.kernel.EpochPlan;
 import io.github.sparkperceptron.internal.kernel.EpochStats;
 import io.github.sparkperceptron.internal.kernel.FeatureBlock;
 import io.github.sparkperceptron.internal.kernel.LearnerConfig;
@@ -107,16 +108,13 @@ public final class MixingSimulation {
    * VisitOrder.chunkRows, 64 KiB of rows).
    */
   static final int CHUNK_ROWS = Integer.getInteger("sim.chunkRows", 0);
-  /** The trainer's stored chunk (blocks.ChunkWriter): scope auto's line between rows and chunks. */
-  private static final long STORED_CHUNK_BYTES = 8L << 20;
-
   /**
    * {@code visits} for a worker of {@code storedBytes}: scope auto as the trainer resolves it, one
    * stored chunk up to 8 MiB (one layout per worker here, one per stored chunk there: the same
    * order statistics).
    */
   static VisitOrder forWorker(VisitOrder visits, long storedBytes) {
-    return visits.forStoredChunks(storedBytes > STORED_CHUNK_BYTES ? 2 : 1);
+    return visits.forStoredChunks(storedBytes > EpochPlan.STORED_CHUNK_BYTES ? 2 : 1);
   }
 
   private final String name;

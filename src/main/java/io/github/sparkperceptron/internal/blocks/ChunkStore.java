@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.internal.blocks;
 
+import io.github.sparkperceptron.internal.kernel.EpochPlan;
 import io.github.sparkperceptron.internal.kernel.TrainingBlock;
 import java.io.Serializable;
 import org.apache.spark.SparkEnv;
@@ -32,7 +33,7 @@ import scala.reflect.ClassTag;
  */
 final class ChunkStore implements Serializable {
   private static final long serialVersionUID = 1L;
-  /** Chunks per worker: 2^16, of at most {@link ChunkWriter#CHUNK_BYTES} each. */
+  /** Chunks per worker: 2^16, of at most {@link EpochPlan#STORED_CHUNK_BYTES} each. */
   static final int MAX_CHUNKS = 1 << 16;
   /** Workers a store can name: the block index is an int. */
   static final int MAX_WORKERS = Integer.MAX_VALUE / MAX_CHUNKS;

@@ -1,5 +1,6 @@
 package io.github.sparkperceptron.internal.blocks;
 
+import io.github.sparkperceptron.internal.kernel.EpochPlan;
 import io.github.sparkperceptron.internal.kernel.FeatureBlock;
 import io.github.sparkperceptron.internal.kernel.LocalFeatures;
 import io.github.sparkperceptron.internal.kernel.TrainingBlock;
@@ -10,13 +11,13 @@ import java.util.function.Consumer;
 
 /**
  * Turns one worker's rows of one kind, as they arrive, into chunks of about
- * {@link #CHUNK_BYTES} each, every chunk stored as a Spark block of its own ({@link ChunkStore})
+ * {@link EpochPlan#STORED_CHUNK_BYTES} each, every chunk stored as a Spark block of its own ({@link ChunkStore})
  * as soon as it is full: converting holds one chunk in progress beyond what Spark already keeps,
  * whatever the worker's share of the data, and a worker's stored values are bounded by the disk
  * alone (a chunk's by an int).
  *
  * <pre>
- * one chunk      (a worker's rows under CHUNK_BYTES) built as an unchunked worker's block was:
+ * one chunk      (a worker's rows under STORED_CHUNK_BYTES) built as an unchunked worker's block was:
  *                stored in the visit order's layout, numbered by the worker's own features
  * several        each chunk laid out by a stream of its own (VisitOrder#layout), numbered by the
  *                model's features while the worker's are not known; at the end, when the worker
@@ -28,12 +29,6 @@ import java.util.function.Consumer;
  * <p>Rows only scored and validation rows keep the input order and the model's numbers.
  */
 final class ChunkWriter {
-  /**
-   * Bytes of stored rows per chunk (CSR: 12 per stored value, about 8 per row): small enough that
-   * a task holds a few while converting and Spark spills them one by one, large enough that the
-   * block manager's work per block is noise beside reading it (BENCHMARKS.md, issue 29).
-   */
-  static final long CHUNK_BYTES = 8L << 20;
   /** The widest model whose features a worker's chunks are tracked for (2^27: a 16 MiB set). */
   private static final int MAX_TRACKED_WIDTH = 1 << 27;
 

@@ -1,6 +1,7 @@
 package io.github.sparkperceptron.internal.blocks;
 
 import io.github.sparkperceptron.internal.calibration.CalibrationRows;
+import io.github.sparkperceptron.internal.kernel.EpochPlan;
 import io.github.sparkperceptron.internal.kernel.VisitOrder;
 import io.github.sparkperceptron.internal.plan.TrainingConfig;
 import java.io.Serializable;
@@ -41,7 +42,7 @@ final class ConversionSpec implements Serializable {
   final int rowIdIndex;
   final ChunkStore trainingChunks;
   final ChunkStore validationChunks;
-  /** Bytes per chunk ({@link ChunkWriter#CHUNK_BYTES}; smaller in tests of several chunks). */
+  /** Bytes per chunk ({@link EpochPlan#STORED_CHUNK_BYTES}; smaller in tests of several chunks). */
   final long chunkBytes;
   /** The storage level's name, for messages. */
   final String levelName;
@@ -69,7 +70,7 @@ final class ConversionSpec implements Serializable {
     this.trainingChunks = ChunkStore.create(jsc, level);
     this.validationChunks = ChunkStore.create(jsc, level);
     this.levelName = config.storageLevelName();
-    this.chunkBytes = config.chunkBytes() > 0 ? config.chunkBytes() : ChunkWriter.CHUNK_BYTES;
+    this.chunkBytes = config.chunkBytes() > 0 ? config.chunkBytes() : EpochPlan.STORED_CHUNK_BYTES;
   }
 
   /** This spec with {@code rows} as its calibration rows, and chunk stores of its own. */

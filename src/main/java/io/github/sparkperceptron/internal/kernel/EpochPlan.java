@@ -36,6 +36,14 @@ public final class EpochPlan {
    * of the machine, so that models do not depend on where they train.
    */
   public static final long WINDOW_BYTES = 64L << 20;
+  /**
+   * Bytes of stored rows per chunk (CSR: 12 per stored value, about 8 per row): small enough that
+   * a task holds a few while converting and Spark spills them one by one, large enough that the
+   * block manager's work per block is noise beside reading it (BENCHMARKS.md, issue 29). A
+   * constant of the order too: shuffleScope=auto chooses by a worker's count of chunks
+   * ({@link VisitOrder#forStoredChunks}).
+   */
+  public static final long STORED_CHUNK_BYTES = 8L << 20;
 
   private final VisitOrder visits;
   private final int epoch;

@@ -35,7 +35,7 @@ import java.util.Objects;
  * BENCHMARKS.md measures the held-out accuracy of both scopes.
  *
  * <p>Why auto chooses by the stored chunks: a worker's rows fill one stored chunk (8 MiB,
- * {@code internal.blocks.ChunkWriter}) before a second begins, so one chunk means rows that a
+ * {@link EpochPlan#STORED_CHUNK_BYTES}) before a second begins, so one chunk means rows that a
  * random visit still finds in the last-level cache, where the chunked order is not faster, and
  * several mean a block that a fresh permutation reads at a cache miss per row (the kernel 2.3x
  * slower, BENCHMARKS.md issue 32). The count is a function of the rows alone, known when the
