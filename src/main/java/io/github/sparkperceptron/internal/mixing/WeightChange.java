@@ -27,17 +27,33 @@ public final class WeightChange {
    */
   public static double relative(int[] beforeIndex, double[] beforeValues, int[] afterIndex,
       double[] after) {
+    return relative(beforeIndex, beforeValues, afterIndex, after, null);
+  }
+
+  /**
+   * As {@link #relative(int[], double[], int[], double[])}, and writes after's values at
+   * {@code afterIndex} to {@code afterValues} (at least as long; null: not kept), the next
+   * epoch's before values, read in the same pass: a barrier task measures every epoch, and a
+   * hashed model's support holds millions of coordinates scattered over K'·(d+1).
+   */
+  public static double relative(int[] beforeIndex, double[] beforeValues, int[] afterIndex,
+      double[] after, double[] afterValues) {
     double diff = 0.0;
     double norm = 0.0;
     int k = 0;
-    for (int j : afterIndex) {
+    for (int i = 0; i < afterIndex.length; i++) {
+      int j = afterIndex[i];
       double b = 0.0;
       if (k < beforeIndex.length && beforeIndex[k] == j) {
         b = beforeValues[k++];
       }
-      double d = after[j] - b;
+      double a = after[j];
+      if (afterValues != null) {
+        afterValues[i] = a;
+      }
+      double d = a - b;
       diff += d * d;
-      norm += after[j] * after[j];
+      norm += a * a;
     }
     if (diff == 0.0) {
       return 0.0;

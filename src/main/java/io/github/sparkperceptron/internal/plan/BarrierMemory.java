@@ -15,10 +15,20 @@ final class BarrierMemory {
   private final MemoryPlan plan;
   /** Whether the tasks keep the averaging accumulator u (a stage that may report its end). */
   private final boolean keepsAverage;
+  /**
+   * Whether the stage reports its end state whatever its mixes ({@link StageReport#END}): its
+   * results are one state, not every round's mix.
+   */
+  private final boolean reportsEnd;
 
   BarrierMemory(MemoryPlan plan, boolean keepsAverage) {
+    this(plan, keepsAverage, false);
+  }
+
+  BarrierMemory(MemoryPlan plan, boolean keepsAverage, boolean reportsEnd) {
     this.plan = plan;
     this.keepsAverage = keepsAverage;
+    this.reportsEnd = reportsEnd;
   }
 
   /** Bytes a worker's report of one round takes besides any change (stats, μ, framing). */
@@ -122,6 +132,13 @@ final class BarrierMemory {
    * changes of one worker's size each.
    */
   private long stageResults(int epochs) {
+    if (reportsEnd) {
+      // One state, the rounds' small reports, and one audited round: its W changes and its mix.
+      long sum = saturatingProduct(saturatingProduct(epochs, (long) plan.numWorkers * plan.rounds),
+          REPORT_BYTES_PER_ROUND) + endStateBytes()
+          + saturatingProduct(plan.numWorkers, plan.workerDeltaBytes) + plan.mixedDeltaBytes;
+      return sum < 0 ? Long.MAX_VALUE / 8 : Math.min(sum, Long.MAX_VALUE / 8);
+    }
     long perEpoch = saturatingProduct(plan.rounds, plan.mixedDeltaBytes)
         + saturatingProduct((long) plan.numWorkers * plan.rounds, REPORT_BYTES_PER_ROUND)
         + saturatingProduct(plan.numWorkers, plan.voteTraceBytes);
@@ -131,6 +148,24 @@ final class BarrierMemory {
         + saturatingProduct(auditedChanges, plan.workerDeltaBytes);
     // Capped so that the two or three copies the estimates add stay in range.
     return sum < 0 ? Long.MAX_VALUE / 8 : Math.min(sum, Long.MAX_VALUE / 8);
+  }
+
+  /**
+   * Bytes of a stage's end state at worst ({@code rounds.BarrierEpochTask.EndState}): per
+   * support coordinate its index, w, and u and Δ where the tasks keep them.
+   */
+  long endStateBytes() {
+    long perCoordinate = 4 + 8 + (keepsAverage ? 8 : 0) + (plan.momentum ? 8 : 0);
+    return saturatingProduct(Math.min(plan.learner.stateLength(), plan.supportBound),
+        perCoordinate);
+  }
+
+  /**
+   * Whether a stage's results and arrays fit the driver, an executor and
+   * {@code spark.driver.maxResultSize} ({@link #problem}'s tests, without the message).
+   */
+  boolean fits() {
+    return stageFits(1);
   }
 
   /**

@@ -544,11 +544,29 @@ public final class MemoryPlan {
   }
 
   /**
-   * How many epochs one barrier stage may run ({@link BarrierMemory#epochsPerStage}), its
-   * tasks keeping u ({@code reportsEnd}, with averaging) or not.
+   * What a training's barrier stages report where nothing needs every round's state (no vote,
+   * no epoch listener): {@link StageReport#END} with block momentum where the end state at its
+   * largest (the support bound's coordinates) fits the driver, the executors and
+   * {@code spark.driver.maxResultSize}; else {@link StageReport#SMALLER} where u's copies fit
+   * ({@link #barrierMayReportEnd}); else {@link StageReport#MIXES}.
    */
-  public int barrierEpochsPerStage(boolean reportsEnd) {
-    return new BarrierMemory(this, reportsEnd && barrierKeepsAverage).epochsPerStage();
+  public StageReport barrierStageReport() {
+    if (!barrierMayReportEnd()) {
+      return StageReport.MIXES;
+    }
+    return momentum && new BarrierMemory(this, barrierKeepsAverage, true).fits()
+        ? StageReport.END : StageReport.SMALLER;
+  }
+
+  /**
+   * How many epochs one barrier stage that reports {@code report} may run
+   * ({@link BarrierMemory#epochsPerStage}): its tasks keep u where it may report its end (with
+   * averaging), and a stage that reports its end state whatever its mixes holds one state, not
+   * every round's mix, so only its rounds' small reports grow with its epochs.
+   */
+  public int barrierEpochsPerStage(StageReport report) {
+    return new BarrierMemory(this, report.mayReportEnd() && barrierKeepsAverage,
+        report == StageReport.END).epochsPerStage();
   }
 
   /**

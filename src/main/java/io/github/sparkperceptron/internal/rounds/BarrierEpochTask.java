@@ -45,10 +45,11 @@ import scala.runtime.AbstractFunction1;
  * weights after each epoch, and either the state the workers ended the stage with (worker
  * {@value #END_REPORTER}: w, and the averaging accumulator u and block momentum's Δ, which every
  * worker moves as the driver's replay would) or every round's mix (each from the round's
- * reporter), from which the driver replays the epochs, whichever is smaller
- * ({@link #reportsEnd}; only the mixes where the stage may not report its end: a vote, an epoch
- * listener). {@link BarrierRounds} checks the digests against each other and the driver's
- * state.
+ * reporter), from which the driver replays the epochs: the end state always with block
+ * momentum (whose replay would run a look-ahead over the whole support in every round, where
+ * adopting the end state is one pass), else whichever is smaller ({@link #reportsEnd}); only the
+ * mixes where the stage may not report its end (a vote, an epoch listener).
+ * {@link BarrierRounds} checks the digests against each other and the driver's state.
  *
  * <p>A retried stage starts again from the shipped weights: nothing here survives a failed
  * attempt (the weights' working copies of a failed task are never released).
@@ -80,7 +81,8 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
    * its rounds' mixes (an index, w and u each). Every worker decides alike: all hold the same
    * support and mixes. Small models with many rounds report their end (the mixes repeat every
    * coordinate every round); a huge, hashed model whose rounds by now touch few of its millions
-   * of coordinates reports its mixes, and the driver replays them.
+   * of coordinates reports its mixes, and the driver replays them. The rule of stages without
+   * block momentum: with it a stage reports its end whatever the mixes ({@link EndReport}).
    */
   static boolean reportsEnd(int support, long mixEntries, boolean averaging, boolean momentum) {
     long endBytes = (long) support * (4 + 8 + (averaging ? 8 : 0) + (momentum ? 8 : 0));
@@ -183,16 +185,20 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
   }
 
   /**
-   * How a stage may report where it ended instead of every round's mix (it does where that
-   * state is the smaller report, {@link #reportsEnd}): the shipped averaging accumulator u
-   * (null without averaging), which its workers then move as the driver's replay would.
+   * How a stage may report where it ended instead of every round's mix: the shipped averaging
+   * accumulator u (null without averaging), which its workers then move as the driver's replay
+   * would; and whether it reports its end whatever its mixes ({@code always}, block momentum:
+   * {@code plan.StageReport.END}; then its tasks keep no mix but the audited round's) or only where
+   * that state is the smaller report ({@link #reportsEnd}).
    */
   static final class EndReport implements Serializable {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
     final WeightsRef average;
+    final boolean always;
 
-    EndReport(WeightsRef average) {
+    EndReport(WeightsRef average, boolean always) {
       this.average = average;
+      this.always = always;
     }
   }
 
@@ -425,12 +431,19 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
     // jumps at the round's clock, each mix's averaging part), so that the end state it reports
     // is the replay's, bit for bit.
     boolean mayReportEnd = start.endReport != null;
+    boolean reportsEndAlways = mayReportEnd && start.endReport.always;
     ExecutorWeights.WholeCopy averageCopy = !mayReportEnd || start.endReport.average == null
         ? null : ExecutorWeights.checkoutWhole(start.endReport.average);
     double[] average = averageCopy == null ? null : averageCopy.values();
     double tol = spec.settings.tol;
     // Entries of the stage's mixes so far: every worker holds every mix, so all count alike.
     long mixEntries = 0;
+    // The weights at the support at the epoch's start, for the relative change the driver's
+    // rules read; the epoch's end values are written beside them in the same pass, and the
+    // two buffers trade places for the next epoch.
+    boolean measuresChange = tol > 0 || mayReportEnd;
+    double[] beforeValues = null;
+    double[] afterValues = new double[0];
     Output out = new Output(worker, epochs, rounds);
     boolean averaging = spec.learner.averaging().keepsAverage();
     int ran = 0;
@@ -445,8 +458,9 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
       double epochClock = start.clock.epochStart(e);
       boolean updated = false;
       int[] beforeIndex = support;
-      double[] beforeValues = tol > 0 || mayReportEnd ? WeightChange.valuesAt(mixed, support)
-          : null;
+      if (measuresChange && beforeValues == null) {
+        beforeValues = WeightChange.valuesAt(mixed, support);
+      }
       for (int round = 0; round < rounds; round++) {
         double clock = round == 0 ? epochClock : roundEnds[round - 1];
         if (m != null) {
@@ -476,7 +490,8 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
         if (round != start.auditRounds[e]) {
           leaf.withChange(StateDelta.none(mixed.length, averaging));
         }
-        if (worker == reporter(e, round, rounds, workers)) {
+        if (worker == reporter(e, round, rounds, workers)
+            && (!reportsEndAlways || round == start.auditRounds[e])) {
           out.mixes[e][round] = FaultInjection.reportedMix(change);
         }
         mixEntries += change.storedEntries();
@@ -491,14 +506,22 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
       }
       // The driver's rules (MixingLoop): no update, or a relative change below tol, which
       // both sides compute from the same weights over the same support.
-      double change = beforeValues == null ? Double.NaN
-          : WeightChange.relative(beforeIndex, beforeValues, support, mixed);
+      double change = Double.NaN;
+      if (measuresChange) {
+        if (afterValues.length < support.length) {
+          afterValues = new double[support.length];
+        }
+        change = WeightChange.relative(beforeIndex, beforeValues, support, mixed, afterValues);
+        double[] next = afterValues;
+        afterValues = beforeValues;
+        beforeValues = next;
+      }
       out.weightChanges[e] = change;
       converged = !updated || (tol > 0 && change < tol);
       ran++;
     }
-    if (mayReportEnd && reportsEnd(support.length, mixEntries, average != null,
-        velocity != null)) {
+    if (reportsEndAlways || mayReportEnd && reportsEnd(support.length, mixEntries,
+        average != null, velocity != null)) {
       // The driver takes the end state and needs no mix but the audited round's.
       for (int e = 0; e < ran; e++) {
         for (int round = 0; round < rounds; round++) {

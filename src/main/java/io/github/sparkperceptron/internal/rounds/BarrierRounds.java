@@ -20,6 +20,7 @@ import io.github.sparkperceptron.internal.plan.MixingSettings;
 import io.github.sparkperceptron.internal.plan.RoundExecution.Mode;
 import io.github.sparkperceptron.internal.plan.RoundExecution;
 import io.github.sparkperceptron.internal.plan.Settings;
+import io.github.sparkperceptron.internal.plan.StageReport;
 import io.github.sparkperceptron.internal.plan.TrainingPlan;
 import java.io.IOException;
 import java.util.Locale;
@@ -67,10 +68,15 @@ import scala.reflect.ClassTag;
  * of that round. Why the end state, where it is smaller: every round's mix of a small model
  * holds most of its coordinates, so a stage of E epochs of R rounds sent E·R full-width changes
  * to the driver (26 MB for 10 epochs at d = 2^16), which the driver then replayed; the state is
- * one such change (BENCHMARKS.md, issue 32, tenth stop, measures it). Why not always: a hashed
- * model's support holds millions of coordinates while its later rounds touch a few thousand;
- * after a stage whose mixes were the smaller report, the training's later stages report their
- * mixes without keeping u.
+ * one such change (BENCHMARKS.md, issue 32, tenth stop, measures it). With block momentum
+ * always ({@link StageReport#END}): the replay's look-ahead moves w, u and Δ at every support
+ * coordinate in every round, so a hashed model whose later rounds touch a few thousand of its
+ * millions of coordinates still cost the driver a pass over them per round, where adopting the
+ * end state is one pass per stage; and a stage's results are then one state whatever its
+ * epochs, so one stage runs them all where the memory plan allows (BENCHMARKS.md, issue 32,
+ * twenty-third stop). Without momentum the smaller report: a hashed model's later mixes
+ * replay at what they touch, and after a stage whose mixes were the smaller report, the
+ * training's later stages report their mixes without keeping u.
  * A callback that sees every epoch's state, or a vote (whose start vectors are every round's
  * weights), keeps the replay.
  * A failed task fails the stage; Spark runs it again from the shipped weights (up to
@@ -117,16 +123,16 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
   private final Rendezvous rendezvous;
   private final WeightShipper velocityShipper;
   /**
-   * Whether the next stage may report only where it ended (the state, once per stage) instead
-   * of every round's mix for the driver to replay (it does where the state is the smaller
-   * report, {@link BarrierEpochTask#reportsEnd}): not where the training keeps a vote (whose
-   * start vectors are every round's weights) or a callback sees every epoch's state, and no
-   * more after a stage whose mixes were the smaller report. Mistakes only grow rarer as a
-   * training goes on, so such a stage's successors would report their mixes too, and would
-   * pay for keeping u (shipping it, moving it in every look-ahead) for nothing: a hashed
-   * model's support holds millions of coordinates.
+   * What the next stage reports ({@link StageReport}): only where it ended (the state, once
+   * per stage) instead of every round's mix for the driver to replay, with block momentum
+   * always ({@link StageReport#END}) and without it where the state is the smaller report
+   * ({@link BarrierEpochTask#reportsEnd}); never where the training keeps a vote (whose start
+   * vectors are every round's weights) or a callback sees every epoch's state. Without
+   * momentum, no more after a stage whose mixes were the smaller report: mistakes only grow
+   * rarer as a training goes on, so such a stage's successors would report their mixes too,
+   * and would pay for keeping u (shipping it, moving it in every round) for nothing.
    */
-  private boolean mayReportEnd;
+  private StageReport report;
   /** Ships the averaging accumulator u to stages that may report their end (else null). */
   private final WeightShipper averageShipper;
   private final LongAccumulator bytesExchanged;
@@ -135,7 +141,7 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
   private BarrierStage stage;
 
   private BarrierRounds(DriverRounds driver, JobPerRound jobs, RoundExecution execution,
-      Rendezvous rendezvous, boolean mayReportEnd) {
+      Rendezvous rendezvous, StageReport report) {
     this.driver = driver;
     this.jobs = jobs;
     this.jsc = driver.jsc;
@@ -146,8 +152,8 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
     this.velocityShipper = settings.mixing == MixingMode.MOMENTUM
         ? new WeightShipper(jsc, driver.trainingName + "/velocity/" + UUID.randomUUID(),
             driver.learner.stateLength()) : null;
-    this.mayReportEnd = mayReportEnd;
-    this.averageShipper = mayReportEnd && driver.progress.state.averageAccumulator() != null
+    this.report = report;
+    this.averageShipper = report.mayReportEnd() && driver.progress.state.averageAccumulator() != null
         ? new WeightShipper(jsc, driver.trainingName + "/average/" + UUID.randomUUID(),
             driver.learner.stateLength()) : null;
     this.bytesExchanged = jsc.sc().longAccumulator(BYTES_ACCUMULATOR);
@@ -211,8 +217,8 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
             : "in clear, as Spark's own traffic without spark.network.crypto.enabled");
     // Where u's copies do not fit beside the rest, the stages report their mixes, as a vote's.
     return new BarrierRounds(driver, jobs, execution, rendezvous,
-        !epochStates && driver.progress.vote == null
-            && driver.plan.memory().barrierMayReportEnd());
+        epochStates || driver.progress.vote != null ? StageReport.MIXES
+            : driver.plan.memory().barrierStageReport());
   }
 
   /**
@@ -242,7 +248,7 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
         return jobs.run(epoch, epoch);
       }
       int last = Math.min(lastEpoch,
-          epoch + driver.plan.memory().barrierEpochsPerStage(mayReportEnd) - 1);
+          epoch + driver.plan.memory().barrierEpochsPerStage(report) - 1);
       long started = System.nanoTime();
       stage = runStage(epoch, last);
       if (stage == null) {
@@ -252,8 +258,8 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
       if (LOG.isInfoEnabled()) {
         LOG.info(stage.describeReport());
       }
-      if (mayReportEnd && !stage.endReported) {
-        mayReportEnd = false;
+      if (report == StageReport.SMALLER && !stage.endReported) {
+        report = StageReport.MIXES;
       }
     }
     BarrierStage ran = stage;
@@ -300,7 +306,7 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
     WeightsRef velocity = null;
     WeightsRef average = null;
     Broadcast<int[]> supportAtStart = jsc.broadcast(driver.supportCoordinates());
-    if (averageShipper != null && mayReportEnd) {
+    if (averageShipper != null && report.mayReportEnd()) {
       // u changes only where w does: on the support.
       averageShipper.changedSet().markAll(driver.supportCoordinates());
       average = averageShipper.ship(progress.state.averageAccumulator());
@@ -313,11 +319,12 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
       momentumStart = new BarrierEpochTask.MomentumStart(momentum, velocity);
     }
     // Not a model's matter (the audit only reads), so a random draw: see MixAudit.
-    int[] auditRounds = MixAudit.draw(epochs, rounds, input.numWorkers, mayReportEnd,
+    int[] auditRounds = MixAudit.draw(epochs, rounds, input.numWorkers, report.mayReportEnd(),
         ThreadLocalRandom.current());
     BarrierEpochTask.StageStart start = new BarrierEpochTask.StageStart(first,
         new BarrierEpochTask.Clock(startClock, roundEnds), firstStartVector, weights, auditRounds,
-        supportAtStart, mayReportEnd ? new BarrierEpochTask.EndReport(average) : null);
+        supportAtStart, report.mayReportEnd()
+            ? new BarrierEpochTask.EndReport(average, report == StageReport.END) : null);
     BarrierEpochTask task = new BarrierEpochTask(driver.workerSpec,
         start,
         momentumStart, execution, rendezvous.ticket(),

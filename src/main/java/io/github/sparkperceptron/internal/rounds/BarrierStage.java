@@ -68,6 +68,12 @@ final class BarrierStage {
           + ": worker " + BarrierEpochTask.END_REPORTER + " reported where it ended, which"
           + " the stage did not ask for");
     }
+    if (!endReported && mayReportEnd && start.endReport.always) {
+      // Its tasks kept no mix but the audited rounds': the driver could not replay the stage.
+      throw new IllegalStateException("the barrier stage of epoch " + firstEpoch
+          + ": worker " + BarrierEpochTask.END_REPORTER + " did not report where it ended,"
+          + " which the stage asked for");
+    }
   }
 
   int epochs() {

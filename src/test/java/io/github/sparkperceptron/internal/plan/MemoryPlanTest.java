@@ -390,19 +390,76 @@ class MemoryPlanTest {
     MixingSettings momentum = mixing("momentum", 8, false);
     long epochResults = 8 * 30_001 * 20 + 2 * 8 * 512 + 2 * 15_001 * 20;
     assertEquals(10, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
-        local(2, 1L << 40)).barrierEpochsPerStage(false));
+        local(2, 1L << 40)).barrierEpochsPerStage(StageReport.MIXES));
     assertEquals(3, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
         new ClusterMemory(true, 2, 1L << 40, 0, 1, 3 * epochResults + 7))
-        .barrierEpochsPerStage(false));
+        .barrierEpochsPerStage(StageReport.MIXES));
     MemoryPlan probe = new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
         local(2, 1L << 40));
     long w = 8 * (d + 1L);
     long oneEpochStage = probe.driverBytes() + 3 * epochResults + 2 * (2 * w + 12 * 30_001);
     long heap = heapLeaving(oneEpochStage + 4 * 3 * epochResults);
     assertEquals(5, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
-        local(2, heap)).barrierEpochsPerStage(false));
+        local(2, heap)).barrierEpochsPerStage(StageReport.MIXES));
     assertEquals(1, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
-        local(2, heapLeaving(oneEpochStage))).barrierEpochsPerStage(false));
+        local(2, heapLeaving(oneEpochStage))).barrierEpochsPerStage(StageReport.MIXES));
+  }
+
+  /**
+   * With block momentum a stage reports its end state whatever its mixes, so its results are
+   * one state (30,001 support coordinates of 28 bytes: index, w, u and Δ), the rounds' small
+   * reports (2 workers, 8 rounds, 512 bytes each per epoch) and one audited round (2 changes of
+   * 15,001 coordinates and the mix of 30,001, 20 bytes each), counted by hand: all 10 epochs on
+   * a large heap where the mixes allow 3; under a maxResultSize of exactly 3 epochs' results 3,
+   * one byte less 2. It is chosen where that state fits ({@code barrierStageReport}): with 2
+   * rounds, a maxResultSize between one epoch's mixes (2 mixes, 4 reports, the audited round:
+   * 1,802,128 bytes) and the end state's results (2,042,136) reports the smaller; without
+   * momentum always the smaller; without room for u's copies the mixes.
+   */
+  @Test
+  void aStageThatReportsItsEndHoldsOneStateWhateverItsEpochs() {
+    int d = 1 << 24;
+    MixingSettings momentum = mixing("momentum", 8, false);
+    long end = 30_001 * 28 + 2 * 15_001 * 20 + 30_001 * 20;
+    long reports = 2 * 8 * 512;
+    MemoryPlan large = new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
+        local(2, 1L << 40));
+    assertEquals(StageReport.END, large.barrierStageReport());
+    assertEquals(10, large.barrierEpochsPerStage(StageReport.END));
+    long mixesPerEpoch = 8 * 30_001 * 20 + reports;
+    long audited = 2 * 15_001 * 20;
+    // 8 rounds over 2 workers audit every epoch of a stage that reports its mixes.
+    MemoryPlan capped = new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
+        new ClusterMemory(true, 2, 1L << 40, 0, 1, 3 * (mixesPerEpoch + audited)));
+    assertEquals(3, capped.barrierEpochsPerStage(StageReport.MIXES));
+    assertEquals(10, capped.barrierEpochsPerStage(StageReport.END));
+    assertEquals(3, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
+        new ClusterMemory(true, 2, 1L << 40, 0, 1, end + 3 * reports))
+        .barrierEpochsPerStage(StageReport.END));
+    assertEquals(2, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
+        new ClusterMemory(true, 2, 1L << 40, 0, 1, end + 3 * reports - 1))
+        .barrierEpochsPerStage(StageReport.END));
+
+    MixingSettings twoRounds = mixing("momentum", 2, false);
+    long endTwo = 30_001 * 28 + 2 * 15_001 * 20 + 30_001 * 20 + 2 * 2 * 512;
+    long mixesTwo = 2 * 30_001 * 20 + 2 * 2 * 512 + 2 * 15_001 * 20;
+    assertEquals(2_042_136, endTwo);
+    assertEquals(1_802_128, mixesTwo);
+    assertEquals(StageReport.END, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, twoRounds,
+        false, new ClusterMemory(true, 2, 1L << 40, 0, 1, endTwo)).barrierStageReport());
+    assertEquals(StageReport.SMALLER, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE,
+        twoRounds, false, new ClusterMemory(true, 2, 1L << 40, 0, 1, endTwo - 1))
+        .barrierStageReport());
+    assertEquals(StageReport.SMALLER, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE,
+        mixing("mistakes", 8, false), false, local(2, 1L << 40)).barrierStageReport());
+    MemoryPlan probe = new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
+        local(2, 1L << 40));
+    long w = 8 * (d + 1L);
+    long epochResults = mixesPerEpoch + audited;
+    long need = probe.driverBytes() + 2 * epochResults + 2 * (2 * w + 12 * 30_001)
+        + epochResults;
+    assertEquals(StageReport.MIXES, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE,
+        momentum, false, local(2, heapLeaving(need))).barrierStageReport());
   }
 
   /**
@@ -422,10 +479,10 @@ class MemoryPlanTest {
     assertEquals(2, MemoryPlan.auditedEpochsPerStage(7, 2, 2));
     assertEquals(8, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
         new ClusterMemory(true, 2, 1L << 40, 0, 1, 8 * perEpoch + audited))
-        .barrierEpochsPerStage(false));
+        .barrierEpochsPerStage(StageReport.MIXES));
     assertEquals(7, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
         new ClusterMemory(true, 2, 1L << 40, 0, 1, 8 * perEpoch + audited - 1))
-        .barrierEpochsPerStage(false));
+        .barrierEpochsPerStage(StageReport.MIXES));
   }
 
   /**
@@ -444,9 +501,9 @@ class MemoryPlanTest {
     long perEpoch = 8 * probe.mixedDeltaBytes + 2 * 8 * 512 + 2 * probe.voteTraceBytes
         + 2 * probe.workerDeltaBytes;
     assertEquals(3, new MemoryPlan(binary(d, Averaging.VOTE), WIDE, momentum, false,
-        new ClusterMemory(true, 2, 1L << 40, 0, 1, 3 * perEpoch)).barrierEpochsPerStage(false));
+        new ClusterMemory(true, 2, 1L << 40, 0, 1, 3 * perEpoch)).barrierEpochsPerStage(StageReport.MIXES));
     assertEquals(2, new MemoryPlan(binary(d, Averaging.VOTE), WIDE, momentum, false,
-        new ClusterMemory(true, 2, 1L << 40, 0, 1, 3 * perEpoch - 1)).barrierEpochsPerStage(false));
+        new ClusterMemory(true, 2, 1L << 40, 0, 1, 3 * perEpoch - 1)).barrierEpochsPerStage(StageReport.MIXES));
     assertEquals(0, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
         local(2, 1L << 40)).voteTraceBytes);
   }

@@ -215,16 +215,16 @@ class BarrierRoundsTest {
   }
 
   /**
-   * A stage reports the state it ended with where that is the smaller report: a small model
-   * over several rounds, whose mixes repeat its coordinates every round. Where its rounds touch
-   * few of a large support's coordinates (after the checkpoint of epoch 2, a sparse, separable
-   * set whose mistakes have become rare), it reports its mixes and the driver replays them; with
-   * an epoch listener always, which sees every epoch's state. Every way, the job-per-round
+   * With block momentum a stage reports the state it ended with, however few coordinates its
+   * rounds touch (after the checkpoint of epoch 2, a sparse, separable set whose mistakes have
+   * become rare); with an epoch listener its every round's mix, for the driver to replay (the
+   * listener sees every epoch's state). Without momentum, whichever is the smaller report: the
+   * end state of a small model whose mixes repeat its coordinates every round, the mixes where
+   * the rounds touch few of a large support's coordinates. Every way, the job-per-round
    * training, bit for bit.
    */
   @Test
-  void aStageReportsItsEndStateOrItsMixesWhicheverIsSmallerForTheSameTraining(
-      @TempDir Path tmp) {
+  void aStageReportsItsEndStateOrItsMixesForTheSameTraining(@TempDir Path tmp) {
     Dataset<Row> dense = TestData.frameInOrder(spark, BREAST, 4);
     PerceptronClassifier c = new PerceptronClassifier().setCalibration("none")
         .setMixing("momentum").setMixingRounds(4).setMaxIter(4).setTol(0.0).setSeed(5)
@@ -251,15 +251,34 @@ class BarrierRoundsTest {
     PerceptronClassifier checkpointed = c.copy(new ParamMap()).setMaxIter(6)
         .setCheckpointDir(tmp.resolve("ckpt").toString()).setCheckpointInterval(2);
     PerceptronClassificationModel sparseJobs = fit("jobs", checkpointed, sparse);
-    List<String> both = stageReports(() -> fitted[0] = fit("barrier", checkpointed, sparse));
+    List<String> ends = stageReports(() -> fitted[0] = fit("barrier", checkpointed, sparse));
+    assertEquals(3, ends.size(), ends.toString());
+    for (int k = 0; k < 3; k++) {
+      assertTrue(ends.get(k).contains("epochs " + (2 * k + 1) + "-" + (2 * k + 2)
+          + " reported where it ended"), ends.toString());
+    }
+    assertSameHistory(sparseJobs, fitted[0]);
+
+    PerceptronClassifier plain = checkpointed.copy(new ParamMap()).setMixing("mistakes")
+        .setCheckpointDir(tmp.resolve("ckpt-plain").toString());
+    // Its rounds touch few of the support's coordinates by epoch 5: 5,000 features.
+    Dataset<Row> wide = SyntheticData.builder().numFeatures(5_000).nonZerosPerRow(8)
+        .margin(0.2).seed(3).build().frame(spark, 0, 800, 4);
+    PerceptronClassificationModel plainJobs = fit("jobs", plain, wide);
+    List<String> both = stageReports(() -> fitted[0] = fit("barrier", plain, wide));
     assertEquals(3, both.size(), both.toString());
     assertTrue(both.get(0).contains("epochs 1-2 reported where it ended"), both.toString());
     assertTrue(both.get(2).contains("epochs 5-6 reported its 8 rounds' mixes"),
         both.toString());
-    assertArrayEquals(weights(sparseJobs), weights(fitted[0]), 0.0);
-    assertArrayEquals(sparseJobs.summary().updatesHistory(), fitted[0].summary().updatesHistory());
-    assertArrayEquals(sparseJobs.summary().weightChangeHistory(),
-        fitted[0].summary().weightChangeHistory(), 0.0);
+    assertSameHistory(plainJobs, fitted[0]);
+  }
+
+  private static void assertSameHistory(PerceptronClassificationModel jobs,
+      PerceptronClassificationModel barrier) {
+    assertArrayEquals(weights(jobs), weights(barrier), 0.0);
+    assertArrayEquals(jobs.summary().updatesHistory(), barrier.summary().updatesHistory());
+    assertArrayEquals(jobs.summary().weightChangeHistory(),
+        barrier.summary().weightChangeHistory(), 0.0);
   }
 
   /**
