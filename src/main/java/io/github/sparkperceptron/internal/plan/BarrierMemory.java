@@ -85,7 +85,8 @@ final class BarrierMemory {
    * stage's result until the driver replays them, so the stage's E epochs' results must fit the
    * driver, an executor (counted as if one worker reported every mix) and
    * {@code spark.driver.maxResultSize}, as one epoch's do. The largest such E, found by
-   * bisection: the results grow with E.
+   * bisection: the results grow with E. A stage that reports its end whatever its mixes holds
+   * one state, so only its rounds' small reports grow with E.
    */
   int epochsPerStage() {
     int fits = 1;

@@ -153,7 +153,8 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
         ? new WeightShipper(jsc, driver.trainingName + "/velocity/" + UUID.randomUUID(),
             driver.learner.stateLength()) : null;
     this.report = report;
-    this.averageShipper = report.mayReportEnd() && driver.progress.state.averageAccumulator() != null
+    this.averageShipper = report.mayReportEnd()
+        && driver.progress.state.averageAccumulator() != null
         ? new WeightShipper(jsc, driver.trainingName + "/average/" + UUID.randomUUID(),
             driver.learner.stateLength()) : null;
     this.bytesExchanged = jsc.sc().longAccumulator(BYTES_ACCUMULATOR);

@@ -501,9 +501,11 @@ class MemoryPlanTest {
     long perEpoch = 8 * probe.mixedDeltaBytes + 2 * 8 * 512 + 2 * probe.voteTraceBytes
         + 2 * probe.workerDeltaBytes;
     assertEquals(3, new MemoryPlan(binary(d, Averaging.VOTE), WIDE, momentum, false,
-        new ClusterMemory(true, 2, 1L << 40, 0, 1, 3 * perEpoch)).barrierEpochsPerStage(StageReport.MIXES));
+        new ClusterMemory(true, 2, 1L << 40, 0, 1, 3 * perEpoch))
+        .barrierEpochsPerStage(StageReport.MIXES));
     assertEquals(2, new MemoryPlan(binary(d, Averaging.VOTE), WIDE, momentum, false,
-        new ClusterMemory(true, 2, 1L << 40, 0, 1, 3 * perEpoch - 1)).barrierEpochsPerStage(StageReport.MIXES));
+        new ClusterMemory(true, 2, 1L << 40, 0, 1, 3 * perEpoch - 1))
+        .barrierEpochsPerStage(StageReport.MIXES));
     assertEquals(0, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
         local(2, 1L << 40)).voteTraceBytes);
   }
