@@ -402,6 +402,16 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
   }
 
   /**
+   * The length of a buffer that follows the support, for {@code needed} coordinates: a quarter
+   * more, so that a support that keeps growing by a few coordinates a round (a hashed model's
+   * later epochs) does not allocate a new buffer of millions every round, each zeroed in fresh
+   * memory (BENCHMARKS.md, issue 32, twenty-third stop).
+   */
+  static int withHeadroom(int needed) {
+    return (int) Math.min(Integer.MAX_VALUE - 8, needed + (long) needed / 4);
+  }
+
+  /**
    * The stage's epochs on this worker, each one's rounds. Mirrors the job-per-round path step
    * for step: the driver's look-ahead (here on the worker's base weights), the worker's round
    * ({@link WorkerRound#run}, a task's round of the job-per-round path), the mix, the worker's
@@ -465,7 +475,7 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
         double clock = round == 0 ? epochClock : roundEnds[round - 1];
         if (m != null) {
           if (jumped.length < support.length) {
-            jumped = new int[support.length];
+            jumped = new int[withHeadroom(support.length)];
           }
           int moved = m.lookAheadInto(mixed, average, clock, support, jumped);
           if (moved >= 0) {
@@ -509,7 +519,7 @@ final class BarrierEpochTask extends AbstractFunction1<Iterator<WorkerBlocks>,
       double change = Double.NaN;
       if (measuresChange) {
         if (afterValues.length < support.length) {
-          afterValues = new double[support.length];
+          afterValues = new double[withHeadroom(support.length)];
         }
         change = WeightChange.relative(beforeIndex, beforeValues, support, mixed, afterValues);
         double[] next = afterValues;
