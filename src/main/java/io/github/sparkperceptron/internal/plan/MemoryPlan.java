@@ -526,55 +526,11 @@ public final class MemoryPlan {
   }
 
   /**
-   * Why the epoch's rounds cannot run in one barrier stage within the memory this plan allows,
-   * or null ({@link BarrierMemory#problem}): its tasks without the averaging accumulator, as a
-   * stage that reports every round's mix runs them.
+   * What running an epoch's rounds in barrier stages may do within this plan: whether they fit,
+   * what a stage reports, how many epochs it runs ({@link BarrierPlan}).
    */
-  public String barrierProblem() {
-    return new BarrierMemory(this, false).problem();
-  }
-
-  /**
-   * Whether a barrier stage may also keep the averaging accumulator u, so that it can report
-   * the state it ended with instead of every round's mix ({@code rounds.BarrierEpochTask}): u's
-   * copies fit beside the rest (always without averaging, which keeps no u).
-   */
-  public boolean barrierMayReportEnd() {
-    return new BarrierMemory(this, barrierKeepsAverage).problem() == null;
-  }
-
-  /**
-   * What a training's barrier stages report where nothing needs every round's state (no vote,
-   * no epoch listener): {@link StageReport#END} with block momentum where the end state at its
-   * largest (the support bound's coordinates) fits the driver, the executors and
-   * {@code spark.driver.maxResultSize}; else {@link StageReport#SMALLER} where u's copies fit
-   * ({@link #barrierMayReportEnd}); else {@link StageReport#MIXES}.
-   */
-  public StageReport barrierStageReport() {
-    if (!barrierMayReportEnd()) {
-      return StageReport.MIXES;
-    }
-    return momentum && new BarrierMemory(this, barrierKeepsAverage, true).fits()
-        ? StageReport.END : StageReport.SMALLER;
-  }
-
-  /**
-   * How many epochs one barrier stage that reports {@code report} may run
-   * ({@link BarrierMemory#epochsPerStage}): its tasks keep u where it may report its end (with
-   * averaging), and a stage that reports its end state whatever its mixes holds one state, not
-   * every round's mix, so only its rounds' small reports grow with its epochs.
-   */
-  public int barrierEpochsPerStage(StageReport report) {
-    return new BarrierMemory(this, report.mayReportEnd() && barrierKeepsAverage,
-        report == StageReport.END).epochsPerStage();
-  }
-
-  /**
-   * How many of a barrier stage's {@code epochs} epochs the driver audits, the count the stage's
-   * memory is planned for ({@link BarrierMemory#auditedEpochs}).
-   */
-  public static int auditedEpochsPerStage(int epochs, int rounds, int workers) {
-    return BarrierMemory.auditedEpochs(epochs, rounds, workers);
+  public BarrierPlan barrier() {
+    return new BarrierPlan(this);
   }
 
   /**

@@ -5,7 +5,7 @@ package io.github.sparkperceptron.internal.plan;
  * from which the driver takes the training's state: every round's mix, which it replays round by
  * round, or the state the workers ended the stage with, which it adopts. Both give the same
  * model bit for bit; they differ in what travels and what the driver recomputes, and the memory
- * plan ({@link MemoryPlan#barrierStageReport}) bounds a stage's epochs by what it reports.
+ * plan ({@link BarrierPlan#stageReport}) bounds a stage's epochs by what it reports.
  */
 public enum StageReport {
   /**

@@ -215,7 +215,7 @@ public final class TrainingPlan {
     if (execution.mode == Mode.AUTO && resolved.settings.rounds == 1) {
       return "one mixing round per epoch is one Spark job either way";
     }
-    String memoryProblem = resolved.memory.barrierProblem();
+    String memoryProblem = resolved.memory.barrier().problem();
     if (memoryProblem != null) {
       return memoryProblem;
     }

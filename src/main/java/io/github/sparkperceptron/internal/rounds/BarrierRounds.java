@@ -16,6 +16,7 @@ import io.github.sparkperceptron.internal.mixing.MixingMode;
 import io.github.sparkperceptron.internal.mixing.ParameterMix;
 import io.github.sparkperceptron.internal.mixing.StateDelta;
 import io.github.sparkperceptron.internal.mixing.WorkerResult;
+import io.github.sparkperceptron.internal.plan.BarrierPlan;
 import io.github.sparkperceptron.internal.plan.MixingSettings;
 import io.github.sparkperceptron.internal.plan.RoundExecution.Mode;
 import io.github.sparkperceptron.internal.plan.RoundExecution;
@@ -90,7 +91,7 @@ import scala.reflect.ClassTag;
  * would otherwise retry the job for up to 10 minutes before failing), and training partitions
  * whose RDD chain Spark accepts for a barrier stage (every RDD of the stage with W partitions:
  * no coalesce, union or partition pruning), and memory for the stage's extra arrays
- * ({@link MemoryPlan#barrierProblem}). Otherwise one INFO line says why, and the rounds run
+ * ({@link BarrierPlan#problem}). Otherwise one INFO line says why, and the rounds run
  * as one Spark job each. If the tasks cannot reach the driver's rendezvous or each other
  * (firewalled ports), the first task that gives up (after the connect timeout) ends the stage
  * ({@link BarrierSetupWatch}), the epoch is run again as jobs and the rest of the training stays
@@ -219,7 +220,7 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
     // Where u's copies do not fit beside the rest, the stages report their mixes, as a vote's.
     return new BarrierRounds(driver, jobs, execution, rendezvous,
         epochStates || driver.progress.vote != null ? StageReport.MIXES
-            : driver.plan.memory().barrierStageReport());
+            : driver.plan.memory().barrier().stageReport());
   }
 
   /**
@@ -227,7 +228,7 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
    * tallies it and, after the stage's last epoch, takes the state the workers ended with, and
    * checks the workers ended it where the driver did. The reports come from the barrier stage
    * that ran it: the current one, or a new one run now over the epochs {@code epoch} ..
-   * {@code lastEpoch} (at most {@link MemoryPlan#barrierEpochsPerStage} of them; fewer when the
+   * {@code lastEpoch} (at most {@link BarrierPlan#epochsPerStage} of them; fewer when the
    * workers saw an epoch without updates). When the tasks could not set their exchange up, this
    * epoch and the rest of the training run as jobs ({@link JobPerRound}): nothing of the failed
    * stage reached the driver's state; when the cluster has fewer task slots than workers just
@@ -249,7 +250,7 @@ public final class BarrierRounds implements EpochRounds, AutoCloseable {
         return jobs.run(epoch, epoch);
       }
       int last = Math.min(lastEpoch,
-          epoch + driver.plan.memory().barrierEpochsPerStage(report) - 1);
+          epoch + driver.plan.memory().barrier().epochsPerStage(report) - 1);
       long started = System.nanoTime();
       stage = runStage(epoch, last);
       if (stage == null) {

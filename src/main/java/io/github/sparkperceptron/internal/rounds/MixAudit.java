@@ -2,7 +2,7 @@ package io.github.sparkperceptron.internal.rounds;
 
 import io.github.sparkperceptron.internal.mixing.ParameterMix;
 import io.github.sparkperceptron.internal.mixing.StateDelta;
-import io.github.sparkperceptron.internal.plan.MemoryPlan;
+import io.github.sparkperceptron.internal.plan.BarrierPlan;
 import io.github.sparkperceptron.internal.plan.Settings;
 import java.util.Arrays;
 import java.util.Random;
@@ -41,7 +41,7 @@ final class MixAudit {
   /**
    * The audited round of each of a stage's {@code epochs} epochs, or −1 for an epoch without
    * audit. A stage that reports every round's mix: the first epoch always, and as many epochs in
-   * all as the memory plan budgets for ({@link MemoryPlan#auditedEpochsPerStage}:
+   * all as the memory plan budgets for ({@link BarrierPlan#auditedEpochs}:
    * max(1, ⌈E·R / (4·W)⌉) of E epochs of R rounds over W workers), the others drawn uniformly,
    * each at a uniformly drawn round. A stage that may report only where it ended
    * ({@code mayReportEnd}), whose outputs are then one state and no mix: one epoch drawn
@@ -57,7 +57,7 @@ final class MixAudit {
       }
       return auditRounds;
     }
-    int audited = MemoryPlan.auditedEpochsPerStage(epochs, rounds, workers);
+    int audited = BarrierPlan.auditedEpochs(epochs, rounds, workers);
     // A partial Fisher-Yates shuffle of epochs 1..E−1 picks the audited ones after the first.
     int[] later = new int[Math.max(0, epochs - 1)];
     for (int i = 0; i < later.length; i++) {

@@ -356,22 +356,22 @@ class MemoryPlanTest {
     long need = probe.driverBytes() + 2 * epochResults + 2 * perTask + epochResults;
     long heap = heapLeaving(need);
     assertEquals(null, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum,
-        false, local(2, heap)).barrierProblem());
+        false, local(2, heap)).barrier().problem());
     String tooSmall = new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum,
-        false, local(2, heap - 1)).barrierProblem();
+        false, local(2, heap - 1)).barrier().problem();
     assertTrue(tooSmall != null && tooSmall.contains("on the driver"), String.valueOf(tooSmall));
     assertFalse(new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
-        local(2, heap)).barrierMayReportEnd());
+        local(2, heap)).barrier().mayReportEnd());
     long withAverage = need + 2 * w + w + 2 * w;
     assertTrue(new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
-        local(2, heapLeaving(withAverage))).barrierMayReportEnd());
+        local(2, heapLeaving(withAverage))).barrier().mayReportEnd());
     assertFalse(new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
-        local(2, heapLeaving(withAverage) - 1)).barrierMayReportEnd());
+        local(2, heapLeaving(withAverage) - 1)).barrier().mayReportEnd());
     assertTrue(new MemoryPlan(binary(d, Averaging.NONE), WIDE, momentum, false,
-        local(2, heapLeaving(need))).barrierMayReportEnd(), "no averaging: no u to keep");
+        local(2, heapLeaving(need))).barrier().mayReportEnd(), "no averaging: no u to keep");
     String capped = new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum,
         false, new ClusterMemory(true, 2, 1L << 40, 0, 1, epochResults - 1))
-        .barrierProblem();
+        .barrier().problem();
     assertTrue(capped != null && capped.contains("spark.driver.maxResultSize"),
         String.valueOf(capped));
   }
@@ -390,19 +390,19 @@ class MemoryPlanTest {
     MixingSettings momentum = mixing("momentum", 8, false);
     long epochResults = 8 * 30_001 * 20 + 2 * 8 * 512 + 2 * 15_001 * 20;
     assertEquals(10, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
-        local(2, 1L << 40)).barrierEpochsPerStage(StageReport.MIXES));
+        local(2, 1L << 40)).barrier().epochsPerStage(StageReport.MIXES));
     assertEquals(3, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
         new ClusterMemory(true, 2, 1L << 40, 0, 1, 3 * epochResults + 7))
-        .barrierEpochsPerStage(StageReport.MIXES));
+        .barrier().epochsPerStage(StageReport.MIXES));
     MemoryPlan probe = new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
         local(2, 1L << 40));
     long w = 8 * (d + 1L);
     long oneEpochStage = probe.driverBytes() + 3 * epochResults + 2 * (2 * w + 12 * 30_001);
     long heap = heapLeaving(oneEpochStage + 4 * 3 * epochResults);
     assertEquals(5, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
-        local(2, heap)).barrierEpochsPerStage(StageReport.MIXES));
+        local(2, heap)).barrier().epochsPerStage(StageReport.MIXES));
     assertEquals(1, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
-        local(2, heapLeaving(oneEpochStage))).barrierEpochsPerStage(StageReport.MIXES));
+        local(2, heapLeaving(oneEpochStage))).barrier().epochsPerStage(StageReport.MIXES));
   }
 
   /**
@@ -411,7 +411,7 @@ class MemoryPlanTest {
    * reports (2 workers, 8 rounds, 512 bytes each per epoch) and one audited round (2 changes of
    * 15,001 coordinates and the mix of 30,001, 20 bytes each), counted by hand: all 10 epochs on
    * a large heap where the mixes allow 3; under a maxResultSize of exactly 3 epochs' results 3,
-   * one byte less 2. It is chosen where that state fits ({@code barrierStageReport}): with 2
+   * one byte less 2. It is chosen where that state fits ({@code barrier().stageReport()}): with 2
    * rounds, a maxResultSize between one epoch's mixes (2 mixes, 4 reports, the audited round:
    * 1,802,128 bytes) and the end state's results (2,042,136) reports the smaller; without
    * momentum always the smaller; without room for u's copies the mixes.
@@ -424,21 +424,21 @@ class MemoryPlanTest {
     long reports = 2 * 8 * 512;
     MemoryPlan large = new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
         local(2, 1L << 40));
-    assertEquals(StageReport.END, large.barrierStageReport());
-    assertEquals(10, large.barrierEpochsPerStage(StageReport.END));
+    assertEquals(StageReport.END, large.barrier().stageReport());
+    assertEquals(10, large.barrier().epochsPerStage(StageReport.END));
     long mixesPerEpoch = 8 * 30_001 * 20 + reports;
     long audited = 2 * 15_001 * 20;
     // 8 rounds over 2 workers audit every epoch of a stage that reports its mixes.
     MemoryPlan capped = new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
         new ClusterMemory(true, 2, 1L << 40, 0, 1, 3 * (mixesPerEpoch + audited)));
-    assertEquals(3, capped.barrierEpochsPerStage(StageReport.MIXES));
-    assertEquals(10, capped.barrierEpochsPerStage(StageReport.END));
+    assertEquals(3, capped.barrier().epochsPerStage(StageReport.MIXES));
+    assertEquals(10, capped.barrier().epochsPerStage(StageReport.END));
     assertEquals(3, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
         new ClusterMemory(true, 2, 1L << 40, 0, 1, end + 3 * reports))
-        .barrierEpochsPerStage(StageReport.END));
+        .barrier().epochsPerStage(StageReport.END));
     assertEquals(2, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
         new ClusterMemory(true, 2, 1L << 40, 0, 1, end + 3 * reports - 1))
-        .barrierEpochsPerStage(StageReport.END));
+        .barrier().epochsPerStage(StageReport.END));
 
     MixingSettings twoRounds = mixing("momentum", 2, false);
     long endTwo = 30_001 * 28 + 2 * 15_001 * 20 + 30_001 * 20 + 2 * 2 * 512;
@@ -446,12 +446,12 @@ class MemoryPlanTest {
     assertEquals(2_042_136, endTwo);
     assertEquals(1_802_128, mixesTwo);
     assertEquals(StageReport.END, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, twoRounds,
-        false, new ClusterMemory(true, 2, 1L << 40, 0, 1, endTwo)).barrierStageReport());
+        false, new ClusterMemory(true, 2, 1L << 40, 0, 1, endTwo)).barrier().stageReport());
     assertEquals(StageReport.SMALLER, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE,
         twoRounds, false, new ClusterMemory(true, 2, 1L << 40, 0, 1, endTwo - 1))
-        .barrierStageReport());
+        .barrier().stageReport());
     assertEquals(StageReport.SMALLER, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE,
-        mixing("mistakes", 8, false), false, local(2, 1L << 40)).barrierStageReport());
+        mixing("mistakes", 8, false), false, local(2, 1L << 40)).barrier().stageReport());
     MemoryPlan probe = new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
         local(2, 1L << 40));
     long w = 8 * (d + 1L);
@@ -459,7 +459,7 @@ class MemoryPlanTest {
     long need = probe.driverBytes() + 2 * epochResults + 2 * (2 * w + 12 * 30_001)
         + epochResults;
     assertEquals(StageReport.MIXES, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE,
-        momentum, false, local(2, heapLeaving(need))).barrierStageReport());
+        momentum, false, local(2, heapLeaving(need))).barrier().stageReport());
   }
 
   /**
@@ -475,14 +475,14 @@ class MemoryPlanTest {
     MixingSettings momentum = mixing("momentum", 2, false);
     long perEpoch = 2 * 30_001 * 20 + 2 * 2 * 512;
     long audited = 2 * (2 * 15_001 * 20);
-    assertEquals(2, MemoryPlan.auditedEpochsPerStage(8, 2, 2));
-    assertEquals(2, MemoryPlan.auditedEpochsPerStage(7, 2, 2));
+    assertEquals(2, BarrierPlan.auditedEpochs(8, 2, 2));
+    assertEquals(2, BarrierPlan.auditedEpochs(7, 2, 2));
     assertEquals(8, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
         new ClusterMemory(true, 2, 1L << 40, 0, 1, 8 * perEpoch + audited))
-        .barrierEpochsPerStage(StageReport.MIXES));
+        .barrier().epochsPerStage(StageReport.MIXES));
     assertEquals(7, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
         new ClusterMemory(true, 2, 1L << 40, 0, 1, 8 * perEpoch + audited - 1))
-        .barrierEpochsPerStage(StageReport.MIXES));
+        .barrier().epochsPerStage(StageReport.MIXES));
   }
 
   /**
@@ -502,10 +502,10 @@ class MemoryPlanTest {
         + 2 * probe.workerDeltaBytes;
     assertEquals(3, new MemoryPlan(binary(d, Averaging.VOTE), WIDE, momentum, false,
         new ClusterMemory(true, 2, 1L << 40, 0, 1, 3 * perEpoch))
-        .barrierEpochsPerStage(StageReport.MIXES));
+        .barrier().epochsPerStage(StageReport.MIXES));
     assertEquals(2, new MemoryPlan(binary(d, Averaging.VOTE), WIDE, momentum, false,
         new ClusterMemory(true, 2, 1L << 40, 0, 1, 3 * perEpoch - 1))
-        .barrierEpochsPerStage(StageReport.MIXES));
+        .barrier().epochsPerStage(StageReport.MIXES));
     assertEquals(0, new MemoryPlan(binary(d, Averaging.AVERAGE), WIDE, momentum, false,
         local(2, 1L << 40)).voteTraceBytes);
   }
