@@ -11,13 +11,14 @@ import java.util.function.Consumer;
 
 /**
  * Turns one worker's rows of one kind, as they arrive, into chunks of about
- * {@link EpochPlan#STORED_CHUNK_BYTES} each, every chunk stored as a Spark block of its own ({@link ChunkStore})
- * as soon as it is full: converting holds one chunk in progress beyond what Spark already keeps,
- * whatever the worker's share of the data, and a worker's stored values are bounded by the disk
- * alone (a chunk's by an int).
+ * {@link EpochPlan#STORED_CHUNK_BYTES} each, every chunk stored as a Spark block of its own
+ * ({@link ChunkStore}) as soon as it is full: converting holds one chunk in progress beyond what
+ * Spark already keeps, whatever the worker's share of the data, and a worker's stored values are
+ * bounded by the disk alone (a chunk's by an int).
  *
  * <pre>
- * one chunk      (a worker's rows under STORED_CHUNK_BYTES) built as an unchunked worker's block was:
+ * one chunk      (a worker's rows under STORED_CHUNK_BYTES) built as an unchunked worker's
+ *                block was:
  *                stored in the visit order's layout, numbered by the worker's own features
  * several        each chunk laid out by a stream of its own (VisitOrder#layout), numbered by the
  *                model's features while the worker's are not known; at the end, when the worker

@@ -42,7 +42,9 @@ final class ConversionSpec implements Serializable {
   final int rowIdIndex;
   final ChunkStore trainingChunks;
   final ChunkStore validationChunks;
-  /** Bytes per chunk ({@link EpochPlan#STORED_CHUNK_BYTES}; smaller in tests of several chunks). */
+  /**
+   * Bytes per chunk ({@link EpochPlan#STORED_CHUNK_BYTES}; smaller in tests of several chunks).
+   */
   final long chunkBytes;
   /** The storage level's name, for messages. */
   final String levelName;
@@ -70,7 +72,8 @@ final class ConversionSpec implements Serializable {
     this.trainingChunks = ChunkStore.create(jsc, level);
     this.validationChunks = ChunkStore.create(jsc, level);
     this.levelName = config.storageLevelName();
-    this.chunkBytes = config.chunkBytes() > 0 ? config.chunkBytes() : EpochPlan.STORED_CHUNK_BYTES;
+    this.chunkBytes = config.chunkBytes() > 0 ? config.chunkBytes()
+        : EpochPlan.STORED_CHUNK_BYTES;
   }
 
   /** This spec with {@code rows} as its calibration rows, and chunk stores of its own. */

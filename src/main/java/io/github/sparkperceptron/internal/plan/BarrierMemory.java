@@ -135,10 +135,9 @@ final class BarrierMemory {
   private long stageResults(int epochs) {
     if (reportsEnd) {
       // One state, the rounds' small reports, and one audited round: its W changes and its mix.
-      long sum = saturatingProduct(saturatingProduct(epochs, (long) plan.numWorkers * plan.rounds),
-          REPORT_BYTES_PER_ROUND) + endStateBytes()
-          + saturatingProduct(plan.numWorkers, plan.workerDeltaBytes) + plan.mixedDeltaBytes;
-      return sum < 0 ? Long.MAX_VALUE / 8 : Math.min(sum, Long.MAX_VALUE / 8);
+      return capped(saturatingProduct(saturatingProduct(epochs,
+          (long) plan.numWorkers * plan.rounds), REPORT_BYTES_PER_ROUND) + endStateBytes()
+          + saturatingProduct(plan.numWorkers, plan.workerDeltaBytes) + plan.mixedDeltaBytes);
     }
     long perEpoch = saturatingProduct(plan.rounds, plan.mixedDeltaBytes)
         + saturatingProduct((long) plan.numWorkers * plan.rounds, REPORT_BYTES_PER_ROUND)
@@ -147,7 +146,11 @@ final class BarrierMemory {
         * plan.numWorkers;
     long sum = saturatingProduct(epochs, perEpoch)
         + saturatingProduct(auditedChanges, plan.workerDeltaBytes);
-    // Capped so that the two or three copies the estimates add stay in range.
+    return capped(sum);
+  }
+
+  /** Capped so that the two or three copies the estimates add stay in range (an overflow too). */
+  private static long capped(long sum) {
     return sum < 0 ? Long.MAX_VALUE / 8 : Math.min(sum, Long.MAX_VALUE / 8);
   }
 
